@@ -1,0 +1,48 @@
+"""Core values and errors shared by every layer of the harness."""
+
+from core.errors import (
+    AppError,
+    AppLaunchFailed,
+    AppNotInstalled,
+    ConfigError,
+    DeviceError,
+    DeviceOffline,
+    DeviceTimeout,
+    DriverUnavailable,
+    FlowError,
+    HarnessError,
+    SceneParseError,
+    SessionLost,
+    StepArgumentError,
+    TargetNotFound,
+    is_transient,
+)
+from core.models import Bounds, PlannedStep, Platform, Scene, StepResult, UIElement, jsonable
+from core.selectors import Selector, tap_point
+
+__all__ = [
+    "AppError",
+    "AppLaunchFailed",
+    "AppNotInstalled",
+    "Bounds",
+    "ConfigError",
+    "DeviceError",
+    "DeviceOffline",
+    "DeviceTimeout",
+    "DriverUnavailable",
+    "FlowError",
+    "HarnessError",
+    "PlannedStep",
+    "Platform",
+    "Scene",
+    "SceneParseError",
+    "Selector",
+    "SessionLost",
+    "StepArgumentError",
+    "StepResult",
+    "TargetNotFound",
+    "UIElement",
+    "is_transient",
+    "jsonable",
+    "tap_point",
+]

@@ -1,0 +1,211 @@
+"""The harness's one exception tree.
+
+Every error the harness raises on purpose is a :class:`HarnessError`. The tree is split by
+category so callers (the task loop, the CLI, the pytest plugin) can decide what to do without
+knowing which backend raised it::
+
+    HarnessError
+    ├── DeviceError            the device or its automation server misbehaved
+    │   ├── DriverUnavailable  nothing answers where the driver was pointed
+    │   ├── DeviceOffline      adb says offline / unauthorized, the phone is locked …
+    │   ├── SessionLost        the automation session went away (transient)
+    │   └── DeviceTimeout      a request got no answer in time (transient)
+    ├── AppError               the app under test, not the device
+    │   ├── AppNotInstalled
+    │   └── AppLaunchFailed
+    ├── TargetNotFound         a selector matched nothing usable on the Scene
+    ├── SceneParseError        a UI tree could not be read
+    ├── FlowError              a flow file is invalid
+    ├── ConfigError            configuration, environment or a device spec is invalid
+    └── StepArgumentError      a planned step names an unknown action or has bad arguments
+
+Backend adapters map their client library's exceptions into this tree with a table and chain
+the original (``raise X(...) from exc``).
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AppError",
+    "AppLaunchFailed",
+    "AppNotInstalled",
+    "ConfigError",
+    "DeviceError",
+    "DeviceOffline",
+    "DeviceTimeout",
+    "DriverUnavailable",
+    "FlowError",
+    "HarnessError",
+    "SceneParseError",
+    "SessionLost",
+    "StepArgumentError",
+    "TargetNotFound",
+    "is_transient",
+]
+
+
+class HarnessError(Exception):
+    """Root of every error the harness raises on purpose.
+
+    ``category`` names the branch of the tree (``"device"``, ``"app"`` …); ``transient`` says
+    whether repeating the same idempotent call may succeed. ``hint`` is a short, actionable fix
+    shown to the user after the message.
+    """
+
+    category: str = "harness"
+    transient: bool = False
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        if self.hint:
+            return f"{self.message} (hint: {self.hint})"
+        return self.message
+
+    @property
+    def kind(self) -> str:
+        """The error's kind as recorded in a failed step: its class name."""
+        return type(self).__name__
+
+
+# --- device -------------------------------------------------------------------------------
+
+
+class DeviceError(HarnessError):
+    """The device, its connection or its automation server failed."""
+
+    category = "device"
+
+
+class DriverUnavailable(DeviceError):
+    """Nothing answers at the address the driver was given (refused, no route, no server)."""
+
+
+class DeviceOffline(DeviceError):
+    """The device is known but cannot be driven (adb ``offline``/``unauthorized``, locked …)."""
+
+    def __init__(self, message: str, *, state: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.state = state
+
+
+class SessionLost(DeviceError):
+    """The automation session was dropped by the device side; a new one may work."""
+
+    transient = True
+
+
+class DeviceTimeout(DeviceError):
+    """A device request got no answer within the configured timeout."""
+
+    transient = True
+
+    def __init__(self, message: str, *, timeout: float | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.timeout = timeout
+
+
+# --- app ----------------------------------------------------------------------------------
+
+
+class AppError(HarnessError):
+    """The app under test could not be handled as asked."""
+
+    category = "app"
+
+    def __init__(self, message: str, *, app_id: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.app_id = app_id
+
+
+class AppNotInstalled(AppError):
+    """The named app (package / bundle id) is not installed on the device."""
+
+
+class AppLaunchFailed(AppError):
+    """The app was asked to start but did not reach the foreground in time."""
+
+
+# --- everything else ----------------------------------------------------------------------
+
+
+class TargetNotFound(HarnessError):
+    """A selector matched nothing, or only elements that cannot be acted on."""
+
+    category = "target"
+
+
+class SceneParseError(HarnessError):
+    """A UI tree dump could not be turned into a Scene.
+
+    ``format`` is the source format that was tried (``"uiautomator"``, ``"wda-xml"`` …) and
+    ``position`` where reading stopped (a byte offset, or ``line:column``) when known.
+    """
+
+    category = "parse"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        format: str | None = None,
+        position: str | int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        details = []
+        if format:
+            details.append(f"format {format}")
+        if position is not None:
+            details.append(f"at {position}")
+        full = f"{message} [{', '.join(details)}]" if details else message
+        super().__init__(full, hint=hint)
+        self.format = format
+        self.position = position
+
+
+class FlowError(HarnessError):
+    """A flow file is invalid; names the file, line and column when known."""
+
+    category = "flow"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        where = ""
+        if file is not None:
+            where = file
+            if line is not None:
+                where += f":{line}"
+                if column is not None:
+                    where += f":{column}"
+            where += ": "
+        super().__init__(f"{where}{message}", hint=hint)
+        self.file = file
+        self.line = line
+        self.column = column
+
+
+class ConfigError(HarnessError):
+    """Configuration, an environment variable, a CLI argument or a device spec is invalid."""
+
+    category = "config"
+
+
+class StepArgumentError(HarnessError):
+    """A planned step names an unknown action or carries arguments the action cannot use."""
+
+    category = "argument"
+
+
+def is_transient(exc: BaseException) -> bool:
+    """True when repeating the same idempotent call may succeed (``SessionLost``, ``DeviceTimeout``)."""
+    return isinstance(exc, HarnessError) and exc.transient

@@ -1,0 +1,68 @@
+"""The seam between the harness and a device: the ``Driver`` protocol.
+
+Every backend (the simulated device, WebDriverAgent, uiautomator2, Appium) implements this
+protocol and raises only errors from :mod:`core.errors`, mapped from its client library's
+exceptions by a table and chained to the original. Constructors do no I/O; the first call that
+needs the device connects.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from core.models import Platform, Scene
+
+__all__ = ["KEYS", "Driver"]
+
+# Key names every driver accepts for press(); a backend may accept more.
+KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down")
+
+
+@runtime_checkable
+class Driver(Protocol):
+    """One device, driven through one backend."""
+
+    @property
+    def device_id(self) -> str: ...
+
+    @property
+    def platform(self) -> Platform: ...
+
+    @property
+    def backend(self) -> str: ...
+
+    def observe(self) -> Scene:
+        """The current screen as a Scene (one UI-tree request where the backend allows)."""
+        ...
+
+    def launch_app(self, app_id: str) -> None:
+        """Bring ``app_id`` to the foreground; ``AppNotInstalled`` if the device has no such app."""
+        ...
+
+    def terminate_app(self, app_id: str) -> None:
+        """Stop ``app_id``; stopping an app that is not running is not an error."""
+        ...
+
+    def current_app(self) -> str | None:
+        """The package / bundle id in front, or None on the home screen or when nothing is focused."""
+        ...
+
+    def tap(self, x: int, y: int) -> None: ...
+
+    def type_text(self, text: str) -> None:
+        """Type into the focused field."""
+        ...
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None: ...
+
+    def press(self, key: str) -> None:
+        """Press a named key (see ``KEYS``); an unknown name is a ``StepArgumentError``."""
+        ...
+
+    def screenshot(self) -> bytes:
+        """The screen as image bytes (PNG or JPEG, as the backend returns it)."""
+        ...
+
+    def close(self) -> None:
+        """Release connections; the driver is not used afterwards."""
+        ...

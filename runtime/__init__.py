@@ -1,0 +1,23 @@
+"""The agent runtime: the Observe -> Plan -> Act loop and its parts."""
+
+from runtime.context import StepRecord, TaskContext
+from runtime.executor import ACTIONS, Action, Executor, describe_scene
+from runtime.planner import Planner, ScriptedPlanner, StubPlanner
+from runtime.task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
+
+__all__ = [
+    "ACTIONS",
+    "Action",
+    "Executor",
+    "Planner",
+    "ScriptedPlanner",
+    "StepListener",
+    "StepRecord",
+    "StubPlanner",
+    "TaskContext",
+    "TaskResult",
+    "TaskRunner",
+    "TaskRunnerConfig",
+    "TaskStatus",
+    "describe_scene",
+]

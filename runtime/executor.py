@@ -1,0 +1,305 @@
+"""The executor: runs one PlannedStep on a Driver and reports a StepResult, never an exception.
+
+Actions are dispatched through a table (:data:`ACTIONS`) from name to handler. Each entry says
+which arguments the action takes and whether repeating it is safe (``idempotent``): the task
+loop only repeats a step after a transient device error when it is. Selectors in a step are
+resolved against the task's latest Scene, so finding a target costs no device request.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import ConfigError, HarnessError, StepArgumentError, TargetNotFound
+from core.models import PlannedStep, Scene, StepResult
+from core.selectors import Selector, tap_point
+from drivers.base import Driver
+from runtime.context import TaskContext
+from world.model import APP_ID_KEYS, app_id_from_args
+
+__all__ = ["ACTIONS", "Action", "Executor", "describe_scene"]
+
+log = logging.getLogger(__name__)
+
+SELECTOR_KEYS = frozenset(Selector.__dataclass_fields__)
+COMMON_KEYS = frozenset({"remember", "secret"})
+MAX_WAIT = 300.0
+MAX_SWIPE_DURATION = 60.0
+
+
+@dataclass(frozen=True)
+class Action:
+    """One entry of the action table."""
+
+    handler: Callable[[Executor, Mapping[str, Any], TaskContext], Any]
+    keys: frozenset[str]
+    idempotent: bool
+    summary: str
+
+
+# --- argument helpers -----------------------------------------------------------------------
+
+
+def _number(args: Mapping[str, Any], name: str, *, default: float | None = None) -> float:
+    value = args.get(name, default)
+    if value is None:
+        raise StepArgumentError(f"missing argument {name!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise StepArgumentError(f"argument {name!r} must be a number, got {value!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise StepArgumentError(f"argument {name!r} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _string(args: Mapping[str, Any], name: str, *, allow_empty: bool = False) -> str:
+    value = args.get(name)
+    if not isinstance(value, str):
+        raise StepArgumentError(f"argument {name!r} must be a string, got {value!r}")
+    if not allow_empty and not value.strip():
+        raise StepArgumentError(f"argument {name!r} must not be empty")
+    return value
+
+
+def _app_id(args: Mapping[str, Any]) -> str:
+    app_id = app_id_from_args(args)
+    if app_id is None:
+        raise StepArgumentError(f"needs the app to act on as one of {', '.join(APP_ID_KEYS)}")
+    return app_id
+
+
+def _selector(args: Mapping[str, Any], *, key: str = "target", inline: bool = True) -> Selector | None:
+    """The selector a step names under ``target`` (or, with ``inline``, as top-level fields)."""
+    try:
+        if key in args:
+            return Selector.from_mapping(args[key])
+        if inline:
+            fields = {k: v for k, v in args.items() if k in SELECTOR_KEYS}
+            if fields:
+                return Selector.from_mapping(fields)
+    except ConfigError as exc:
+        raise StepArgumentError(f"bad selector: {exc.message}") from exc
+    return None
+
+
+def _latest(context: TaskContext) -> Scene:
+    scene = context.latest_scene
+    if scene is None:
+        raise TargetNotFound("no screen has been observed yet, so a selector cannot be resolved")
+    return scene
+
+
+def describe_scene(scene: Scene, limit: int = 40) -> str:
+    """A short plain-text description of a Scene: app, activity and the visible texts."""
+    texts = scene.texts()
+    shown = ", ".join(repr(t) for t in texts[:limit])
+    more = f" and {len(texts) - limit} more" if len(texts) > limit else ""
+    where = scene.foreground_app or "unknown app"
+    if scene.activity:
+        where += f" ({scene.activity})"
+    return f"{scene.platform} {scene.device_id}: {where}; {len(scene)} elements; texts: {shown}{more}"
+
+
+# --- handlers -------------------------------------------------------------------------------
+
+
+def _launch_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    ex.driver.launch_app(_app_id(args))
+    return None
+
+
+def _terminate_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    ex.driver.terminate_app(_app_id(args))
+    return None
+
+
+def _point(args: Mapping[str, Any], context: TaskContext) -> tuple[int, int]:
+    if "x" in args or "y" in args:
+        return round(_number(args, "x")), round(_number(args, "y"))
+    selector = _selector(args)
+    if selector is None:
+        raise StepArgumentError("needs either x and y, or a selector (target / text / id / label …)")
+    scene = _latest(context)
+    return tap_point(selector.resolve(scene), scene.window)
+
+
+def _tap(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    x, y = _point(args, context)
+    ex.driver.tap(x, y)
+    return {"x": x, "y": y}
+
+
+def _type_text(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    text = _string(args, "text", allow_empty=True)
+    selector = _selector(args, inline=False)
+    if selector is not None:
+        scene = _latest(context)
+        x, y = tap_point(selector.resolve(scene), scene.window)
+        ex.driver.tap(x, y)
+    ex.driver.type_text(text)
+    return {"length": len(text)}
+
+
+_DIRECTIONS = {
+    "up": (0.5, 0.75, 0.5, 0.25),
+    "down": (0.5, 0.25, 0.5, 0.75),
+    "left": (0.8, 0.5, 0.2, 0.5),
+    "right": (0.2, 0.5, 0.8, 0.5),
+}
+
+
+def _swipe(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    duration = _number(args, "duration", default=0.3)
+    if not 0 <= duration <= MAX_SWIPE_DURATION:
+        raise StepArgumentError(f"argument 'duration' must be between 0 and {MAX_SWIPE_DURATION} s")
+    if "direction" in args:
+        direction = args["direction"]
+        if direction not in _DIRECTIONS:
+            raise StepArgumentError(
+                f"argument 'direction' must be one of {', '.join(_DIRECTIONS)}, got {direction!r}"
+            )
+        scene = _latest(context)
+        width, height = scene.window_size
+        fx1, fy1, fx2, fy2 = _DIRECTIONS[direction]
+        x1, y1, x2, y2 = round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
+    else:
+        x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))
+    ex.driver.swipe(x1, y1, x2, y2, duration)
+    return {"from": [x1, y1], "to": [x2, y2], "duration": duration}
+
+
+def _press(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    ex.driver.press(_string(args, "key"))
+    return None
+
+
+def _describe_screen(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    scene = context.latest_scene
+    if scene is None:
+        scene = ex.driver.observe()
+        context.add_scene(scene)
+    return describe_scene(scene)
+
+
+def _screenshot(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    return ex.driver.screenshot()
+
+
+def _timeout(args: Mapping[str, Any], default: float) -> float:
+    timeout = _number(args, "timeout", default=default)
+    if not 0 <= timeout <= MAX_WAIT:
+        raise StepArgumentError(f"argument 'timeout' must be between 0 and {MAX_WAIT} s, got {timeout}")
+    return timeout
+
+
+def _wait(ex: Executor, args: Mapping[str, Any], context: TaskContext, *, default_timeout: float) -> Any:
+    selector = _selector(args)
+    if selector is None:
+        raise StepArgumentError("needs a selector (target / text / id / label …)")
+    timeout = _timeout(args, default_timeout)
+    interval = min(_number(args, "interval", default=0.5), max(timeout, 0.01))
+    deadline = time.monotonic() + timeout
+    scene = context.latest_scene
+    polls = 0
+    while True:
+        if scene is not None:
+            found = selector.find_all(scene)
+            if found:
+                return {
+                    "found": found[0].display_text or found[0].identifier or found[0].type,
+                    "polls": polls,
+                }
+        if time.monotonic() >= deadline and scene is not None:
+            raise TargetNotFound(
+                f"{selector.describe()} did not appear within {timeout:g} s ({polls} observations)",
+                hint="the screen may be slower than expected; raise the timeout or check the selector",
+            )
+        if scene is not None:
+            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+        scene = ex.driver.observe()
+        context.add_scene(scene)
+        polls += 1
+
+
+def _wait_for(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    return _wait(ex, args, context, default_timeout=10.0)
+
+
+def _assert_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    return _wait(ex, args, context, default_timeout=0.0)
+
+
+_SEL = frozenset({"target"}) | SELECTOR_KEYS
+ACTIONS: dict[str, Action] = {
+    "launch_app": Action(_launch_app, frozenset(APP_ID_KEYS), True, "bring an app to the foreground"),
+    "terminate_app": Action(_terminate_app, frozenset(APP_ID_KEYS), True, "stop an app"),
+    "tap": Action(_tap, frozenset({"x", "y"}) | _SEL, False, "tap a point or an element"),
+    "type_text": Action(_type_text, frozenset({"text", "target"}), False, "type into the focused field"),
+    "swipe": Action(_swipe, frozenset({"x1", "y1", "x2", "y2", "duration", "direction"}), False, "swipe"),
+    "press": Action(_press, frozenset({"key"}), False, "press a key (home, back, enter …)"),
+    "describe_screen": Action(_describe_screen, frozenset(), True, "describe the latest screen"),
+    "screenshot": Action(_screenshot, frozenset(), True, "capture the screen"),
+    "wait_for": Action(
+        _wait_for, frozenset({"timeout", "interval"}) | _SEL, True, "wait until an element shows"
+    ),
+    "assert_visible": Action(
+        _assert_visible, frozenset({"timeout", "interval"}) | _SEL, True, "check that an element is on screen"
+    ),
+}
+
+
+class Executor:
+    """Runs steps on one driver through :data:`ACTIONS` (or a table you pass)."""
+
+    def __init__(self, driver: Driver, actions: Mapping[str, Action] | None = None) -> None:
+        self.driver = driver
+        self.actions: Mapping[str, Action] = ACTIONS if actions is None else actions
+
+    def is_idempotent(self, action: str) -> bool:
+        entry = self.actions.get(action)
+        return entry is not None and entry.idempotent
+
+    def _check(self, step: PlannedStep) -> Action:
+        entry = self.actions.get(step.action)
+        if entry is None:
+            raise StepArgumentError(
+                f"unknown action {step.action!r}; known actions: {', '.join(sorted(self.actions))}"
+            )
+        unknown = sorted(set(step.args) - entry.keys - COMMON_KEYS)
+        if unknown:
+            raise StepArgumentError(
+                f"{step.action} does not take argument(s) {', '.join(unknown)}; "
+                f"it takes: {', '.join(sorted(entry.keys | COMMON_KEYS)) or 'no arguments'}"
+            )
+        return entry
+
+    def execute(self, step: PlannedStep, context: TaskContext) -> StepResult:
+        started = time.perf_counter()
+        try:
+            entry = self._check(step)
+            output = entry.handler(self, step.args, context)
+        except HarnessError as exc:
+            duration = time.perf_counter() - started
+            log.info("step %s failed: %s: %s", step.action, exc.kind, exc)
+            return StepResult(
+                success=False,
+                error=str(exc),
+                error_kind=exc.kind,
+                error_category=exc.category,
+                retryable=exc.transient and self.is_idempotent(step.action),
+                duration=duration,
+            )
+        except Exception as exc:
+            duration = time.perf_counter() - started
+            log.exception("step %s raised an unexpected %s", step.action, type(exc).__name__)
+            return StepResult(
+                success=False,
+                error=f"unexpected {type(exc).__name__}: {exc}",
+                error_kind=type(exc).__name__,
+                error_category="internal",
+                duration=duration,
+            )
+        return StepResult(success=True, output=output, duration=time.perf_counter() - started)

@@ -1,0 +1,136 @@
+"""Turn a Scene into a SemanticScene with deterministic rules: no I/O, no model call.
+
+The default enricher calls a launcher or SpringBoard in front the ``Home screen``; otherwise it
+names the page after the Android activity when the Scene knows it,
+otherwise after the screen's title (the text of a toolbar / action bar on Android, the
+navigation bar on iOS). When neither is there it returns None and the world model keeps the
+page it had.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
+
+from core.apps import is_home_screen
+from core.models import Scene, UIElement
+from semantic.models import SemanticScene
+from world.config import parse_bool
+
+__all__ = [
+    "ENV_SEMANTIC",
+    "HOME_PAGE",
+    "DefaultEnricher",
+    "Enricher",
+    "enrich_scene",
+    "semantic_enabled",
+    "title_of",
+]
+
+log = logging.getLogger(__name__)
+
+ENV_SEMANTIC = "AMC_SEMANTIC"
+HOME_PAGE = "Home screen"
+
+_ANDROID_TITLE_TYPES = ("Toolbar", "ActionBar", "ActionBarContainer")
+_ANDROID_TITLE_IDS = ("toolbar", "action_bar", "action_bar_title", "collapsing_toolbar", "title_bar")
+_IOS_NAVBAR = "XCUIElementTypeNavigationBar"
+_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
+_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
+
+
+@runtime_checkable
+class Enricher(Protocol):
+    """Anything that can name the page a Scene shows (None when it cannot tell)."""
+
+    def enrich(self, scene: Scene) -> SemanticScene | None: ...
+
+
+def semantic_enabled(environ: Mapping[str, str] | None = None) -> bool:
+    """``AMC_SEMANTIC`` on/off (default on); a malformed value is a ``ConfigError``."""
+    env = os.environ if environ is None else environ
+    raw = env.get(ENV_SEMANTIC)
+    if raw is None or raw.strip() == "":
+        return True
+    return parse_bool(ENV_SEMANTIC, raw)
+
+
+def _first_text(el: UIElement) -> str | None:
+    for node in el.iter():
+        if node is not el and node.visible and node.text and node.text.strip():
+            return node.text.strip()
+    return None
+
+
+def _is_android_title_bar(el: UIElement) -> bool:
+    short = el.type.rsplit(".", 1)[-1]
+    if short in _ANDROID_TITLE_TYPES:
+        return True
+    ident = el.identifier or ""
+    return ident.rsplit("/", 1)[-1] in _ANDROID_TITLE_IDS
+
+
+def title_of(scene: Scene) -> str | None:
+    """The screen title: navigation bar (iOS) or toolbar / action bar (Android) text."""
+    for el in scene.root.iter():
+        if not el.visible:
+            continue
+        if scene.platform == "ios" and el.type == _IOS_NAVBAR:
+            name = (el.identifier or el.label or "").strip()
+            return name or _first_text(el) or None
+        if scene.platform == "android" and _is_android_title_bar(el):
+            text = (el.text or "").strip() or _first_text(el)
+            if text:
+                return text
+    return None
+
+
+def _short_activity(activity: str, app: str | None) -> str:
+    """``com.android.settings/.Settings$Network`` -> ``Settings$Network`` (package prefix dropped)."""
+    name = activity.split("/", 1)[-1]
+    if app and name.startswith(app + "."):
+        name = name[len(app) :]
+    return name.lstrip(".") or activity
+
+
+class DefaultEnricher:
+    """Home screen for a launcher; else the Android activity when known, else the screen title."""
+
+    def enrich(self, scene: Scene) -> SemanticScene | None:
+        title = title_of(scene)
+        keyboard = any(el.type in _KEYBOARD_TYPES and el.visible for el in scene.root.iter())
+        alert = next(
+            (el.label or el.identifier or el.type for el in scene.root.iter() if el.type in _ALERT_TYPES),
+            None,
+        )
+        if is_home_screen(scene.foreground_app):
+            page, source = HOME_PAGE, "home"
+        elif scene.activity:
+            page, source = _short_activity(scene.activity, scene.foreground_app), "activity"
+        elif title:
+            page, source = title, "title"
+        else:
+            return None
+        return SemanticScene(
+            page=page,
+            title=title,
+            app=scene.foreground_app,
+            activity=scene.activity,
+            source=source,
+            keyboard_visible=keyboard,
+            alert=alert,
+        )
+
+
+_DEFAULT = DefaultEnricher()
+
+
+def enrich_scene(scene: Scene, enricher: Enricher | None = None) -> SemanticScene | None:
+    """Enrich with ``enricher`` (the default one when None); errors are logged, never raised."""
+    try:
+        return (enricher or _DEFAULT).enrich(scene)
+    except Exception:
+        log.exception("semantic enrichment failed; continuing without a page")
+        return None

@@ -1,0 +1,40 @@
+"""What a screen means, as opposed to what is on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SemanticScene"]
+
+
+@dataclass(frozen=True)
+class SemanticScene:
+    """A page identity for one Scene, plus what else the enricher could tell.
+
+    ``page`` is required and non-empty; every other field is optional. ``source`` says how the
+    page was derived (``"activity"``, ``"title"`` …) so a planner can judge how far to trust it.
+    """
+
+    page: str
+    title: str | None = None
+    app: str | None = None
+    activity: str | None = None
+    source: str | None = None
+    keyboard_visible: bool = False
+    alert: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.page, str) or not self.page.strip():
+            raise ValueError(f"SemanticScene.page must be a non-empty string, got {self.page!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "page": self.page,
+            "title": self.title,
+            "app": self.app,
+            "activity": self.activity,
+            "source": self.source,
+            "keyboard_visible": self.keyboard_visible,
+            "alert": self.alert,
+        }
