@@ -49,6 +49,10 @@ class Driver(Protocol):
 
     def tap(self, x: int, y: int) -> None: ...
 
+    def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        """Touch and hold at a point for ``duration`` seconds."""
+        ...
+
     def type_text(self, text: str) -> None:
         """Type into the focused field."""
         ...

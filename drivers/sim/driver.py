@@ -91,6 +91,10 @@ class SimDriver:
         self._call()
         self.device.tap(x, y)
 
+    def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        self._call()
+        self.device.tap(x, y)
+
     def type_text(self, text: str) -> None:
         self._call()
         self.device.type_text(text)
