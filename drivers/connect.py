@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.errors import ConfigError, HarnessError
+from core.models import Platform
 from drivers.base import Driver
 
 __all__ = ["BACKENDS", "SPEC_FORMS", "DeviceInfo", "connect", "discover", "parse_spec"]
@@ -49,9 +50,9 @@ BACKENDS: dict[str, str] = {
     "android": "drivers.u2:connect_spec",
     "ios": "drivers.wda:connect_spec",
     "appium": "drivers.appium:connect_spec",
-    "sim+wda": "drivers.sim.serve:connect_wda_face",
-    "sim+adb": "drivers.sim.serve:connect_adb_face",
-    "sim+appium": "drivers.sim.serve:connect_appium_face",
+    "sim+wda": "drivers.sim.wda_face:connect_face",
+    "sim+adb": "drivers.sim.adb_face:connect_face",
+    "sim+appium": "drivers.sim.appium_face:connect_face",
 }
 
 # Backends asked by discover(): "module:function" returning a list of DeviceInfo.
@@ -131,7 +132,8 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
     if target not in ("android", "ios"):
         raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")
     latency = options.get("latency", 0.0)
-    return SimDriver(target, latency=float(latency), device_id=options.get("device_id"))
+    platform: Platform = "android" if target == "android" else "ios"
+    return SimDriver(platform, latency=float(latency), device_id=options.get("device_id"))
 
 
 def discover(environ: Mapping[str, str] | None = None) -> list[DeviceInfo]:

@@ -1,0 +1,122 @@
+"""Fault injection shared by the simulated device's protocol faces.
+
+A face calls :meth:`FaultInjector.on_request` at the start of every request it serves. The
+injector counts the request (per route and in total), sleeps the injected latency, and tells
+the face what to do with it: answer normally, or misbehave in one of the ways real devices do.
+Faults are set and cleared at run time from tests and benchmarks; every method is thread-safe.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+__all__ = ["Fault", "FaultInjector", "FaultPlan"]
+
+
+class Fault(enum.Enum):
+    """What a face does with one request."""
+
+    NONE = "none"  # answer normally
+    HANG = "hang"  # never answer (until the fault is cleared or the face stops)
+    DROP = "drop"  # close the connection without answering
+    LOSE_SESSION = "lose_session"  # the automation session is gone (WDA/Appium: invalid session id)
+    MALFORMED = "malformed"  # answer with bytes that are not what the protocol promises
+    EMPTY = "empty"  # answer with an empty body / empty hierarchy
+    DIE = "die"  # the server stops: this request and every later one are refused
+
+
+@dataclass(frozen=True)
+class FaultPlan:
+    """One fault, optionally limited to some routes and to requests after the first ``after``.
+
+    ``routes`` empty means every route. ``times`` bounds how many requests it hits (None: all).
+    """
+
+    fault: Fault
+    routes: frozenset[str] = frozenset()
+    after: int = 0
+    times: int | None = None
+
+
+class FaultInjector:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._plan: FaultPlan | None = None
+        self._hits = 0
+        self._seen_for_plan = 0
+        self.latency = 0.0
+        self.counts: Counter[str] = Counter()
+        self.total = 0
+        self._released = threading.Event()
+        self._released.set()
+        self.dead = False
+
+    # --- configuration ----------------------------------------------------------------------
+
+    def inject(
+        self,
+        fault: Fault,
+        *,
+        routes: frozenset[str] | set[str] | tuple[str, ...] = (),
+        after: int = 0,
+        times: int | None = None,
+    ) -> None:
+        with self._lock:
+            self._plan = FaultPlan(fault, frozenset(routes), after, times)
+            self._hits = 0
+            self._seen_for_plan = 0
+            if fault is Fault.HANG:
+                self._released.clear()
+
+    def clear(self) -> None:
+        """Remove the fault and release any request held by ``HANG``."""
+        with self._lock:
+            self._plan = None
+            self._released.set()
+
+    def set_latency(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("latency must be >= 0")
+        self.latency = seconds
+
+    def reset_counts(self) -> None:
+        with self._lock:
+            self.counts.clear()
+            self.total = 0
+
+    def count(self, *routes: str) -> int:
+        """Requests served on these routes (all routes when none given)."""
+        with self._lock:
+            if not routes:
+                return self.total
+            return sum(self.counts[r] for r in routes)
+
+    # --- the face's side --------------------------------------------------------------------
+
+    def on_request(self, route: str) -> Fault:
+        """Count ``route``, apply latency, and return the fault to act out (``Fault.NONE`` mostly)."""
+        with self._lock:
+            self.counts[route] += 1
+            self.total += 1
+            plan = self._plan
+            fault = Fault.NONE
+            if self.dead:
+                fault = Fault.DIE
+            elif plan is not None and (not plan.routes or route in plan.routes):
+                self._seen_for_plan += 1
+                if self._seen_for_plan > plan.after and (plan.times is None or self._hits < plan.times):
+                    self._hits += 1
+                    fault = plan.fault
+                    if fault is Fault.DIE:
+                        self.dead = True
+        if self.latency:
+            time.sleep(self.latency)
+        return fault
+
+    def wait_released(self, timeout: float | None = None) -> bool:
+        """Block a ``HANG``ed request until the fault is cleared (or ``timeout``)."""
+        return self._released.wait(timeout)

@@ -1,0 +1,22 @@
+"""The in-process SimDriver under contract."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from core.models import Platform
+from drivers.sim import SimDriver
+from tests.contract.rigs import Rig
+
+PLATFORMS = ("android", "ios")
+
+
+@contextmanager
+def make_rig(platform: str) -> Iterator[Rig]:
+    plat: Platform = "android" if platform == "android" else "ios"
+    driver = SimDriver(plat)
+    try:
+        yield Rig("sim", driver, driver.device)
+    finally:
+        driver.close()
