@@ -14,6 +14,7 @@ knowing which backend raised it::
     │   ├── AppNotInstalled
     │   └── AppLaunchFailed
     ├── TargetNotFound         a selector matched nothing usable on the Scene
+    ├── AssertionFailed        a flow's check (assert_visible, assert_app …) did not hold
     ├── SceneParseError        a UI tree could not be read
     ├── FlowError              a flow file is invalid
     ├── ConfigError            configuration, environment or a device spec is invalid
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 __all__ = [
     "AppError",
+    "AssertionFailed",
     "AppLaunchFailed",
     "AppNotInstalled",
     "ConfigError",
@@ -136,6 +138,12 @@ class TargetNotFound(HarnessError):
     """A selector matched nothing, or only elements that cannot be acted on."""
 
     category = "target"
+
+
+class AssertionFailed(HarnessError):
+    """A check a flow or planner asked for did not hold on the device (the app is fine, the test is not)."""
+
+    category = "assertion"
 
 
 class SceneParseError(HarnessError):
