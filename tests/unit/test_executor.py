@@ -1,0 +1,151 @@
+"""The executor: table dispatch, argument checks, selectors from the latest Scene, never raising."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import AppNotInstalled, DeviceTimeout
+from core.models import PlannedStep
+from runtime.context import TaskContext
+from runtime.executor import ACTIONS, Executor
+from tests.unit.fakes import FakeDriver, scene
+
+
+def _context(*texts: str) -> TaskContext:
+    context = TaskContext(goal="g", device_id="fake-1")
+    if texts:
+        context.add_scene(scene(*texts, title="Settings"))
+    return context
+
+
+def test_unknown_action_is_a_failed_step_naming_the_known_ones() -> None:
+    result = Executor(FakeDriver()).execute(PlannedStep("fly"), _context())
+    assert not result.success
+    assert result.error_kind == "StepArgumentError"
+    assert "unknown action 'fly'" in (result.error or "")
+    assert "launch_app" in (result.error or "")
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        (PlannedStep("launch_app"), "app_id, bundle_id, package"),
+        (PlannedStep("launch_app", {"app_id": ""}), "app_id"),
+        (PlannedStep("tap", {"x": "ten", "y": 2}), "'x' must be a number"),
+        (PlannedStep("tap", {"x": True, "y": 2}), "'x' must be a number"),
+        (PlannedStep("tap", {"x": float("nan"), "y": 2}), "finite"),
+        (PlannedStep("tap", {}), "either x and y"),
+        (PlannedStep("tap", {"x": 1, "y": 2, "force": 3}), "does not take argument(s) force"),
+        (PlannedStep("swipe", {"direction": "sideways"}), "direction"),
+        (PlannedStep("swipe", {"x1": 0, "y1": 0, "x2": 1, "y2": 1, "duration": 999}), "duration"),
+        (PlannedStep("press", {"key": 7}), "'key' must be a string"),
+        (PlannedStep("type_text", {}), "'text' must be a string"),
+        (PlannedStep("tap", {"target": {"colour": "red"}}), "unknown selector field"),
+        (PlannedStep("wait_for", {"text": "x", "timeout": -1}), "timeout"),
+    ],
+)
+def test_bad_arguments_fail_the_step_with_a_clear_message(step: PlannedStep, message: str) -> None:
+    driver = FakeDriver()
+    result = Executor(driver).execute(step, _context("a"))
+    assert not result.success
+    assert result.error_kind == "StepArgumentError", result.error
+    assert message in (result.error or "")
+    assert [name for name, _ in driver.calls] == []  # nothing reached the device
+
+
+def test_tap_by_selector_uses_the_latest_scene_and_costs_one_device_call() -> None:
+    driver = FakeDriver()
+    result = Executor(driver).execute(
+        PlannedStep("tap", {"text": "Bluetooth"}), _context("Wi-Fi", "Bluetooth")
+    )
+    assert result.success, result.error
+    assert driver.calls == [("tap", (540, 462))]
+    assert result.output == {"x": 540, "y": 462}
+
+
+def test_tap_on_a_missing_target_is_target_not_found() -> None:
+    driver = FakeDriver()
+    result = Executor(driver).execute(PlannedStep("tap", {"target": {"text": "Nope"}}), _context("Wi-Fi"))
+    assert not result.success and result.error_kind == "TargetNotFound"
+    assert "text='Nope'" in (result.error or "")
+    assert driver.calls == []
+
+
+def test_type_text_into_a_target_taps_it_first() -> None:
+    driver = FakeDriver()
+    step = PlannedStep("type_text", {"text": "qa", "target": {"text": "Wi-Fi"}})
+    assert Executor(driver).execute(step, _context("Wi-Fi")).success
+    assert [name for name, _ in driver.calls] == ["tap", "type_text"]
+
+
+def test_device_errors_become_failed_results_with_kind_category_and_retryability() -> None:
+    driver = FakeDriver(
+        errors={"launch_app": [DeviceTimeout("no answer in 5 s")], "tap": [DeviceTimeout("x")]}
+    )
+    executor = Executor(driver)
+    launch = executor.execute(PlannedStep("launch_app", {"app_id": "com.a"}), _context())
+    assert (launch.success, launch.error_kind, launch.error_category, launch.retryable) == (
+        False,
+        "DeviceTimeout",
+        "device",
+        True,
+    )
+    tap = executor.execute(PlannedStep("tap", {"x": 1, "y": 1}), _context())
+    assert tap.error_kind == "DeviceTimeout" and tap.retryable is False  # a tap is not safe to repeat
+
+
+def test_app_errors_are_never_retryable() -> None:
+    driver = FakeDriver(errors={"launch_app": [AppNotInstalled("com.nope is not installed")]})
+    result = Executor(driver).execute(PlannedStep("launch_app", {"package": "com.nope"}), _context())
+    assert (result.error_kind, result.error_category, result.retryable) == ("AppNotInstalled", "app", False)
+
+
+def test_an_unexpected_driver_exception_is_contained() -> None:
+    class Broken(FakeDriver):
+        def press(self, key: str) -> None:
+            raise KeyError(key)
+
+    result = Executor(Broken()).execute(PlannedStep("press", {"key": "home"}), _context())
+    assert not result.success and result.error_kind == "KeyError" and result.error_category == "internal"
+
+
+def test_wait_for_polls_fresh_observations_until_the_target_shows() -> None:
+    driver = FakeDriver(scenes=[scene("loading"), scene("loading"), scene("Done")])
+    context = _context("loading")
+    result = Executor(driver).execute(
+        PlannedStep("wait_for", {"text": "Done", "timeout": 5, "interval": 0.01}), context
+    )
+    assert result.success, result.error
+    assert driver.count("observe") == 3
+    latest = context.latest_scene
+    assert latest is not None and "Done" in latest.texts()
+
+
+def test_wait_for_gives_up_at_its_bound() -> None:
+    driver = FakeDriver(scenes=[scene("loading")])
+    step = PlannedStep("wait_for", {"text": "Done", "timeout": 0.2, "interval": 0.05})
+    result = Executor(driver).execute(step, _context("loading"))
+    assert not result.success and result.error_kind == "TargetNotFound"
+    assert "did not appear within 0.2 s" in (result.error or "")
+
+
+def test_assert_visible_checks_the_latest_scene_without_a_request() -> None:
+    driver = FakeDriver()
+    assert (
+        Executor(driver).execute(PlannedStep("assert_visible", {"text": "Wi-Fi"}), _context("Wi-Fi")).success
+    )
+    assert driver.calls == []
+
+
+def test_describe_screen_and_screenshot() -> None:
+    driver = FakeDriver()
+    executor = Executor(driver)
+    described = executor.execute(PlannedStep("describe_screen"), _context("Wi-Fi"))
+    assert described.success and "'Wi-Fi'" in described.output
+    shot = executor.execute(PlannedStep("screenshot"), _context())
+    assert shot.success and shot.output.startswith(b"\x89PNG")
+
+
+def test_every_action_in_the_table_declares_its_idempotence() -> None:
+    assert ACTIONS["launch_app"].idempotent and not ACTIONS["tap"].idempotent
+    assert all(isinstance(a.idempotent, bool) for a in ACTIONS.values())

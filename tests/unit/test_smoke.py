@@ -1,0 +1,24 @@
+"""Every package imports and exposes exactly what its __all__ promises."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+PACKAGES = ["core", "world", "semantic", "runtime", "drivers", "drivers.sim", "storage"]
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_package_imports_and_exports_its_public_api(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = getattr(module, "__all__", None)
+    assert exported is not None, f"{name} has no __all__"
+    for symbol in exported:
+        assert hasattr(module, symbol), f"{name}.__all__ names {symbol} but it is missing"
+
+
+def test_world_package_exposes_the_world_model() -> None:
+    import world
+
+    assert {"WorldState", "WorldEvent", "WorldModel", "WorldConfig"} <= set(world.__all__)

@@ -1,0 +1,216 @@
+"""TaskRunner: the world hook (seed tasks 4-6) and the loop's own explicit control flow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from core.errors import DeviceOffline, DeviceTimeout, SessionLost
+from core.models import PlannedStep, Scene
+from runtime.context import TaskContext
+from runtime.planner import ScriptedPlanner, StubPlanner
+from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from tests.unit.fakes import FakeDriver, scene
+from world.config import WorldConfig
+from world.model import WorldModel
+from world.models import WorldState
+
+DISABLED = TaskRunnerConfig(world=WorldConfig(enabled=False))
+
+
+class RecordingPlanner:
+    """Hands out scripted steps and records the world it was given on each turn."""
+
+    def __init__(self, *steps: PlannedStep) -> None:
+        self.inner = ScriptedPlanner(steps)
+        self.worlds: list[WorldState | None] = []
+        self.contexts: list[TaskContext] = []
+
+    def plan(
+        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+    ) -> list[PlannedStep]:
+        self.worlds.append(world)
+        self.contexts.append(context)
+        return self.inner.plan(goal=goal, scene=scene, context=context, world=world)
+
+
+def test_world_is_populated_after_a_step_by_default() -> None:
+    result = TaskRunner(FakeDriver(), StubPlanner()).run("look")
+    assert result.status is TaskStatus.SUCCEEDED
+    assert result.world is not None
+    assert [e.action for e in result.world.history] == ["describe_screen"]
+
+
+def test_world_stays_none_and_no_hook_runs_when_disabled() -> None:
+    class ExplodingModel(WorldModel):
+        def observe(self, *args: Any) -> None:
+            raise AssertionError("the hook must not run when the world model is off")
+
+    planner = RecordingPlanner(PlannedStep("describe_screen"), PlannedStep("describe_screen"))
+    result = TaskRunner(FakeDriver(), planner, config=DISABLED, world_model=ExplodingModel()).run("look")
+    assert result.status is TaskStatus.SUCCEEDED
+    assert result.context.world is None
+    assert planner.worlds == [None, None, None]
+
+
+@pytest.mark.parametrize("config", [TaskRunnerConfig(), DISABLED])
+def test_outcome_is_the_same_with_or_without_the_world_model(config: TaskRunnerConfig) -> None:
+    steps = [PlannedStep("launch_app", {"app_id": "com.a"}), PlannedStep("tap", {"x": 1, "y": 2})]
+    driver = FakeDriver()
+    result = TaskRunner(driver, ScriptedPlanner(steps), config=config).run("go")
+    assert result.status is TaskStatus.SUCCEEDED
+    assert [r.result.success for r in result.steps] == [True, True]
+    assert [n for n, _ in driver.calls] == ["observe", "launch_app", "observe", "tap", "observe"]
+
+
+def test_the_planner_gets_the_current_world_by_the_second_step() -> None:
+    planner = RecordingPlanner(PlannedStep("launch_app", {"app_id": "com.a"}), PlannedStep("describe_screen"))
+    result = TaskRunner(FakeDriver(), planner).run("go")
+    assert planner.worlds[0] is result.world  # the same object all along
+    second = planner.worlds[1]
+    assert second is not None and second.current_app == "com.a"
+    assert planner.worlds[1] is planner.contexts[1].world
+
+
+def test_stub_planner_ignores_the_world() -> None:
+    context = TaskContext(goal="g", device_id="d")
+    plain = StubPlanner().plan(goal="g", scene=scene(), context=context)
+    with_world = StubPlanner().plan(goal="g", scene=scene(), context=context, world=WorldState())
+    assert plain == with_world and [s.action for s in plain] == ["describe_screen"]
+
+
+def test_a_given_world_model_is_used() -> None:
+    model = WorldModel(WorldConfig(history_size=1))
+    result = TaskRunner(FakeDriver(), StubPlanner(), world_model=model).run("look")
+    assert result.world is model.state
+
+
+def test_transient_errors_on_safe_actions_are_retried_up_to_the_bound() -> None:
+    driver = FakeDriver(errors={"launch_app": [DeviceTimeout("slow"), None]})
+    result = TaskRunner(driver, ScriptedPlanner([PlannedStep("launch_app", {"app_id": "com.a"})])).run("go")
+    assert result.status is TaskStatus.SUCCEEDED
+    assert driver.count("launch_app") == 2
+    assert result.steps[0].result.attempts == 2
+
+
+def test_retries_stop_at_step_retries_and_end_the_task_with_device_error() -> None:
+    driver = FakeDriver(errors={"launch_app": [SessionLost("gone")] * 5})
+    config = TaskRunnerConfig(step_retries=2)
+    result = TaskRunner(
+        driver, ScriptedPlanner([PlannedStep("launch_app", {"app_id": "com.a"})]), config=config
+    ).run("go")
+    assert result.status is TaskStatus.DEVICE_ERROR
+    assert result.error_kind == "SessionLost"
+    assert driver.count("launch_app") == 3
+    assert len(result.steps) == 1 and result.steps[0].result.attempts == 3
+
+
+def test_unsafe_actions_are_never_repeated() -> None:
+    driver = FakeDriver(errors={"tap": [DeviceTimeout("no answer")]})
+    result = TaskRunner(driver, ScriptedPlanner([PlannedStep("tap", {"x": 1, "y": 1})])).run("go")
+    assert result.status is TaskStatus.DEVICE_ERROR
+    assert driver.count("tap") == 1
+
+
+def test_a_permanent_device_error_ends_the_task_at_once() -> None:
+    driver = FakeDriver(errors={"press": [DeviceOffline("unauthorized", state="unauthorized")]})
+    steps = [PlannedStep("press", {"key": "home"}), PlannedStep("press", {"key": "back"})]
+    result = TaskRunner(driver, ScriptedPlanner(steps)).run("go")
+    assert result.status is TaskStatus.DEVICE_ERROR and result.error_kind == "DeviceOffline"
+    assert driver.count("press") == 1
+    assert len(result.steps) == 1  # the step that failed is still recorded
+    assert result.world is not None and len(result.world.history) == 1
+
+
+def test_an_observation_failure_before_any_step_is_a_device_error() -> None:
+    driver = FakeDriver(errors={"observe": [DeviceOffline("offline")]})
+    result = TaskRunner(driver, StubPlanner()).run("go")
+    assert result.status is TaskStatus.DEVICE_ERROR and result.steps == []
+
+
+def test_consecutive_failures_end_the_task_failed() -> None:
+    steps = [PlannedStep("tap", {"text": "missing"})] * 10
+    config = TaskRunnerConfig(max_consecutive_failures=3)
+    result = TaskRunner(FakeDriver(), ScriptedPlanner(steps, stop_on_failure=False), config=config).run("go")
+    assert result.status is TaskStatus.FAILED
+    assert len(result.steps) == 3
+    assert "3 steps failed in a row" in (result.error or "")
+
+
+def test_a_planner_that_stops_after_a_failure_fails_the_task() -> None:
+    steps = [
+        PlannedStep("launch_app", {"app_id": "com.a"}),
+        PlannedStep("fly"),
+        PlannedStep("describe_screen"),
+    ]
+    result = TaskRunner(FakeDriver(), ScriptedPlanner(steps)).run("go")
+    assert result.status is TaskStatus.FAILED
+    assert [r.step.action for r in result.steps] == ["launch_app", "fly"]
+    assert result.error_kind == "StepArgumentError"
+
+
+def test_max_steps_bounds_the_run() -> None:
+    class Endless:
+        def plan(self, **kwargs: Any) -> list[PlannedStep]:
+            return [PlannedStep("describe_screen")]
+
+    result = TaskRunner(FakeDriver(), Endless(), config=TaskRunnerConfig(max_steps=4)).run("go")
+    assert result.status is TaskStatus.MAX_STEPS
+    assert len(result.steps) == 4
+
+
+def test_the_rest_of_a_batch_is_dropped_after_a_failure() -> None:
+    class Batch:
+        calls = 0
+
+        def plan(self, *, context: TaskContext, **kwargs: Any) -> list[PlannedStep]:
+            Batch.calls += 1
+            if Batch.calls > 1:
+                return []
+            return [PlannedStep("tap", {"text": "missing"}), PlannedStep("press", {"key": "home"})]
+
+    driver = FakeDriver()
+    result = TaskRunner(driver, Batch()).run("go")
+    assert result.status is TaskStatus.FAILED
+    assert driver.count("press") == 0
+
+
+@pytest.mark.parametrize("bad", [None, "tap", [{"action": "tap"}]])
+def test_a_planner_returning_garbage_fails_the_task_clearly(bad: object) -> None:
+    class Garbage:
+        def plan(self, **kwargs: Any) -> object:
+            return bad
+
+    result = TaskRunner(FakeDriver(), Garbage()).run("go")  # type: ignore[arg-type]
+    assert result.status is TaskStatus.FAILED and "not a list of PlannedStep" in (result.error or "")
+
+
+def test_a_raising_planner_fails_the_task() -> None:
+    class Raising:
+        def plan(self, **kwargs: Any) -> list[PlannedStep]:
+            raise RuntimeError("llm quota")
+
+    result = TaskRunner(FakeDriver(), Raising()).run("go")
+    assert result.status is TaskStatus.FAILED and "llm quota" in (result.error or "")
+
+
+def test_listeners_see_every_step_in_order() -> None:
+    seen: list[tuple[int, str]] = []
+    steps = [PlannedStep("launch_app", {"app_id": "com.a"}), PlannedStep("describe_screen")]
+    runner = TaskRunner(
+        FakeDriver(), ScriptedPlanner(steps), listeners=[lambda r, c: seen.append((r.index, r.step.action))]
+    )
+    runner.run("go")
+    assert seen == [(0, "launch_app"), (1, "describe_screen")]
+
+
+def test_config_is_validated() -> None:
+    from core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="max_steps"):
+        TaskRunnerConfig(max_steps=0)
+    with pytest.raises(ConfigError, match="step_retries"):
+        TaskRunnerConfig(step_retries=-1)
+    assert TaskRunnerConfig.from_env({"AMC_WORLD_ENABLED": "off"}).world.enabled is False
+    assert TaskRunnerConfig.from_env({"AMC_SEMANTIC": "off"}).semantic is False
