@@ -37,8 +37,6 @@ HOME_PAGE = "Home screen"
 _ANDROID_TITLE_TYPES = ("Toolbar", "ActionBar", "ActionBarContainer")
 _ANDROID_TITLE_IDS = ("toolbar", "action_bar", "action_bar_title", "collapsing_toolbar", "title_bar")
 _IOS_NAVBAR = "XCUIElementTypeNavigationBar"
-_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
-_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
 
 
 @runtime_checkable
@@ -62,6 +60,17 @@ def _first_text(el: UIElement) -> str | None:
         if node is not el and node.visible and node.text and node.text.strip():
             return node.text.strip()
     return None
+
+
+def _alert_name(el: UIElement) -> str:
+    """What an alert says about itself: its label or name (iOS), else its title text (Android)."""
+    if el.label or el.identifier:
+        return el.label or el.identifier or el.type
+    for node in el.iter():
+        ident = node.identifier or ""
+        if node.visible and node.text and ident.rsplit("/", 1)[-1] == "alertTitle":
+            return node.text.strip() or node.text
+    return _first_text(el) or el.type
 
 
 def _is_android_title_bar(el: UIElement) -> bool:
@@ -100,11 +109,9 @@ class DefaultEnricher:
 
     def enrich(self, scene: Scene) -> SemanticScene | None:
         title = title_of(scene)
-        keyboard = any(el.type in _KEYBOARD_TYPES and el.visible for el in scene.root.iter())
-        alert = next(
-            (el.label or el.identifier or el.type for el in scene.root.iter() if el.type in _ALERT_TYPES),
-            None,
-        )
+        keyboard = scene.keyboard_visible
+        alert_el = scene.alert
+        alert = _alert_name(alert_el) if alert_el is not None else None
         if is_home_screen(scene.foreground_app):
             page, source = HOME_PAGE, "home"
         elif scene.activity:
