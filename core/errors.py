@@ -28,9 +28,9 @@ from __future__ import annotations
 
 __all__ = [
     "AppError",
-    "AssertionFailed",
     "AppLaunchFailed",
     "AppNotInstalled",
+    "AssertionFailed",
     "ConfigError",
     "DeviceError",
     "DeviceOffline",
