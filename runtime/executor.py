@@ -14,14 +14,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import ConfigError, HarnessError, StepArgumentError, TargetNotFound
+from core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
 from core.models import PlannedStep, Scene, StepResult
 from core.selectors import Selector, tap_point
 from drivers.base import Driver
 from runtime.context import TaskContext
 from world.model import APP_ID_KEYS, app_id_from_args
 
-__all__ = ["ACTIONS", "Action", "Executor", "describe_scene"]
+__all__ = ["ACTIONS", "Action", "Executor", "describe_scene", "describe_step"]
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,52 @@ def describe_scene(scene: Scene, limit: int = 40) -> str:
     return f"{scene.platform} {scene.device_id}: {where}; {len(scene)} elements; texts: {shown}{more}"
 
 
+def _describe_selector(args: Mapping[str, Any]) -> str | None:
+    raw: Any = args.get("target")
+    if raw is None:
+        raw = {k: v for k, v in args.items() if k in SELECTOR_KEYS} or None
+    if raw is None:
+        return None
+    try:
+        return Selector.from_mapping(raw).describe()
+    except ConfigError:
+        return repr(raw)
+
+
+def describe_step(action: str, args: Mapping[str, Any]) -> str:
+    """What a step acts on, in a few words for a console line or a report; never a secret's value.
+
+    ``type_text`` with ``secret: true`` shows ``'***'`` for its text; ``remember`` shows only names.
+    """
+    secret = args.get("secret") is True
+    if action == "skip":
+        return f"{args.get('skipped') or 'step'} skipped: {args.get('reason')}"
+    parts: list[str] = []
+    app = app_id_from_args(args)
+    if app is not None:
+        parts.append(app)
+    if action == "type_text" and "text" in args:
+        parts.append("'***'" if secret else repr(args["text"]))
+    selector = _describe_selector(args)
+    if selector is not None:
+        parts.append(("into " if action == "type_text" else "") + selector)
+    if "x" in args and "y" in args:
+        parts.append(f"({args['x']}, {args['y']})")
+    if "direction" in args:
+        parts.append(str(args["direction"]))
+    elif all(k in args for k in ("x1", "y1", "x2", "y2")):
+        parts.append(f"({args['x1']}, {args['y1']}) -> ({args['x2']}, {args['y2']})")
+    if "key" in args:
+        parts.append(str(args["key"]))
+    remember = args.get("remember")
+    if isinstance(remember, Mapping):
+        names = ", ".join(str(k) for k in remember)
+        parts.append(f"{names} (secret)" if secret else names)
+    if action == "screenshot" and "name" in args:
+        parts.append(repr(args["name"]))
+    return " ".join(parts) or "-"
+
+
 # --- handlers -------------------------------------------------------------------------------
 
 
@@ -130,6 +176,15 @@ def _tap(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
     x, y = _point(args, context)
     ex.driver.tap(x, y)
     return {"x": x, "y": y}
+
+
+def _long_press(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    duration = _number(args, "duration", default=1.0)
+    if not 0 < duration <= MAX_SWIPE_DURATION:
+        raise StepArgumentError(f"argument 'duration' must be above 0 and at most {MAX_SWIPE_DURATION} s")
+    x, y = _point(args, context)
+    ex.driver.long_press(x, y, duration)
+    return {"x": x, "y": y, "duration": duration}
 
 
 def _type_text(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
@@ -185,6 +240,8 @@ def _describe_screen(ex: Executor, args: Mapping[str, Any], context: TaskContext
 
 
 def _screenshot(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    if "name" in args:
+        _string(args, "name")
     return ex.driver.screenshot()
 
 
@@ -195,59 +252,164 @@ def _timeout(args: Mapping[str, Any], default: float) -> float:
     return timeout
 
 
-def _wait(ex: Executor, args: Mapping[str, Any], context: TaskContext, *, default_timeout: float) -> Any:
-    selector = _selector(args)
-    if selector is None:
-        raise StepArgumentError("needs a selector (target / text / id / label …)")
+def _interval(args: Mapping[str, Any], timeout: float) -> float:
+    interval = _number(args, "interval", default=0.5)
+    if not 0 < interval <= MAX_WAIT:
+        raise StepArgumentError(f"argument 'interval' must be in (0, {MAX_WAIT}] s, got {interval}")
+    return min(interval, max(timeout, 0.01))
+
+
+def _poll(
+    ex: Executor,
+    context: TaskContext,
+    args: Mapping[str, Any],
+    check: Callable[[Scene], Any],
+    *,
+    default_timeout: float,
+) -> tuple[Any, int, Scene]:
+    """Run ``check`` on the latest Scene, then on fresh observations, until it returns something
+    other than None or ``timeout`` seconds have passed (bounded: at most one observation per
+    ``interval``). Returns (what check returned or None, observations made, last Scene)."""
     timeout = _timeout(args, default_timeout)
-    interval = min(_number(args, "interval", default=0.5), max(timeout, 0.01))
+    interval = _interval(args, timeout)
     deadline = time.monotonic() + timeout
     scene = context.latest_scene
     polls = 0
     while True:
         if scene is not None:
-            found = selector.find_all(scene)
-            if found:
-                return {
-                    "found": found[0].display_text or found[0].identifier or found[0].type,
-                    "polls": polls,
-                }
-        if time.monotonic() >= deadline and scene is not None:
-            raise TargetNotFound(
-                f"{selector.describe()} did not appear within {timeout:g} s ({polls} observations)",
-                hint="the screen may be slower than expected; raise the timeout or check the selector",
-            )
-        if scene is not None:
+            value = check(scene)
+            if value is not None or time.monotonic() >= deadline:
+                return value, polls, scene
             time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
         scene = ex.driver.observe()
         context.add_scene(scene)
         polls += 1
 
 
+def _needs_selector(args: Mapping[str, Any]) -> Selector:
+    selector = _selector(args)
+    if selector is None:
+        raise StepArgumentError("needs a selector (target / text / id / label …)")
+    return selector
+
+
+def _found(selector: Selector) -> Callable[[Scene], Any]:
+    def check(scene: Scene) -> Any:
+        found = selector.find_all(scene)
+        if not found:
+            return None
+        return {"found": found[0].display_text or found[0].identifier or found[0].type}
+
+    return check
+
+
 def _wait_for(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
-    return _wait(ex, args, context, default_timeout=10.0)
+    selector = _needs_selector(args)
+    found, polls, _scene = _poll(ex, context, args, _found(selector), default_timeout=10.0)
+    if found is None:
+        raise TargetNotFound(
+            f"{selector.describe()} did not appear within {_timeout(args, 10.0):g} s ({polls} observations)",
+            hint="the screen may be slower than expected; raise the timeout or check the selector",
+        )
+    return {**found, "polls": polls}
 
 
 def _assert_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
-    return _wait(ex, args, context, default_timeout=0.0)
+    selector = _needs_selector(args)
+    found, polls, scene = _poll(ex, context, args, _found(selector), default_timeout=0.0)
+    if found is None:
+        raise AssertionFailed(
+            f"expected {selector.describe()} on screen, but it is not there after {polls} new "
+            f"observation(s) (app {scene.foreground_app or 'unknown'})",
+            hint="compare with `amc inspect`; raise the step's timeout if the screen is slow",
+        )
+    return {**found, "polls": polls}
+
+
+def _assert_not_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    selector = _needs_selector(args)
+
+    def absent(scene: Scene) -> Any:
+        return None if selector.find_all(scene) else {"absent": True}
+
+    gone, polls, scene = _poll(ex, context, args, absent, default_timeout=0.0)
+    if gone is None:
+        raise AssertionFailed(
+            f"expected {selector.describe()} to be gone, but it is still on screen after {polls} new "
+            f"observation(s) (app {scene.foreground_app or 'unknown'})",
+            hint="raise the step's timeout if the screen is slow to change",
+        )
+    return {**gone, "polls": polls}
+
+
+def _assert_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    expected = _app_id(args)
+    seen: list[str | None] = []
+
+    def in_front(scene: Scene) -> Any:
+        app = scene.foreground_app
+        if app is None:  # the backend did not say: ask the device directly
+            app = ex.driver.current_app()
+        seen.append(app)
+        return {"app": app} if app == expected else None
+
+    ok, polls, _scene = _poll(ex, context, args, in_front, default_timeout=0.0)
+    if ok is None:
+        raise AssertionFailed(
+            f"expected {expected} in front, but the device shows {seen[-1] or 'the home screen'}",
+            hint="a launch may have failed or another app (or a system dialog) took the foreground",
+        )
+    return {**ok, "polls": polls}
+
+
+def _remember(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    # The world model stores args["remember"] (hiding it when args["secret"] is true); this only checks it.
+    values = args.get("remember")
+    if not isinstance(values, Mapping) or not values:
+        raise StepArgumentError("needs 'remember': a non-empty mapping of variable names to values")
+    for name in values:
+        if not isinstance(name, str) or not name.strip():
+            raise StepArgumentError(f"variable name {name!r} must be a non-empty string")
+    if "secret" in args and not isinstance(args["secret"], bool):
+        raise StepArgumentError(f"argument 'secret' must be true or false, got {args['secret']!r}")
+    if context.world is None:
+        log.warning("remember: the world model is off, so %s will not be kept", ", ".join(sorted(values)))
+    return {"remembered": sorted(values)}
+
+
+def _skip(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+    # A planner decided a step was not needed; recorded like any step, with no device call.
+    reason = _string(args, "reason")
+    skipped = args.get("skipped")
+    if skipped is not None and not isinstance(skipped, str):
+        raise StepArgumentError(f"argument 'skipped' must be the skipped action's name, got {skipped!r}")
+    return {"skipped": skipped, "reason": reason}
 
 
 _SEL = frozenset({"target"}) | SELECTOR_KEYS
+_POLL = frozenset({"timeout", "interval"})
 ACTIONS: dict[str, Action] = {
     "launch_app": Action(_launch_app, frozenset(APP_ID_KEYS), True, "bring an app to the foreground"),
     "terminate_app": Action(_terminate_app, frozenset(APP_ID_KEYS), True, "stop an app"),
     "tap": Action(_tap, frozenset({"x", "y"}) | _SEL, False, "tap a point or an element"),
+    "long_press": Action(
+        _long_press, frozenset({"x", "y", "duration"}) | _SEL, False, "touch and hold a point or an element"
+    ),
     "type_text": Action(_type_text, frozenset({"text", "target"}), False, "type into the focused field"),
     "swipe": Action(_swipe, frozenset({"x1", "y1", "x2", "y2", "duration", "direction"}), False, "swipe"),
     "press": Action(_press, frozenset({"key"}), False, "press a key (home, back, enter …)"),
     "describe_screen": Action(_describe_screen, frozenset(), True, "describe the latest screen"),
-    "screenshot": Action(_screenshot, frozenset(), True, "capture the screen"),
-    "wait_for": Action(
-        _wait_for, frozenset({"timeout", "interval"}) | _SEL, True, "wait until an element shows"
+    "screenshot": Action(_screenshot, frozenset({"name"}), True, "capture the screen"),
+    "wait_for": Action(_wait_for, _POLL | _SEL, True, "wait until an element shows"),
+    "assert_visible": Action(_assert_visible, _POLL | _SEL, True, "check that an element is on screen"),
+    "assert_not_visible": Action(
+        _assert_not_visible, _POLL | _SEL, True, "check that an element is not (or no longer) on screen"
     ),
-    "assert_visible": Action(
-        _assert_visible, frozenset({"timeout", "interval"}) | _SEL, True, "check that an element is on screen"
+    "assert_app": Action(
+        _assert_app, _POLL | frozenset(APP_ID_KEYS), True, "check which app is in the foreground"
     ),
+    "remember": Action(_remember, frozenset(), True, "store values in the world model's variables"),
+    "skip": Action(_skip, frozenset({"reason", "skipped"}), True, "record a step a planner decided to skip"),
 }
 
 

@@ -1,0 +1,132 @@
+"""What the ``amc`` subcommands share: exit codes, output streams and choosing a device."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+from urllib.parse import parse_qs, urlsplit
+
+from core.errors import ConfigError
+from drivers import connect as connect_module
+from drivers.base import Driver
+from runtime.task import TaskStatus
+
+__all__ = [
+    "EXIT_DEVICE",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "DeviceChoice",
+    "Handler",
+    "Setup",
+    "Streams",
+    "add_device_options",
+    "choose_device",
+    "connect_device",
+    "exit_code",
+    "spec_platform",
+]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
+
+
+@dataclass(frozen=True)
+class Streams:
+    """Where a command writes: ``out`` for its results, ``err`` for notes and errors."""
+
+    out: TextIO
+    err: TextIO
+
+
+Setup = Callable[[argparse.ArgumentParser], None]
+Handler = Callable[[argparse.Namespace, Streams], int]
+
+
+def exit_code(status: TaskStatus | str) -> int:
+    """0 for a task that succeeded, 3 for a device error, 1 for any other ending."""
+    value = status.value if isinstance(status, TaskStatus) else status
+    if value == TaskStatus.SUCCEEDED.value:
+        return EXIT_OK
+    if value == TaskStatus.DEVICE_ERROR.value:
+        return EXIT_DEVICE
+    return EXIT_FAILED
+
+
+def add_device_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--device",
+        metavar="SPEC",
+        help="device spec, e.g. sim:ios, android:SERIAL, ios:http://HOST:8100, "
+        "appium:http://HOST:4723?platform=android (default: the one attached device, else the simulated one)",
+    )
+    parser.add_argument(
+        "--platform",
+        choices=("android", "ios"),
+        help="platform of the simulated device used when no --device is given and not exactly one "
+        "device is attached (default: the flow's platform, else android)",
+    )
+
+
+def spec_platform(spec: str) -> str | None:
+    """The platform a device spec names, when it names one (``sim:ios``, ``android:…``, ``…?platform=``)."""
+    scheme, _, target = spec.strip().partition(":")
+    scheme = scheme.lower()
+    if scheme in ("android", "ios"):
+        return scheme
+    if scheme.startswith("sim") and target in ("android", "ios"):
+        return target
+    if scheme == "appium":
+        values = parse_qs(urlsplit(target).query).get("platform") or parse_qs(urlsplit(target).query).get(
+            "platformName"
+        )
+        if values and values[0].lower() in ("android", "ios"):
+            return values[0].lower()
+    return None
+
+
+@dataclass(frozen=True)
+class DeviceChoice:
+    """The device a command will use and why, in words the command prints."""
+
+    spec: str | None
+    reason: str
+
+    @property
+    def simulated(self) -> bool:
+        return self.spec is None
+
+
+def choose_device(spec: str | None) -> DeviceChoice:
+    """``--device`` when given; else the one attached device; else (``spec`` None) the simulated one.
+
+    The simulated device's platform is chosen per flow by the caller.
+    """
+    if spec is not None:
+        if not spec.strip():
+            raise ConfigError("--device is empty", hint="e.g. --device sim:android")
+        connect_module.parse_spec(spec)  # a malformed spec is a usage error before anything runs
+        return DeviceChoice(spec.strip(), "as given with --device")
+    attached = [d for d in connect_module.discover() if d.usable]
+    if len(attached) == 1:
+        found = attached[0]
+        about = f": {found.description}" if found.description else ""
+        return DeviceChoice(
+            found.spec, f"the one attached device ({found.platform} via {found.backend}{about})"
+        )
+    if attached:
+        listed = ", ".join(d.spec for d in attached)
+        return DeviceChoice(
+            None, f"{len(attached)} devices are attached ({listed}); pass --device to use one of them"
+        )
+    return DeviceChoice(None, "no device is attached")
+
+
+def connect_device(spec: str, *, sim_latency: float = 0.0) -> Driver:
+    """``drivers.connect.connect(spec)``; ``sim_latency`` only for the simulated device."""
+    if sim_latency:
+        if not spec.startswith("sim:"):
+            raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
+        return connect_module.connect(spec, latency=sim_latency)
+    return connect_module.connect(spec)

@@ -1,0 +1,351 @@
+"""The crash-safe run timeline: one folder per run, one JSON line per executed step.
+
+A run folder holds ``timeline.jsonl`` and, beside it, each step's page source
+(``step-003-source.xml``, or ``.json`` when the Scene has no raw source: a dump of its tree) and
+screenshot (``step-003.png``: the output of a ``screenshot`` step, and one taken when a step
+fails). The first line is a ``run`` record (flow, device, start), then one ``step`` record per
+executed step (the planned step, its result, a Scene summary and the world state), and an ``end``
+record (status, end time) when the run finishes.
+
+Every file is written, flushed and ``os.fsync``-ed, the folder synced, and only then the step's
+record appended and synced, all before the task loop starts the next step: a killed process
+loses nothing it had executed, and no record points at a missing file. :func:`read_timeline`
+returns the complete records and reports a last line cut off mid-write.
+
+Secrets never reach the disk: every string goes through the run's :class:`Redactor`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from core.errors import ConfigError, HarnessError
+from runtime.executor import describe_step
+from storage.redaction import Redactor
+
+if TYPE_CHECKING:
+    from core.models import Scene
+    from runtime.context import StepRecord, TaskContext
+
+__all__ = [
+    "FORMAT_VERSION",
+    "TIMELINE_FILE",
+    "RunInfo",
+    "Timeline",
+    "TimelineWriter",
+    "new_run_dir",
+    "read_timeline",
+    "step_status",
+]
+
+TIMELINE_FILE = "timeline.jsonl"
+FORMAT_VERSION = 1
+MAX_TEXTS = 60
+MAX_TEXT = 200
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-.")[:60] or "run"
+
+
+def new_run_dir(out: str | os.PathLike[str], name: str) -> Path:
+    """A new, empty folder ``out/<UTC time>-<name>`` (``-2``, ``-3`` … appended if taken)."""
+    base = Path(out)
+    base.mkdir(parents=True, exist_ok=True)
+    stem = f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{_slug(name)}"
+    for n in range(1, 1000):
+        candidate = base / (stem if n == 1 else f"{stem}-{n}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        return candidate
+    raise ConfigError(f"could not create a new run folder under {base}", hint="clean up old runs")
+
+
+def step_status(action: str, success: bool) -> str:
+    """``passed``, ``failed`` or ``skipped`` (a planner's ``skip`` step that was recorded)."""
+    if not success:
+        return "failed"
+    return "skipped" if action == "skip" else "passed"
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What the ``run`` record says: which flow, on which device, since when."""
+
+    flow: str
+    goal: str
+    device_id: str
+    platform: str
+    backend: str
+    device_spec: str | None = None
+    flow_file: str | None = None
+    planned_steps: int | None = None
+    started_at: str = field(default_factory=_now)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": "run",
+            "version": FORMAT_VERSION,
+            "flow": self.flow,
+            "flow_file": self.flow_file,
+            "goal": self.goal,
+            "device": {
+                "id": self.device_id,
+                "platform": self.platform,
+                "backend": self.backend,
+                "spec": self.device_spec,
+            },
+            "planned_steps": self.planned_steps,
+            "started_at": self.started_at,
+        }
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_file(path: Path, data: bytes) -> None:
+    with open(path, "xb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def _image_suffix(data: bytes) -> str:
+    if data.startswith(b"\x89PNG"):
+        return ".png"
+    if data.startswith(b"\xff\xd8"):
+        return ".jpg"
+    return ".img"
+
+
+def _source_suffix(text: str) -> str:
+    head = text.lstrip()[:1]
+    return ".xml" if head == "<" else ".json" if head in ("{", "[") else ".txt"
+
+
+def scene_summary(scene: Scene | None, page: str | None) -> dict[str, Any] | None:
+    """What a record keeps of a Scene: where the device was and the first visible texts."""
+    if scene is None:
+        return None
+    texts = [t if len(t) <= MAX_TEXT else t[:MAX_TEXT] + "…" for t in scene.texts()[:MAX_TEXTS]]
+    return {
+        "foreground_app": scene.foreground_app,
+        "activity": scene.activity,
+        "page": page,
+        "window_size": list(scene.window_size),
+        "backend": scene.backend,
+        "element_count": len(scene),
+        "capture_duration": round(scene.capture_duration, 6),
+        "texts": texts,
+    }
+
+
+class TimelineWriter:
+    """Writes one run folder. ``screenshot`` (e.g. ``driver.screenshot``) is called when a step
+    fails, so the report can show the screen it failed on. Nothing is touched before ``start``."""
+
+    def __init__(
+        self,
+        run_dir: str | os.PathLike[str],
+        *,
+        redactor: Redactor | None = None,
+        screenshot: Callable[[], bytes] | None = None,
+    ) -> None:
+        self.run_dir = Path(run_dir)
+        self.redactor = redactor or Redactor()
+        self.screenshot = screenshot
+        self.steps_written = 0
+        self._file: IO[bytes] | None = None
+
+    @property
+    def path(self) -> Path:
+        return self.run_dir / TIMELINE_FILE
+
+    def _append(self, record: Mapping[str, Any]) -> dict[str, Any]:
+        """Append one record (secrets scrubbed), flushed and synced; returns it as written."""
+        if self._file is None:
+            raise ConfigError(f"the timeline in {self.run_dir} is not open", hint="call start() first")
+        written: dict[str, Any] = self.redactor.value(record)
+        line = json.dumps(written, ensure_ascii=False, separators=(",", ":")) + "\n"
+        self._file.write(line.encode("utf-8"))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        return written
+
+    def start(self, info: RunInfo) -> None:
+        """Create the folder and the timeline, and write the ``run`` record."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self._file = open(self.path, "ab")  # noqa: SIM115 - kept open for the run, closed by finish()
+        _fsync_dir(self.run_dir)
+        self._append(info.to_dict())
+
+    def _files(self, number: int, record: StepRecord) -> dict[str, str]:
+        files: dict[str, str] = {}
+        stem = f"step-{number:03d}"
+        scene = record.scene
+        if scene is not None:
+            text = scene.source
+            if text is None:
+                text = json.dumps(scene.root.to_dict(), ensure_ascii=False, indent=1)
+            name = f"{stem}-source{_source_suffix(text)}"
+            _write_file(self.run_dir / name, self.redactor.text(text).encode("utf-8"))
+            files["source"] = name
+        image = record.result.output if record.step.action == "screenshot" else None
+        # On failure, show the screen it failed on (unless the device itself failed: it would again).
+        failed = not record.result.success and record.result.error_category != "device"
+        if failed and self.screenshot is not None and not isinstance(image, bytes | bytearray):
+            try:
+                image = self.screenshot()
+            except HarnessError as exc:
+                files["screenshot_error"] = str(exc)
+        if isinstance(image, bytes | bytearray) and image:
+            name = f"{stem}{_image_suffix(bytes(image))}"
+            _write_file(self.run_dir / name, bytes(image))
+            files["screenshot"] = name
+        if files:
+            _fsync_dir(self.run_dir)
+        return files
+
+    def write_step(self, record: StepRecord, context: TaskContext) -> dict[str, Any]:
+        """Write one executed step (files first, then its line) and return the record as written."""
+        number = record.index + 1
+        step, result = record.step, record.result
+        world = context.world.to_dict() if context.world is not None else None
+        if world is not None:
+            world.pop("history", None)  # the timeline itself is the history
+        data: dict[str, Any] = {
+            "type": "step",
+            "index": record.index,
+            "number": number,
+            "time": _now(),
+            "status": step_status(step.action, result.success),
+            "action": step.action,
+            "target": describe_step(step.action, step.args),
+            "step": self.redactor.step(step),
+            "result": result.to_dict(),
+            "page": record.page,
+            "foreground_app": record.foreground_app,
+            "scene": scene_summary(record.scene, record.page),
+            "world": world,
+            "files": self._files(number, record),
+        }
+        written = self._append(data)
+        self.steps_written += 1
+        return written
+
+    def listener(self, record: StepRecord, context: TaskContext) -> None:
+        """A ``TaskRunner`` listener: called after every executed step."""
+        self.write_step(record, context)
+
+    def finish(
+        self,
+        status: str,
+        *,
+        duration: float | None = None,
+        error: str | None = None,
+        error_kind: str | None = None,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Write the ``end`` record and close the file."""
+        try:
+            self._append(
+                {
+                    "type": "end",
+                    "status": status,
+                    "ended_at": _now(),
+                    "duration": None if duration is None else round(duration, 6),
+                    "steps": self.steps_written,
+                    "error": error,
+                    "error_kind": error_kind,
+                    **(extra or {}),
+                }
+            )
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A run folder as read back. ``truncated`` is set when the last line was cut off mid-write
+    (the process died while writing it); ``problems`` names any line that could not be read."""
+
+    run_dir: Path
+    header: Mapping[str, Any] | None
+    steps: tuple[Mapping[str, Any], ...]
+    footer: Mapping[str, Any] | None
+    truncated: bool = False
+    problems: tuple[str, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return self.footer is not None
+
+    @property
+    def status(self) -> str:
+        """The run's status from its ``end`` record, or ``unfinished`` when it has none."""
+        if self.footer is None:
+            return "unfinished"
+        return str(self.footer.get("status", "unknown"))
+
+
+def read_timeline(run_dir: str | os.PathLike[str]) -> Timeline:
+    """Read a run folder's timeline; a ``ConfigError`` when there is none."""
+    folder = Path(run_dir)
+    path = folder / TIMELINE_FILE
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(
+            f"{folder} is not a run folder: cannot read {TIMELINE_FILE} ({exc.strerror or exc})",
+            hint="pass a folder that `amc run --out DIR` created (DIR/<time>-<flow>)",
+        ) from exc
+    lines = data.split(b"\n")
+    tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
+    header: Mapping[str, Any] | None = None
+    footer: Mapping[str, Any] | None = None
+    steps: list[Mapping[str, Any]] = []
+    problems: list[str] = []
+    truncated = bool(tail.strip())
+    if truncated:
+        problems.append(f"line {len(lines) + 1} was cut off mid-write ({len(tail)} bytes) and is ignored")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            record = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            problems.append(f"line {number} is not a JSON record ({exc}) and is ignored")
+            continue
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind == "run" and header is None:
+            header = record
+        elif kind == "step":
+            steps.append(record)
+        elif kind == "end":
+            footer = record
+        else:
+            problems.append(f"line {number} is not a run, step or end record and is ignored")
+    return Timeline(folder, header, tuple(steps), footer, truncated, tuple(problems))
