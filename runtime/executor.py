@@ -103,9 +103,9 @@ def describe_scene(scene: Scene, limit: int = 40) -> str:
     return f"{scene.platform} {scene.device_id}: {where}; {len(scene)} elements; texts: {shown}{more}"
 
 
-def _describe_selector(args: Mapping[str, Any]) -> str | None:
+def _describe_selector(args: Mapping[str, Any], *, inline: bool) -> str | None:
     raw: Any = args.get("target")
-    if raw is None:
+    if raw is None and inline:
         raw = {k: v for k, v in args.items() if k in SELECTOR_KEYS} or None
     if raw is None:
         return None
@@ -129,7 +129,7 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
         parts.append(app)
     if action == "type_text" and "text" in args:
         parts.append("'***'" if secret else repr(args["text"]))
-    selector = _describe_selector(args)
+    selector = _describe_selector(args, inline=action != "type_text")  # type_text's text is not a selector
     if selector is not None:
         parts.append(("into " if action == "type_text" else "") + selector)
     if "x" in args and "y" in args:
@@ -314,13 +314,20 @@ def _wait_for(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> An
     return {**found, "polls": polls}
 
 
+def _on_screen(scene: Scene, limit: int = 8) -> str:
+    """Where the device was and what it showed, for an assertion's message."""
+    texts = scene.texts()
+    shown = ", ".join(repr(t) for t in texts[:limit]) + (" …" if len(texts) > limit else "")
+    return f"app {scene.foreground_app or 'unknown'}, screen shows: {shown or 'no text'}"
+
+
 def _assert_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
     selector = _needs_selector(args)
     found, polls, scene = _poll(ex, context, args, _found(selector), default_timeout=0.0)
     if found is None:
         raise AssertionFailed(
             f"expected {selector.describe()} on screen, but it is not there after {polls} new "
-            f"observation(s) (app {scene.foreground_app or 'unknown'})",
+            f"observation(s) ({_on_screen(scene)})",
             hint="compare with `amc inspect`; raise the step's timeout if the screen is slow",
         )
     return {**found, "polls": polls}
@@ -336,7 +343,7 @@ def _assert_not_visible(ex: Executor, args: Mapping[str, Any], context: TaskCont
     if gone is None:
         raise AssertionFailed(
             f"expected {selector.describe()} to be gone, but it is still on screen after {polls} new "
-            f"observation(s) (app {scene.foreground_app or 'unknown'})",
+            f"observation(s) ({_on_screen(scene)})",
             hint="raise the step's timeout if the screen is slow to change",
         )
     return {**gone, "polls": polls}
