@@ -1,0 +1,333 @@
+"""The WebDriverAgent routes the simulated iPhone's face answers, as a table.
+
+Each :class:`Route` names a request kind (the name the face counts requests by), its HTTP method,
+its path below ``/session/SID`` (or below ``/`` for routes WDA serves without a session: ``session``
+is ``required``, ``optional`` — both forms, as WDA registers them — or ``none``) and the handler that
+answers it. Handlers take the face and the :class:`Request` and return the reply's ``value``, or raise
+:class:`WdaError` for one of WDA's error answers. Shapes and messages follow appium/WebDriverAgent.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from drivers.sim.render_wda import pid_for, render_accessible, render_json, render_xml
+from drivers.sim.wda_query import QueryError, find
+
+if TYPE_CHECKING:
+    from drivers.sim.wda_face import WdaFace
+
+__all__ = [
+    "ELEMENT_KEY",
+    "ROUTES",
+    "ROUTE_NAMES",
+    "Handler",
+    "Request",
+    "Route",
+    "SessionMode",
+    "WdaError",
+    "invalid_argument",
+]
+
+ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
+_BUTTONS = {"home": "home", "volumeUp": "volume_up", "volumeDown": "volume_down"}
+_KEYBOARD_MESSAGE = (
+    'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys" '
+    "UserInfo={NSLocalizedDescription=The on-screen keyboard must be present to send keys}"
+)
+
+
+class WdaError(Exception):
+    """An error answer: WDA's ``error`` name, its ``message`` and the HTTP status code."""
+
+    def __init__(self, error: str, message: str, status: int) -> None:
+        super().__init__(message)
+        self.error, self.message, self.status = error, message, status
+
+
+def invalid_argument(message: str) -> WdaError:
+    return WdaError("invalid argument", message, 400)
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    path: str
+    sid: str | None
+    query: Mapping[str, str]
+    body: Mapping[str, Any]
+    params: Mapping[str, str] = field(default_factory=dict)
+
+    def number(self, name: str) -> float:
+        val = self.body.get(name)
+        if isinstance(val, bool) or not isinstance(val, int | float):
+            raise invalid_argument(f"'{name}' must be a number, got {val!r}")
+        return float(val)
+
+    def string(self, name: str) -> str:
+        val = self.body.get(name)
+        if not isinstance(val, str) or not val:
+            raise invalid_argument(f"'{name}' must be a non-empty string, got {val!r}")
+        return val
+
+
+Handler = Callable[["WdaFace", Request], Any]
+SessionMode = Literal["required", "optional", "none"]
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    method: str
+    pattern: re.Pattern[str]
+    session: SessionMode
+    handler: Handler
+
+
+# --- route handlers ---------------------------------------------------------------------------
+
+
+def _status(face: WdaFace, req: Request) -> Any:
+    return {
+        "ready": True,
+        "message": "WebDriverAgent is ready to accept commands",
+        "state": "success",
+        "os": {
+            "name": "iOS",
+            "version": face.device.os_version,
+            "sdkVersion": face.device.os_version,
+            "testmanagerdVersion": 28,
+        },
+        "ios": {"ip": "127.0.0.1"},
+        "build": {
+            "time": "Jan  1 2025 00:00:00",
+            "productBundleIdentifier": "com.facebook.WebDriverAgentRunner",
+        },
+        "device": "iphone",
+    }
+
+
+def _create_session(face: WdaFace, req: Request) -> Any:
+    caps = req.body.get("capabilities", {})
+    always = caps.get("alwaysMatch", {}) if isinstance(caps, dict) else {}
+    bundle = always.get("bundleId") if isinstance(always, dict) else None
+    if bundle:
+        face.launch(str(bundle))
+    face.new_session()
+    return face.session_info()
+
+
+def _delete_session(face: WdaFace, req: Request) -> Any:
+    face.forget_session()
+    return None
+
+
+def _source(face: WdaFace, req: Request) -> Any:
+    kind = req.query.get("format", "xml").lower()
+    if kind == "xml":
+        return render_xml(face.tree())
+    if kind == "json":
+        return render_json(face.tree())
+    raise invalid_argument(
+        f"Unknown source format '{kind}'. Only (xml, json, description) source formats are supported."
+    )
+
+
+def _active_app(face: WdaFace, req: Request) -> Any:
+    bundle = face.device.foreground()
+    return {
+        "pid": pid_for(bundle),
+        "bundleId": bundle,
+        "name": "",
+        "processArguments": {"args": [], "env": {}},
+    }
+
+
+def _set_locked(flag: bool) -> Handler:
+    def handler(face: WdaFace, req: Request) -> Any:
+        face.locked = flag
+        return None
+
+    return handler
+
+
+def _launch(face: WdaFace, req: Request) -> Any:
+    face.launch(req.string("bundleId"))
+    return None
+
+
+def _app_state(face: WdaFace, req: Request) -> Any:
+    bundle = req.string("bundleId")
+    return face.device.app_state(bundle) if face.device.is_installed(bundle) else 0
+
+
+def _tap(face: WdaFace, req: Request) -> Any:
+    x, y = req.number("x"), req.number("y")
+    uid = req.params.get("uuid")
+    if uid and uid != "0":
+        origin = face.element(uid).rect
+        x, y = x + origin.left, y + origin.top
+    face.device.tap(x, y)
+    return None
+
+
+def _keys(face: WdaFace, req: Request) -> Any:
+    value = req.body.get("value")
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise invalid_argument("'value' must be an array of strings")
+    if not face.device.keyboard_shown():
+        raise WdaError("invalid element state", _KEYBOARD_MESSAGE, 400)
+    for i, chunk in enumerate("".join(value).split("\n")):
+        if i:
+            face.device.press("enter")  # typing "\n" presses the keyboard's return key
+        if chunk:
+            face.device.type_text(chunk)
+    return None
+
+
+def _drag(face: WdaFace, req: Request) -> Any:
+    face.device.swipe(req.number("fromX"), req.number("fromY"), req.number("toX"), req.number("toY"))
+    return None
+
+
+def _touch_and_hold(face: WdaFace, req: Request) -> Any:
+    face.device.tap(req.number("x"), req.number("y"))  # the simulated apps have no long-press actions
+    return None
+
+
+def _press_button(face: WdaFace, req: Request) -> Any:
+    name = req.body.get("name")
+    if name not in _BUTTONS:
+        raise WdaError(
+            "unknown error",
+            f"The button '{name}' is unknown. Only the following button names are supported: "
+            f"({', '.join(_BUTTONS)})",
+            500,
+        )
+    face.device.press(_BUTTONS[name])
+    return None
+
+
+def _find(single: bool) -> Handler:
+    def handler(face: WdaFace, req: Request) -> Any:
+        using, value = req.string("using"), req.body.get("value")
+        try:
+            nodes = find(face.tree(), using, value)  # type: ignore[arg-type]
+        except QueryError as exc:
+            raise WdaError("invalid selector", str(exc), 400) from exc
+        if not single:
+            return face.cache(nodes)
+        if not nodes:
+            raise WdaError(
+                "no such element", f"unable to find an element using '{using}', value '{value}'", 404
+            )
+        return face.cache(nodes[:1])[0]
+
+    return handler
+
+
+def _element_property(face: WdaFace, req: Request) -> Any:
+    node = face.element(req.params["uuid"])
+    prop = req.params["prop"]
+    if prop == "text":
+        return node.value or node.label or ""
+    if prop == "name":  # the W3C "tag name": WDA answers the element type
+        return node.type
+    if prop == "displayed":
+        return node.visible
+    if prop == "selected":
+        return node.sim.selected
+    return node.attribute(prop.removeprefix("attribute/"))
+
+
+def _element_click(face: WdaFace, req: Request) -> Any:
+    x, y = face.element(req.params["uuid"]).rect.center
+    face.device.tap(x, y)
+    return None
+
+
+def _settings(face: WdaFace, req: Request) -> Any:
+    if req.method == "POST":
+        new = req.body.get("settings")
+        if not isinstance(new, dict):
+            raise invalid_argument("'settings' must be an object")
+        face.settings.update(new)
+    return dict(face.settings)
+
+
+def _r(name: str, method: str, path: str, session: SessionMode, handler: Handler) -> Route:
+    return Route(name, method, re.compile(path), session, handler)
+
+
+ROUTES: tuple[Route, ...] = (
+    _r("status", "GET", "/status", "none", _status),
+    _r("session.create", "POST", "/session", "none", _create_session),
+    _r("session.get", "GET", "", "required", lambda f, r: f.session_info()),
+    _r("session.delete", "DELETE", "", "required", _delete_session),
+    _r("source", "GET", "/source", "optional", _source),
+    _r(
+        "accessibleSource",
+        "GET",
+        "/wda/accessibleSource",
+        "optional",
+        lambda f, r: render_accessible(f.tree()),
+    ),
+    _r("activeAppInfo", "GET", "/wda/activeAppInfo", "optional", _active_app),
+    _r("locked", "GET", "/wda/locked", "optional", lambda f, r: f.locked),
+    _r("lock", "POST", "/wda/lock", "optional", _set_locked(True)),
+    _r("unlock", "POST", "/wda/unlock", "optional", _set_locked(False)),
+    _r("homescreen", "POST", "/wda/homescreen", "none", lambda f, r: f.device.home()),
+    _r("apps.launch", "POST", "/wda/apps/(?:launch|activate)", "required", _launch),
+    _r(
+        "apps.terminate",
+        "POST",
+        "/wda/apps/terminate",
+        "required",
+        lambda f, r: f.device.terminate(r.string("bundleId")),
+    ),
+    _r("apps.state", "POST", "/wda/apps/state", "required", _app_state),
+    _r(
+        "apps.list",
+        "GET",
+        "/wda/apps/list",
+        "required",
+        lambda f, r: [{"pid": pid_for(b), "bundleId": b} for b in (f.device.foreground(),)],
+    ),
+    _r("tap", "POST", "/wda/tap", "required", _tap),
+    _r("tap.element", "POST", "/wda/tap/(?P<uuid>[^/]+)", "required", _tap),
+    _r("keys", "POST", "/wda/keys", "required", _keys),
+    _r("drag", "POST", "/wda/dragfromtoforduration", "required", _drag),
+    _r("touchAndHold", "POST", "/wda/touchAndHold", "required", _touch_and_hold),
+    _r("pressButton", "POST", "/wda/pressButton", "required", _press_button),
+    _r(
+        "screenshot",
+        "GET",
+        "/screenshot",
+        "optional",
+        lambda f, r: base64.b64encode(f.device.screenshot_png()).decode(),
+    ),
+    _r(
+        "window.size",
+        "GET",
+        "/window/size",
+        "optional",
+        lambda f, r: dict(zip(("width", "height"), f.device.window_size, strict=True)),
+    ),
+    _r("elements", "POST", "/elements", "required", _find(single=False)),
+    _r("element", "POST", "/element", "required", _find(single=True)),
+    _r("element.click", "POST", "/element/(?P<uuid>[^/]+)/click", "required", _element_click),
+    _r(
+        "element.property",
+        "GET",
+        "/element/(?P<uuid>[^/]+)/(?P<prop>rect|text|name|displayed|enabled|selected|attribute/\\w+)",
+        "required",
+        _element_property,
+    ),
+    _r("settings", "GET", "/appium/settings", "required", _settings),
+    _r("settings", "POST", "/appium/settings", "required", _settings),
+)
+ROUTE_NAMES: tuple[str, ...] = (*dict.fromkeys(r.name for r in ROUTES), "unknown")
