@@ -157,8 +157,9 @@ class _Console:
             action, target = str(args.get("skipped") or "step"), str(args.get("reason") or "")
         shown = target if len(target) <= _TARGET_WIDTH else target[: _TARGET_WIDTH - 1] + "…"
         ms = float(result.get("duration") or 0.0) * 1000
+        number = f"{rec['number']:>{len(str(total))}}/{total}"
         text = (
-            f"[{rec['number']:>2}/{total}] {action:<18} {shown:<{_TARGET_WIDTH}} {rec['status']:<7} "
+            f"[{number}] {action:<18} {shown:<{_TARGET_WIDTH}} {rec['status']:<7} "
             f"{ms:8.1f} ms  app={rec.get('foreground_app') or '?'} page={rec.get('page') or '?'}\n"
         )
         if rec["status"] == "failed":

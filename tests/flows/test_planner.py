@@ -1,4 +1,4 @@
-"""FlowPlanner: steps one at a time, launches skipped only when world model and screen agree, stop on failure."""
+"""FlowPlanner: a step per turn, a launch skipped only when world model and screen agree, stop on failure."""
 
 from __future__ import annotations
 
@@ -20,11 +20,12 @@ SETTINGS = "com.android.settings"
 
 
 def _run(
-    text: str, driver: SimDriver | None = None, **config: object
+    text: str, driver: SimDriver | None = None, world: WorldConfig | None = None
 ) -> tuple[TaskRunner, TaskStatus, list[str]]:
     flow = parse_flow(text, environ={})
     sim = driver or SimDriver("android")
-    runner = TaskRunner(sim, FlowPlanner(flow, sim.platform), config=TaskRunnerConfig(max_steps=50, **config))  # type: ignore[arg-type]
+    config = TaskRunnerConfig(max_steps=50, world=world or WorldConfig())
+    runner = TaskRunner(sim, FlowPlanner(flow, sim.platform), config=config)
     result = runner.run("flow")
     return (
         runner,

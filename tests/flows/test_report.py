@@ -1,0 +1,132 @@
+"""The HTML report: failures first, each step with its evidence, hostile UI text escaped, no server needed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from drivers.sim import SimDevice, SimDriver
+from drivers.sim.catalog import AppSpec, Screen, Widget
+from runtime.flows import FlowPlanner, parse_flow
+from runtime.task import TaskRunner
+from storage.report import render_html, render_report
+from storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, read_timeline
+
+CHROMIUM = "/usr/bin/chromium"
+HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'
+APP = "com.example.hostile"
+
+
+def _hostile_device() -> SimDriver:
+    screen = Screen(
+        "main",
+        "Inbox",
+        (Widget("text", "subject", HOSTILE), Widget("button", "ok", "OK")),
+        activity=f"{APP}.MainActivity",
+    )
+    device = SimDevice("android", apps={APP: AppSpec(APP, "Hostile", "main", {"main": screen})})
+    return SimDriver("android", device=device)
+
+
+def _run(run_dir: Path, text: str, driver: SimDriver) -> None:
+    flow = parse_flow(text, environ={})
+    writer = TimelineWriter(run_dir, screenshot=driver.screenshot)
+    writer.start(RunInfo(flow.name, "goal", driver.device_id, driver.platform, driver.backend, "sim:android"))
+    result = TaskRunner(driver, FlowPlanner(flow, driver.platform), listeners=[writer.listener]).run("goal")
+    writer.finish(
+        result.status.value, duration=result.duration, error=result.error, error_kind=result.error_kind
+    )
+
+
+HOSTILE_FLOW = f"""
+name: '<b>inbox</b> & "quotes"'
+steps:
+  - launch_app: {APP}
+  - assert_visible: {{text_contains: "<script>", timeout: 0}}
+  - screenshot: inbox
+  - assert_visible: {{text: 'missing </div><h1>injected</h1>', timeout: 0}}
+"""
+
+
+def test_failures_come_first_and_every_step_has_its_evidence(tmp_path: Path) -> None:
+    _run(tmp_path, HOSTILE_FLOW, _hostile_device())
+    html = render_report(tmp_path).read_text(encoding="utf-8")
+    assert html.index("<h2>Failures</h2>") < html.index("<h2>All steps</h2>")
+    failures = html[html.index("<h2>Failures</h2>") : html.index("<h2>All steps</h2>")]
+    assert failures.count('<section class="step failed"') == 1 and "#4" in failures
+    assert '<img src="step-004.png"' in failures  # taken when the step failed
+    steps = html[html.index("<h2>All steps</h2>") :]
+    assert [int(n) for n in re.findall(r'id="step-(\d+)"', steps)] == [1, 2, 3, 4]
+    assert '<img src="step-003.png"' in steps and '<a href="step-001-source.json">page source</a>' in steps
+    assert "4 run: 3 passed, 1 failed, 0 skipped" in html
+    assert "World state" in html and "&#34;current_app&#34;: &#34;com.example.hostile&#34;" in html
+
+
+def test_hostile_ui_text_and_names_are_escaped(tmp_path: Path) -> None:
+    _run(tmp_path, HOSTILE_FLOW, _hostile_device())
+    html = render_html(read_timeline(tmp_path))
+    assert "<script" not in html.lower()
+    assert "<img src=x" not in html and "<h1>injected" not in html and "<b>inbox" not in html
+    assert "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "&lt;b&gt;inbox&lt;/b&gt; &amp; &#34;quotes&#34;" in html
+
+
+def test_file_names_from_a_tampered_timeline_are_not_linked(tmp_path: Path) -> None:
+    _run(tmp_path, HOSTILE_FLOW, _hostile_device())
+    path = tmp_path / TIMELINE_FILE
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[3]["files"] = {"screenshot": "javascript:alert(1)", "source": "../../etc/passwd"}
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    html = render_html(read_timeline(tmp_path))
+    assert "javascript:" not in html and "../../etc/passwd" not in html
+
+
+def test_an_unfinished_run_still_gets_a_report_that_says_so(tmp_path: Path) -> None:
+    _run(tmp_path, HOSTILE_FLOW, _hostile_device())
+    lines = (tmp_path / TIMELINE_FILE).read_bytes().splitlines(keepends=True)
+    (tmp_path / TIMELINE_FILE).write_bytes(b"".join(lines[:3]) + lines[3][:20])
+    html = render_html(read_timeline(tmp_path))
+    assert "This run did not finish" in html and "after step 2" in html
+    assert "was cut off mid-write" in html
+    assert '<span class="badge unfinished">unfinished</span>' in html
+
+
+@pytest.mark.skipif(
+    shutil.which(CHROMIUM) is None,
+    reason="needs /usr/bin/chromium: install Debian's chromium package (`apt-get install chromium`)",
+)
+def test_the_report_renders_in_a_real_headless_browser_without_injected_markup(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    _run(run_dir, HOSTILE_FLOW, _hostile_device())
+    report = render_report(run_dir)
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    assert "<h2>Failures</h2>" in dom and 'id="step-4"' in dom  # the browser parsed the whole page
+    assert "<script" not in dom.lower() and "<h1>injected" not in dom
+    assert "onerror" not in re.sub(r"&lt;img src=x onerror=alert\(1\)&gt;", "", dom)
+    assert '&lt;script&gt;alert("pwned")&lt;/script&gt;' in dom  # shown as text
+    assert dom.count("<img ") == 3 and 'src="step-003.png"' in dom
