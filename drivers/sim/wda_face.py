@@ -73,6 +73,7 @@ class WdaFace:
         self.faults = faults if faults is not None else FaultInjector()
         self.missing_app = missing_app
         self.disabled_routes: set[str] = set()  # answered as 'unknown command', like an older WDA
+        self.app_attributes = True  # processId/bundleId on the application element (WDA >= 4.x)
         self.locked: bool = False
         self.settings: dict[str, Any] = {"snapshotMaxDepth": 50, "shouldUseCompactResponses": True}
         self._session_id: str | None = None
@@ -185,7 +186,7 @@ class WdaFace:
 
     def tree(self) -> WdaNode:
         root = self.device.tree()
-        return wda_tree(root, bundle_id=root.package)
+        return wda_tree(root, bundle_id=root.package if self.app_attributes else None)
 
     def new_session(self) -> str:
         """Start a new session (the old one ends, as in WDA) and return its id."""
