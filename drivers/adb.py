@@ -9,7 +9,8 @@ only that:
 - a refused connection raises ``AdbConnectionError`` at once; nothing is spawned;
 - every socket operation waits at most the configured timeout (``timeout``), except the stream
   that keeps a launched uiautomator2 server alive, which lives as long as the server;
-- the server version is asked once per client (it decides ``host:tport`` vs ``host:transport``).
+- the server version is asked once per client (it decides ``host:tport`` vs ``host:transport``);
+- Nagle's algorithm is off on adb sockets (see :class:`_NoSpawnConnection`).
 
 :func:`adb_address` resolves the adb server address as adb itself does
 (``ANDROID_ADB_SERVER_HOST`` / ``ANDROID_ADB_SERVER_PORT``, default 127.0.0.1:5037), explicit
@@ -18,6 +19,7 @@ values winning. Nothing here does I/O at construction.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 from collections.abc import Mapping
@@ -56,10 +58,28 @@ def adb_address(
 
 
 class _NoSpawnConnection(adbutils.AdbConnection):  # type: ignore[misc]
-    """An adb server connection that fails fast instead of running ``adb start-server``."""
+    """An adb server connection that fails fast instead of running ``adb start-server``.
+
+    Nagle's algorithm is off: uiautomator2 writes each HTTP request as headers, then body, and
+    with Nagle on the body waits for the peer's delayed ACK (about 40 ms on Linux) every call.
+    Closing skips adbutils' fixed 10 ms sleep.
+    """
 
     def _safe_connect(self) -> socket.socket:
-        return self._create_socket()  # type: ignore[no-any-return]
+        sock: socket.socket = self._create_socket()
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    def close(self) -> None:
+        """Close without adbutils' fixed 10 ms pause after the half-close (it costs every command)."""
+        state = self.__dict__  # adbutils keeps the socket in a name-mangled private attribute
+        sock: socket.socket | None = state.get("_AdbConnection__conn")
+        if sock is None:
+            return
+        state["_AdbConnection__conn"] = None
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_WR)
+        sock.close()
 
 
 class HarnessAdbClient(adbutils.AdbClient):  # type: ignore[misc]

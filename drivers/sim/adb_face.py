@@ -226,8 +226,9 @@ class AdbFace:
 
     # --- counting and faults ----------------------------------------------------------------
 
-    def count(self, prefix: str = "") -> int:
-        """Requests served on routes starting with ``prefix`` (all when empty)."""
+    def requests(self, prefix: str = "") -> int:
+        """Requests served on routes starting with ``prefix`` (all when empty); exact routes:
+        ``faults.count(route, ...)``."""
         routes = [r for r in list(self.faults.counts) if r.startswith(prefix)]
         return self.faults.count(*routes) if routes else 0
 
@@ -267,6 +268,7 @@ class AdbFace:
     def serve_connection(self, sock: socket.socket) -> None:
         """Serve host requests, then at most one device service after a transport switch."""
         try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             request = _read_request(sock)
             while request is not None:
                 phone = self._host_request(sock, request)
