@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Mapping
@@ -79,8 +80,8 @@ class WdaFace:
         self._session_id: str | None = None
         self._elements: dict[str, WdaNode] = {}
         self._lock = threading.Lock()
-        self._server: BackgroundServer[ThreadingHTTPServer] = BackgroundServer(
-            ThreadingHTTPServer, _HttpHandler, port=port, faults=self.faults, face=self
+        self._server: BackgroundServer[_Server] = BackgroundServer(
+            _Server, _HttpHandler, port=port, faults=self.faults, face=self
         )
         self._url: str | None = None
 
@@ -253,6 +254,14 @@ def _unhandled(target: str, query: Mapping[str, str]) -> tuple[int, Any]:
 
 
 # --- HTTP -------------------------------------------------------------------------------------
+
+
+class _Server(ThreadingHTTPServer):
+    """Quiet about clients that hang up first (a client timeout is an expected event here)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            super().handle_error(request, client_address)
 
 
 class _HttpHandler(BaseHTTPRequestHandler):
