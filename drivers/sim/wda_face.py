@@ -6,7 +6,13 @@ use, in WDA's JSON shapes: every reply is ``{"value": …, "sessionId": …}``, 
 is ``unknown command``, a request under a session id that is not the active one is ``invalid
 session id``, and launching a bundle the device does not have is an ``unknown error`` whose message
 says the app ``is unknown to FrontBoard`` (pass ``missing_app="invalid argument"`` for the answer
-newer appium/WebDriverAgent builds give). One session is active at a time, as in WDA.
+newer appium/WebDriverAgent builds give). One session is active at a time, as in WDA. The routes
+are the table in :mod:`drivers.sim.wda_routes`; sources are rendered by :mod:`drivers.sim.render_wda`
+and element lookups answered by :mod:`drivers.sim.wda_query`.
+
+Knobs that play other phones: ``face.locked`` (what ``/wda/locked`` answers), ``face.app_attributes``
+(``False``: no ``processId``/``bundleId`` on the application element, as before WDA 4),
+``face.disabled_routes`` (route names answered ``unknown command``, e.g. ``{"tap"}`` for WDA < 6).
 
 Every request is counted per route name (:data:`ROUTE_NAMES`; ``face.count("tap")``) and passed
 through the shared :class:`~drivers.sim.faults.FaultInjector`: ``HANG`` holds the request without
