@@ -13,6 +13,7 @@ adb ``device offline``                        ``DeviceOffline`` (state offline, 
 adb ``device unauthorized``                   ``DeviceOffline`` (state unauthorized, "unlock, accept")
 adb ``device 'X' not found``                  ``DriverUnavailable`` naming X and what adb lists
 uiautomator2 server gone / UiAutomation lost  ``SessionLost`` (transient)
+a connection reset by adb (adb commands)      ``DeviceError``
 malformed HTTP / JSON-RPC answers             ``DeviceError``
 an element lookup on the device failed        ``TargetNotFound``
 any other adb / uiautomator2 error            ``DeviceError``
@@ -64,6 +65,7 @@ class ErrorContext:
     operation: str
     timeout: float
     listing: Callable[[], str] | None = field(default=None, compare=False)
+    channel: str = "adb"  # "adb" for adb commands, "rpc" for requests to the uiautomator2 server
 
 
 BuildError = Callable[[BaseException, ErrorContext], HarnessError]
@@ -162,6 +164,16 @@ def _session_lost(exc: BaseException, ctx: ErrorContext) -> HarnessError:
     )
 
 
+def _dropped(exc: BaseException, ctx: ErrorContext) -> HarnessError:
+    if ctx.channel == "rpc":
+        return _session_lost(exc, ctx)
+    return DeviceError(
+        f"{ctx.operation} on {ctx.serial}: the adb server at {ctx.address} dropped the connection "
+        f"({type(exc).__name__}: {_message(exc)})",
+        hint="the adb server may have been restarted or killed; check `adb devices`",
+    )
+
+
 def _malformed(exc: BaseException, ctx: ErrorContext) -> HarnessError:
     return DeviceError(
         f"{ctx.operation} on {ctx.serial}: the uiautomator2 server answered something unreadable "
@@ -196,10 +208,10 @@ RULES: tuple[Rule, ...] = (
             u2e.LaunchUiAutomationError,
             u2e.AccessibilityServiceAlreadyRegisteredError,
             u2e.HTTPError,
-            ConnectionError,
         ),
         _session_lost,
     ),
+    Rule((ConnectionError,), _dropped),
     Rule(
         (http.client.HTTPException, json.JSONDecodeError, u2e.RPCInvalidError, u2e.RPCUnknownError),
         _malformed,

@@ -255,8 +255,7 @@ class AdbFace:
         if fault is Fault.DROP:
             return True
         if fault is Fault.DIE:
-            self.stopped.set()
-            self._server.stop_from_handler()
+            self.stop()  # a threading server can be shut down from a handler thread
             return True
         if fault is Fault.MALFORMED:
             sock.sendall(b"WHAT")

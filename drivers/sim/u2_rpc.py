@@ -290,6 +290,12 @@ class U2Server:
                 self._owner = None
                 self._running = False
 
+    def exit(self) -> None:
+        """The process exits (the system killed it): nothing listens until it is launched again."""
+        with self._lock:
+            self._running = False
+            self._owner = None
+
     def kill(self) -> None:
         """The process dies (``Fault.DIE``): nothing answers on port 9008 from now on."""
         with self._lock:
