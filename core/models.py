@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from core.selectors import Selector
 
 __all__ = [
+    "ANDROID_SYSTEMUI",
+    "IME_PACKAGES",
     "Bounds",
     "PlannedStep",
     "Platform",

@@ -1,0 +1,274 @@
+"""What every UI-tree parser shares: limits, the safe XML parser, fast value construction.
+
+Nothing here knows a platform. The XML parser this module builds never reads a DTD, never
+expands an entity, never touches the network or a file and never recovers a broken document;
+every failure leaves as a :class:`~core.errors.SceneParseError` naming the format and where
+reading stopped.
+
+The per-node hot path builds :class:`~core.models.UIElement` and :class:`~core.models.Bounds`
+through :func:`new_element` / :func:`new_bounds`, which fill the frozen dataclasses' slots
+directly (about three times cheaper than their generated ``__init__``). They fall back to the
+normal constructors if either class ever gains validation (``__post_init__``) or new fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Final, Literal, Protocol, cast
+
+from lxml import etree
+
+from core.errors import SceneParseError
+from core.models import Bounds, Platform, UIElement
+
+__all__ = [
+    "BOOL",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_ELEMENTS",
+    "EMPTY",
+    "Limits",
+    "ParsedTree",
+    "SourceFormat",
+    "XmlTarget",
+    "gc_paused",
+    "new_bounds",
+    "new_element",
+    "parse_xml",
+    "rect_bounds",
+]
+
+SourceFormat = Literal["uiautomator", "appium-uiautomator2", "wda-xml", "appium-xcuitest", "wda-json"]
+
+DEFAULT_MAX_BYTES: Final = 20 * 1024 * 1024
+# libxml2 refuses documents deeper than 256 levels unless huge_tree is on (it is not).
+DEFAULT_MAX_DEPTH: Final = 256
+DEFAULT_MAX_ELEMENTS: Final = 250_000
+
+BOOL: Final[Mapping[str | None, bool]] = {"true": True, "false": False}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """How much input a parse accepts before it gives up with ``SceneParseError``."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_depth: int = DEFAULT_MAX_DEPTH
+    max_elements: int = DEFAULT_MAX_ELEMENTS
+
+    def __post_init__(self) -> None:
+        for name in ("max_bytes", "max_depth", "max_elements"):
+            val = getattr(self, name)
+            if isinstance(val, bool) or not isinstance(val, int) or val < 1:
+                raise ValueError(f"Limits.{name} must be a positive integer, got {val!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTree:
+    """A parser's result, before it becomes a Scene."""
+
+    root: UIElement
+    platform: Platform
+    format: SourceFormat
+    window_size: tuple[int, int]
+    foreground_app: str | None
+    element_count: int
+
+
+# --- fast construction of frozen values --------------------------------------------------------
+
+_new = object.__new__
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[object, object], None], ...] | None:
+    """The slot descriptors' setters in ``names`` order, or None when the fast path is unsafe."""
+    fields = tuple(f.name for f in dataclasses.fields(cls))
+    if fields != names or hasattr(cls, "__post_init__") or getattr(cls, "__slots__", None) != names:
+        return None
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+_ELEMENT_FIELDS: Final = (
+    "type",
+    "text",
+    "label",
+    "identifier",
+    "value",
+    "bounds",
+    "enabled",
+    "visible",
+    "clickable",
+    "focusable",
+    "focused",
+    "selected",
+    "checked",
+    "scrollable",
+    "password",
+    "children",
+    "attributes",
+)
+_ELEMENT_SETTERS = _slot_setters(UIElement, _ELEMENT_FIELDS)
+_BOUNDS_SETTERS = _slot_setters(Bounds, ("left", "top", "right", "bottom"))
+
+
+def new_bounds(left: int, top: int, right: int, bottom: int) -> Bounds:
+    """``Bounds(left, top, right, bottom)``, built without the dataclass ``__init__``."""
+    if _BOUNDS_SETTERS is None:  # pragma: no cover - only if Bounds changes shape
+        return Bounds(left, top, right, bottom)
+    b = _new(Bounds)
+    s_left, s_top, s_right, s_bottom = _BOUNDS_SETTERS
+    s_left(b, left)
+    s_top(b, top)
+    s_right(b, right)
+    s_bottom(b, bottom)
+    return b
+
+
+EMPTY: Final = new_bounds(0, 0, 0, 0)
+
+
+def _whole(number: float) -> int:
+    if isinstance(number, int):
+        return number
+    return round(number) if math.isfinite(number) else 0
+
+
+def rect_bounds(x: float, y: float, width: float, height: float) -> Bounds:
+    """Like :meth:`Bounds.from_rect` (origin and size, rounded); NaN and infinities count as 0."""
+    left, top = _whole(x), _whole(y)
+    return new_bounds(left, top, left + _whole(width), top + _whole(height))
+
+
+def new_element(
+    type_: str,
+    text: str | None,
+    label: str | None,
+    identifier: str | None,
+    value: str | None,
+    bounds: Bounds,
+    enabled: bool,
+    visible: bool,
+    clickable: bool | None,
+    focusable: bool | None,
+    focused: bool | None,
+    selected: bool | None,
+    checked: bool | None,
+    scrollable: bool | None,
+    password: bool | None,
+    children: tuple[UIElement, ...],
+    attributes: Mapping[str, str],
+) -> UIElement:
+    """A :class:`UIElement` equal to the one its constructor would build from the same values."""
+    if _ELEMENT_SETTERS is None:  # pragma: no cover - only if UIElement changes shape
+        return UIElement(
+            type_,
+            text,
+            label,
+            identifier,
+            value,
+            bounds,
+            enabled,
+            visible,
+            clickable,
+            focusable,
+            focused,
+            selected,
+            checked,
+            scrollable,
+            password,
+            children,
+            attributes,
+        )
+    el = _new(UIElement)
+    (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16) = _ELEMENT_SETTERS
+    s0(el, type_)
+    s1(el, text)
+    s2(el, label)
+    s3(el, identifier)
+    s4(el, value)
+    s5(el, bounds)
+    s6(el, enabled)
+    s7(el, visible)
+    s8(el, clickable)
+    s9(el, focusable)
+    s10(el, focused)
+    s11(el, selected)
+    s12(el, checked)
+    s13(el, scrollable)
+    s14(el, password)
+    s15(el, children)
+    s16(el, attributes)
+    return el
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a tree is built.
+
+    A parse allocates tens of thousands of container objects and no cycles; without the pause
+    the collector walks the growing tree again and again (about a third of the parse time).
+    Only the thread that switched it off switches it back on, and only if it was on.
+    """
+    was_enabled = gc.isenabled()
+    if was_enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+# --- the safe XML parser -------------------------------------------------------------------------
+
+
+class XmlTarget(Protocol):
+    """An lxml parser target that builds a :class:`ParsedTree` while the document streams by."""
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None: ...
+
+    def end(self, tag: str) -> None: ...
+
+    def close(self) -> ParsedTree: ...
+
+
+_SAFE_PARSER_OPTIONS: Final[dict[str, Any]] = {
+    "encoding": "utf-8",  # the caller hands over UTF-8 whatever the XML declaration says
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": False,
+    "recover": False,
+    "remove_comments": True,
+    "remove_pis": True,
+    "collect_ids": False,
+}
+
+_LIBXML_SUFFIX = re.compile(r",? line \d+, column \d+\s*$")
+
+
+def parse_xml(data: bytes, target: XmlTarget, fmt: SourceFormat) -> ParsedTree:
+    """Stream UTF-8 ``data`` through ``target``; any failure is a ``SceneParseError`` for ``fmt``.
+
+    The caller has already refused DOCTYPE declarations; the parser is configured so that even
+    a declaration slipping through would neither load nor expand anything.
+    """
+    # The stubs want data()/comment() too; defining them would make lxml call them for every
+    # whitespace run of a pretty-printed dump, so the target stays minimal.
+    parser = etree.XMLParser(target=cast(Any, target), **_SAFE_PARSER_OPTIONS)
+    try:
+        with gc_paused():
+            return cast(ParsedTree, etree.fromstring(data, parser))
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position
+        message = _LIBXML_SUFFIX.sub("", exc.msg or str(exc)).strip()
+        raise SceneParseError(
+            f"malformed XML: {message}", format=fmt, position=f"line {line}:{column}"
+        ) from exc
