@@ -42,11 +42,9 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
-from appium.options.android import UiAutomator2Options
 from appium.options.common import AppiumOptions
-from appium.options.ios import XCUITestOptions
 from appium.webdriver.appium_connection import AppiumConnection
 from appium.webdriver.client_config import AppiumClientConfig
 from appium.webdriver.webdriver import WebDriver
@@ -67,7 +65,7 @@ from core.errors import (
 )
 from core.models import Bounds, Platform, Scene
 from drivers.appium_errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
-from drivers.appium_spec import connect_spec, options_for
+from drivers.appium_spec import connect_spec, options_for, platform_of, split_url
 from drivers.hierarchy import parse_source
 
 __all__ = [
@@ -87,16 +85,9 @@ DEFAULT_TIMEOUT = 60.0
 DEFAULT_SESSION_TIMEOUT = 300.0
 DEFAULT_LAUNCH_TIMEOUT = 10.0
 LAUNCH_POLL = 0.25
-ANDROID_KEYCODES: dict[str, int] = {
-    "home": 3,
-    "back": 4,
-    "enter": 66,
-    "volume_up": 24,
-    "volume_down": 25,
-    "menu": 82,
-    "recent": 187,
-    "power": 26,
-}
+ANDROID_KEYCODES: dict[str, int] = dict(
+    home=3, back=4, enter=66, volume_up=24, volume_down=25, menu=82, recent=187, power=26
+)
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 LOCATORS = frozenset({"xpath", "id", "accessibility id", "class name"})
 SPRINGBOARD = "com.apple.springboard"
@@ -160,8 +151,8 @@ class AppiumDriver:
             raise ConfigError(
                 f"AppiumDriver needs Appium options (e.g. UiAutomator2Options), got {options!r}"
             )
-        self.server_url, self._username, self._password = _split_url(server_url)
-        self._platform = _platform_of(options, platform)
+        self.server_url, self._username, self._password = split_url(server_url)
+        self._platform = platform_of(options, platform)
         self.options = options
         self.timeout = _seconds("timeout", timeout)
         self.session_timeout = _seconds("session_timeout", session_timeout)
@@ -542,39 +533,3 @@ def _quit_quietly(wd: WebDriver) -> None:
 
 def _is_loopback(url: str) -> bool:
     return (urlsplit(url).hostname or "") in _LOOPBACK
-
-
-def _split_url(url: str) -> tuple[str, str | None, str | None]:
-    """The server URL without credentials, and the credentials (for basic auth)."""
-    if not isinstance(url, str):
-        raise ConfigError(f"the Appium server URL must be a string, got {url!r}")
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"the Appium server URL must be http(s)://HOST[:PORT][/path], got {url!r}")
-    try:
-        port = parts.port
-    except ValueError as exc:
-        raise ConfigError(f"the Appium server URL has a bad port: {url!r}") from exc
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    netloc = host if port is None else f"{host}:{port}"
-    clean = urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
-    return clean, parts.username, parts.password
-
-
-def _platform_of(options: AppiumOptions, platform: Platform | None) -> Platform:
-    if isinstance(options, UiAutomator2Options):
-        inferred: str | None = "android"
-    elif isinstance(options, XCUITestOptions):
-        inferred = "ios"
-    else:
-        name = options.get_capability("platformName")
-        inferred = name.lower() if isinstance(name, str) and name.lower() in ("android", "ios") else None
-    chosen = platform or inferred
-    if chosen not in ("android", "ios"):
-        raise ConfigError(
-            "AppiumDriver needs platform='android' or 'ios' (the Scene's platform) when the options "
-            "do not say it"
-        )
-    if inferred is not None and platform is not None and platform != inferred:
-        raise ConfigError(f"platform {platform!r} contradicts the {type(options).__name__} given")
-    return "android" if chosen == "android" else "ios"

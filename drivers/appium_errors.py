@@ -118,10 +118,10 @@ def _rule(exc: BaseException) -> ErrorRule | None:
 
 
 def _detail(exc: BaseException) -> str:
+    """The first line of what the server or the transport said, without Selenium's doc link."""
     text = exc.msg if isinstance(exc, se.WebDriverException) and exc.msg else str(exc)
-    first = (
-        (text or type(exc).__name__).strip().splitlines()[0] if text and text.strip() else type(exc).__name__
-    )
+    lines = (text or "").strip().splitlines()
+    first = lines[0].split("; For documentation on this error")[0] if lines else type(exc).__name__
     return first if len(first) <= 300 else first[:297] + "..."
 
 
@@ -145,12 +145,7 @@ def map_error(
         error = ConfigError
     message = f"{action}: {rule.what} ({server}): {_detail(cause)}"
     if error is DeviceTimeout:
-        limit = (
-            f" within {timeout:g} s"
-            if timeout is not None and isinstance(cause, OSError | u3.HTTPError)
-            else ""
-        )
-        return DeviceTimeout(message + limit, timeout=timeout, hint=rule.hint)
+        return DeviceTimeout(message, timeout=timeout, hint=rule.hint)
     return error(message, hint=rule.hint)
 
 

@@ -23,7 +23,15 @@ from core.models import Platform
 if TYPE_CHECKING:
     from drivers.appium import AppiumDriver
 
-__all__ = ["CONNECT_OPTIONS", "QUERY_OPTIONS", "QUERY_SETTINGS", "connect_spec", "options_for"]
+__all__ = [
+    "CONNECT_OPTIONS",
+    "QUERY_OPTIONS",
+    "QUERY_SETTINGS",
+    "connect_spec",
+    "options_for",
+    "platform_of",
+    "split_url",
+]
 
 
 def _text(value: str) -> str:
@@ -181,3 +189,39 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> AppiumDriver:
         url, typed, platform=plat, device_id=options.get("device_id"), settings=settings, **keywords
     )
     return driver.connect()
+
+
+def split_url(url: str) -> tuple[str, str | None, str | None]:
+    """The server URL without credentials, and the credentials (for basic auth)."""
+    if not isinstance(url, str):
+        raise ConfigError(f"the Appium server URL must be a string, got {url!r}")
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"the Appium server URL must be http(s)://HOST[:PORT][/path], got {url!r}")
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise ConfigError(f"the Appium server URL has a bad port: {url!r}") from exc
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    netloc = host if port is None else f"{host}:{port}"
+    clean = urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+    return clean, parts.username, parts.password
+
+
+def platform_of(options: AppiumOptions, platform: Platform | None) -> Platform:
+    if isinstance(options, UiAutomator2Options):
+        inferred: str | None = "android"
+    elif isinstance(options, XCUITestOptions):
+        inferred = "ios"
+    else:
+        name = options.get_capability("platformName")
+        inferred = name.lower() if isinstance(name, str) and name.lower() in ("android", "ios") else None
+    chosen = platform or inferred
+    if chosen not in ("android", "ios"):
+        raise ConfigError(
+            "AppiumDriver needs platform='android' or 'ios' (the Scene's platform) when the options "
+            "do not say it"
+        )
+    if inferred is not None and platform is not None and platform != inferred:
+        raise ConfigError(f"platform {platform!r} contradicts the {type(options).__name__} given")
+    return "android" if chosen == "android" else "ios"

@@ -9,10 +9,8 @@ status. No HTTP here: the face parses requests, applies faults and writes replie
 from __future__ import annotations
 
 import base64
-import math
 import threading
 import uuid
-import zlib
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,41 +21,20 @@ from lxml import etree
 from core.errors import AppNotInstalled, StepArgumentError
 from core.models import Bounds, Platform
 from drivers.sim import render_appium
+from drivers.sim.appium_input import (
+    ELEMENT_KEY,
+    Gesture,
+    W3CError,
+    invalid_argument,
+    perform_actions,
+    run_mobile,
+)
 from drivers.sim.device import SimDevice
 from drivers.sim.nodes import SimNode
 
-__all__ = ["ELEMENT_KEY", "AppiumState", "Gesture", "W3CError", "execute_route"]
+__all__ = ["AppiumState"]
 
-ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
-ANDROID_KEYCODES: dict[int, str] = {
-    3: "home",
-    4: "back",
-    24: "volume_up",
-    25: "volume_down",
-    26: "power",
-    66: "enter",
-    82: "menu",
-    187: "recent",
-}
-IOS_BUTTONS: dict[str, str] = {"home": "home", "volumeup": "volume_up", "volumedown": "volume_down"}
-TAP_SLOP = 10.0  # a pointer that moved less than this between down and up tapped
-LONG_PRESS_MS = 500.0  # held at least this long without moving: a long press
 _ENTER_KEYS = frozenset({"\ue006", "\ue007", "\n"})
-
-
-class W3CError(Exception):
-    """An error answered in W3C shape, with the HTTP status Appium uses for it."""
-
-    def __init__(self, status: int, error: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.error, self.message = status, error, message
-
-    def body(self) -> dict[str, Any]:
-        return {"value": {"error": self.error, "message": self.message, "stacktrace": ""}}
-
-
-def _invalid_argument(message: str) -> W3CError:
-    return W3CError(400, "invalid argument", message)
 
 
 def _no_such_element(message: str = "") -> W3CError:
@@ -66,16 +43,6 @@ def _no_such_element(message: str = "") -> W3CError:
         "no such element",
         message or "An element could not be located on the page using the given search parameters.",
     )
-
-
-@dataclass(frozen=True)
-class Gesture:
-    """One gesture the face performed from W3C actions: what a test can check crossed the wire."""
-
-    kind: str  # "tap", "long_press" or "swipe"
-    start: tuple[float, float]
-    end: tuple[float, float]
-    duration_ms: float
 
 
 @dataclass
@@ -138,7 +105,7 @@ class AppiumState:
         try:
             return handler(self, session, params, body)
         except StepArgumentError as exc:
-            raise _invalid_argument(exc.message) from exc
+            raise invalid_argument(exc.message) from exc
 
     def _new_session(self, body: Any) -> dict[str, Any]:
         caps = _merged_capabilities(body)
@@ -243,7 +210,7 @@ class AppiumState:
 def _merged_capabilities(body: Any) -> dict[str, Any]:
     request = body.get("capabilities") if isinstance(body, dict) else None
     if not isinstance(request, dict):
-        raise _invalid_argument("'capabilities' must be an object with 'alwaysMatch' and/or 'firstMatch'")
+        raise invalid_argument("'capabilities' must be an object with 'alwaysMatch' and/or 'firstMatch'")
     always = request.get("alwaysMatch") or {}
     first = request.get("firstMatch") or [{}]
     if (
@@ -251,7 +218,7 @@ def _merged_capabilities(body: Any) -> dict[str, Any]:
         or not isinstance(first, list)
         or not all(isinstance(f, dict) for f in first)
     ):
-        raise _invalid_argument("'alwaysMatch' must be an object and 'firstMatch' a list of objects")
+        raise invalid_argument("'alwaysMatch' must be an object and 'firstMatch' a list of objects")
     return {**always, **(first[0] if first else {})}
 
 
@@ -271,7 +238,7 @@ def _find(state: AppiumState, body: Any) -> list[etree._Element]:
     using = body.get("using") if isinstance(body, dict) else None
     value = body.get("value") if isinstance(body, dict) else None
     if not isinstance(using, str) or not isinstance(value, str):
-        raise _invalid_argument("a locator needs string 'using' and 'value'")
+        raise invalid_argument("a locator needs string 'using' and 'value'")
     _, root = state.snapshot()
     try:
         return render_appium.find_elements(root, state.platform, using, value)
@@ -329,7 +296,7 @@ def _element_value(state: AppiumState, session: _Session, params: Mapping[str, s
     if not isinstance(text, str):
         chars = body.get("value") if isinstance(body, dict) else None
         if not isinstance(chars, list) or not all(isinstance(c, str) for c in chars):
-            raise _invalid_argument("'text' must be a string (or 'value' a list of strings)")
+            raise invalid_argument("'text' must be a string (or 'value' a list of strings)")
         text = "".join(chars)
     if not node.focused:
         state.tap_node(node)
@@ -359,80 +326,6 @@ def _element_enabled(state: AppiumState, session: _Session, params: Mapping[str,
     return state.element(session, params["eid"])[0].enabled
 
 
-# --- W3C actions ------------------------------------------------------------------------------
-
-
-def _number(action: Mapping[str, Any], key: str, default: float | None = None) -> float:
-    value = action.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise _invalid_argument(f"action {action.get('type')!r} needs a finite number '{key}', got {value!r}")
-    return float(value)
-
-
-def _pointer(state: AppiumState, session: _Session, actions: list[Any]) -> None:
-    x = y = 0.0
-    down: tuple[float, float] | None = None
-    held = 0.0
-    for action in actions:
-        if not isinstance(action, dict):
-            raise _invalid_argument("each action must be an object")
-        kind = action.get("type")
-        if kind == "pointerMove":
-            dx, dy = _number(action, "x", 0), _number(action, "y", 0)
-            origin = action.get("origin", "viewport")
-            if origin == "pointer":
-                x, y = x + dx, y + dy
-            elif isinstance(origin, dict) and isinstance(origin.get(ELEMENT_KEY), str):
-                cx, cy = state.element(session, origin[ELEMENT_KEY])[0].bounds.center
-                x, y = cx + dx, cy + dy
-            elif origin == "viewport":
-                x, y = dx, dy
-            else:
-                raise _invalid_argument(f"unknown pointerMove origin {origin!r}")
-            if down is not None:
-                held += _number(action, "duration", 0)
-        elif kind == "pointerDown":
-            down, held = (x, y), 0.0
-        elif kind == "pause":
-            if down is not None:
-                held += _number(action, "duration", 0)
-        elif kind == "pointerUp":
-            if down is None:
-                continue
-            moved = math.hypot(x - down[0], y - down[1])
-            if moved < TAP_SLOP:
-                state.record(Gesture("long_press" if held >= LONG_PRESS_MS else "tap", down, down, held))
-                state.device.tap(*down)
-            else:
-                state.record(Gesture("swipe", down, (x, y), held))
-                state.device.swipe(down[0], down[1], x, y)
-            down = None
-        elif kind != "pointerCancel":
-            raise _invalid_argument(f"unknown pointer action {kind!r}")
-
-
-def _actions(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
-    sources = body.get("actions") if isinstance(body, dict) else None
-    if not isinstance(sources, list):
-        raise _invalid_argument("'actions' must be a list of input sources")
-    for source in sources:
-        if not isinstance(source, dict) or not isinstance(source.get("actions"), list):
-            raise _invalid_argument("each input source needs an 'actions' list")
-        kind = source.get("type")
-        if kind == "pointer":
-            _pointer(state, session, source["actions"])
-        elif kind == "key":
-            typed = "".join(
-                a["value"]
-                for a in source["actions"]
-                if isinstance(a, dict) and a.get("type") == "keyDown" and isinstance(a.get("value"), str)
-            )
-            state.type_keys(typed)
-        elif kind not in ("none", "wheel"):
-            raise _invalid_argument(f"unknown input source type {kind!r}")
-    return None
-
-
 # --- window, screenshot, settings -------------------------------------------------------------
 
 
@@ -456,7 +349,7 @@ def _get_settings(state: AppiumState, session: _Session, params: Mapping[str, st
 def _update_settings(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
     settings = body.get("settings") if isinstance(body, dict) else None
     if not isinstance(settings, dict):
-        raise _invalid_argument("'settings' must be an object")
+        raise invalid_argument("'settings' must be an object")
     session.settings.update(settings)
     return None
 
@@ -481,108 +374,12 @@ def _nothing(state: AppiumState, session: _Session, params: Mapping[str, str], b
     return None
 
 
-# --- mobile: executes -------------------------------------------------------------------------
-
-
-def _app_id(state: AppiumState, args: Mapping[str, Any]) -> str:
-    key = "appId" if state.platform == "android" else "bundleId"
-    value = args.get(key)
-    if not isinstance(value, str) or not value:
-        raise _invalid_argument(f"'{key}' is required and must be a non-empty string")
-    return value
-
-
-def _activate_app(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    app_id = _app_id(state, args)
-    try:
-        state.device.launch(app_id)
-    except AppNotInstalled as exc:
-        if state.platform == "ios":
-            message = f"Application '{app_id}' is unknown to FrontBoard"
-        else:
-            message = f"Cannot activate '{app_id}': the package is not installed on the device"
-        raise W3CError(500, "unknown error", message) from exc
-    return None
-
-
-def _terminate_app(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    return state.device.terminate(_app_id(state, args))
-
-
-def _query_app_state(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    app_id = _app_id(state, args)
-    return state.device.app_state(app_id) if state.device.is_installed(app_id) else 0
-
-
-def _active_app_info(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    tree, _ = state.snapshot()
-    bundle = state.device.foreground()
-    return {
-        "pid": 1000 + zlib.crc32(bundle.encode()) % 50000,
-        "bundleId": bundle,
-        "name": tree.ident or "",
-        "processArguments": {"args": [], "env": {}},
-    }
-
-
-def _current_package(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    return state.device.foreground()
-
-
-def _press_key(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    keycode = args.get("keycode")
-    if isinstance(keycode, bool) or not isinstance(keycode, int):
-        raise _invalid_argument("'keycode' is required and must be an integer")
-    name = ANDROID_KEYCODES.get(keycode)
-    if name is not None:
-        state.device.press(name)
-    return None
-
-
-def _press_button(state: AppiumState, args: Mapping[str, Any]) -> Any:
-    name = args.get("name")
-    key = IOS_BUTTONS.get(name.lower()) if isinstance(name, str) else None
-    if key is None:
-        raise _invalid_argument(f"button name {name!r} is unknown; supported: {', '.join(IOS_BUTTONS)}")
-    state.device.press(key)
-    return None
-
-
-_MOBILE: dict[str, tuple[frozenset[str], Callable[[AppiumState, Mapping[str, Any]], Any]]] = {
-    "mobile: activateApp": (frozenset({"android", "ios"}), _activate_app),
-    "mobile: terminateApp": (frozenset({"android", "ios"}), _terminate_app),
-    "mobile: queryAppState": (frozenset({"android", "ios"}), _query_app_state),
-    "mobile: activeAppInfo": (frozenset({"ios"}), _active_app_info),
-    "mobile: getCurrentPackage": (frozenset({"android"}), _current_package),
-    "mobile: pressKey": (frozenset({"android"}), _press_key),
-    "mobile: pressButton": (frozenset({"ios"}), _press_button),
-}
+def _actions(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
+    perform_actions(state, body, lambda eid: state.element(session, eid)[0].bounds.center)
 
 
 def _execute(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
-    script = body.get("script") if isinstance(body, dict) else None
-    args = body.get("args", []) if isinstance(body, dict) else None
-    if not isinstance(script, str) or not isinstance(args, list):
-        raise _invalid_argument("'script' must be a string and 'args' a list")
-    entry = _MOBILE.get(script.strip())
-    if entry is None or state.platform not in entry[0]:
-        available = ", ".join(name for name, (platforms, _) in _MOBILE.items() if state.platform in platforms)
-        raise W3CError(
-            500,
-            "unsupported operation",
-            f"Unsupported execute method '{script}'. Execute methods available in the current driver "
-            f"version are: {available}",
-        )
-    options = args[0] if args else {}
-    if not isinstance(options, dict):
-        raise _invalid_argument(f"the argument of '{script}' must be an object")
-    return entry[1](state, options)
-
-
-def execute_route(body: Any) -> str:
-    """The route name an execute request is counted under: the script (``"mobile: activateApp"``)."""
-    script = body.get("script") if isinstance(body, dict) else None
-    return script.strip() if isinstance(script, str) and script.strip() else "execute"
+    return run_mobile(state, body)
 
 
 _COMMANDS: dict[str, Handler] = {

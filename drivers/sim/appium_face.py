@@ -31,7 +31,8 @@ from urllib.parse import urlsplit
 
 from core.errors import ConfigError
 from core.models import Platform
-from drivers.sim.appium_commands import AppiumState, Gesture, W3CError, execute_route
+from drivers.sim.appium_commands import AppiumState
+from drivers.sim.appium_input import Gesture, W3CError, execute_route
 from drivers.sim.device import SimDevice
 from drivers.sim.faults import Fault, FaultInjector
 from drivers.sim.server import BackgroundServer
