@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
-from urllib.parse import parse_qs, urlsplit
 
 from core.errors import ConfigError
 from drivers import connect as connect_module
@@ -26,7 +25,6 @@ __all__ = [
     "choose_device",
     "connect_device",
     "exit_code",
-    "spec_platform",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
@@ -69,23 +67,6 @@ def add_device_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def spec_platform(spec: str) -> str | None:
-    """The platform a device spec names, when it names one (``sim:ios``, ``android:…``, ``…?platform=``)."""
-    scheme, _, target = spec.strip().partition(":")
-    scheme = scheme.lower()
-    if scheme in ("android", "ios"):
-        return scheme
-    if scheme.startswith("sim") and target in ("android", "ios"):
-        return target
-    if scheme == "appium":
-        values = parse_qs(urlsplit(target).query).get("platform") or parse_qs(urlsplit(target).query).get(
-            "platformName"
-        )
-        if values and values[0].lower() in ("android", "ios"):
-            return values[0].lower()
-    return None
-
-
 @dataclass(frozen=True)
 class DeviceChoice:
     """The device a command will use and why, in words the command prints."""
@@ -108,19 +89,20 @@ def choose_device(spec: str | None) -> DeviceChoice:
             raise ConfigError("--device is empty", hint="e.g. --device sim:android")
         connect_module.parse_spec(spec)  # a malformed spec is a usage error before anything runs
         return DeviceChoice(spec.strip(), "as given with --device")
-    attached = [d for d in connect_module.discover() if d.usable]
+    found = connect_module.discover()
+    attached = [d for d in found if d.usable]
     if len(attached) == 1:
-        found = attached[0]
-        about = f": {found.description}" if found.description else ""
-        return DeviceChoice(
-            found.spec, f"the one attached device ({found.platform} via {found.backend}{about})"
-        )
+        one = attached[0]
+        about = f": {one.description}" if one.description else ""
+        return DeviceChoice(one.spec, f"the one attached device ({one.platform} via {one.backend}{about})")
+    unusable = "".join(f"; {d.spec} is {d.state} (see `amc doctor`)" for d in found if not d.usable)
     if attached:
         listed = ", ".join(d.spec for d in attached)
         return DeviceChoice(
-            None, f"{len(attached)} devices are attached ({listed}); pass --device to use one of them"
+            None,
+            f"{len(attached)} devices are attached ({listed}); pass --device to use one of them{unusable}",
         )
-    return DeviceChoice(None, "no device is attached")
+    return DeviceChoice(None, f"no device is attached{unusable}")
 
 
 def connect_device(spec: str, *, sim_latency: float = 0.0) -> Driver:

@@ -13,6 +13,8 @@ import argparse
 import json
 import logging
 import math
+import os
+import sys
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -116,14 +118,23 @@ class _Console:
         self.io = io
         self.json_lines = json_lines
         self.redactor = redactor
+        self.closed = False
 
     def _emit(self, event: str, data: dict[str, Any], text: str) -> None:
-        if self.json_lines:
-            line = json.dumps({"event": event, **self.redactor.value(data)}, ensure_ascii=False)
-            self.io.out.write(line + "\n")
-        else:
-            self.io.out.write(self.redactor.text(text))
-        self.io.out.flush()
+        if self.closed:
+            return
+        try:
+            if self.json_lines:
+                line = json.dumps({"event": event, **self.redactor.value(data)}, ensure_ascii=False)
+                self.io.out.write(line + "\n")
+            else:
+                self.io.out.write(self.redactor.text(text))
+            self.io.out.flush()
+        except BrokenPipeError:
+            # The reader went away (`amc run … | head`): the run goes on, its folder keeps everything.
+            self.closed = True
+            if self.io.out is sys.stdout:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
     def flow_start(
         self, flow: Flow, spec: str, reason: str, driver: Driver, run_dir: Path, total: int

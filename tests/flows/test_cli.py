@@ -314,3 +314,19 @@ def test_the_installed_command_runs_the_readme_example_from_any_folder(tmp_path:
         check=False,
     )
     assert bad.returncode == 2 and "cannot read the flow file" in bad.stderr
+
+
+def test_an_unauthorized_phone_is_not_used_and_the_reason_is_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        connect_module,
+        "discover",
+        lambda environ=None: [DeviceInfo("android:R58M", "android", "u2", "unauthorized")],
+    )
+    result = amc("run", EXAMPLES / "demo_login.yaml", "--out", tmp_path)
+    assert result.code == 0
+    assert (
+        "(the simulated device: no device is attached; android:R58M is unauthorized (see `amc doctor`))"
+        in result.out
+    )
