@@ -77,7 +77,7 @@ class FlowPlanner:
                 return []
             step = self._steps[self._next]
             self._next += 1
-        reason = skip_reason(step, scene, world)
+        reason = skip_reason(step, context.latest_scene or scene, world)
         if reason is None:
             return [step]
         return [
