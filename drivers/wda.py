@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import os
 import re
 import threading
 import time
@@ -37,7 +36,6 @@ from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
 import wda
-from wda.usbmux.pyusbmux import list_devices
 
 from core.errors import (
     AppLaunchFailed,
@@ -60,8 +58,6 @@ SPRINGBOARD: Final = "com.apple.springboard"
 SUPPORTED_KEYS: Final = ("home", "enter", "volume_up", "volume_down")
 SPEC_OPTIONS: Final = frozenset({"timeout", "launch_timeout", "device_id", "port"})
 _UDID = re.compile(r"[0-9A-Fa-f][0-9A-Fa-f-]{19,63}")
-_USBMUXD_SOCKET = "/var/run/usbmuxd"
-_PROBE_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
@@ -217,8 +213,14 @@ class WdaDriver:
         except CLIENT_ERRORS as exc:
             if not session_gone(exc):
                 raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
-            log.warning("WDA at %s lost session %s during %s (%s); opening a new one", self.url,
-                        self._session_id, op, wda_error(exc)[1] or type(exc).__name__)  # fmt: skip
+            detail = wda_error(exc)[1] or type(exc).__name__
+            log.warning(
+                "WDA at %s lost session %s in %s (%s); opening a new one",
+                self.url,
+                self._session_id,
+                op,
+                detail,
+            )
         self._new_session()
         try:
             return fn(client)
@@ -241,17 +243,19 @@ class WdaDriver:
             self._ensure_client().session_id = sid
         return sid
 
+    def _adopt(self, sid: object) -> bool:
+        """Use the session WDA reports as running (not ours to delete); False when there is none."""
+        if not isinstance(sid, str) or not sid:
+            return False
+        with self._lock:
+            self._session_id, self._owns_session = sid, False
+            self._ensure_client().session_id = sid
+        return True
+
     def _ensure_session(self) -> None:
         with self._lock:
-            if self._session_id is not None:
-                return
-            status = self._request("GET /status", lambda c: c.http.get("status"))
-            sid = status.get("sessionId") if isinstance(status, dict) else None
-            if isinstance(sid, str) and sid:
-                self._session_id, self._owns_session = sid, False
-                self._ensure_client().session_id = sid
-                return
-            self._new_session()
+            if self._session_id is None and not self._adopt(self.status().get("sessionId")):
+                self._new_session()
 
     def _check_unlocked(self) -> None:
         locked = self._request("GET /wda/locked", lambda c: c.locked())
@@ -271,19 +275,24 @@ class WdaDriver:
 
     # --- connection -------------------------------------------------------------------------
 
+    def status(self) -> dict[str, Any]:
+        """``GET /status``: WDA's status (``ready``, ``os``, ``build`` …) with the top-level ``sessionId``."""
+        reply = self._request("GET /status", lambda c: c.http.get("status"))
+        value = reply.get("value") if isinstance(reply, dict) else None
+        if not isinstance(value, dict):
+            raise DeviceError(
+                f"the server at {self.url} does not answer /status as WebDriverAgent: {reply!r}"
+            )
+        return {**value, "sessionId": reply.get("sessionId")}
+
     def connect(self) -> WdaDriver:
         """Check that WDA answers and the phone is unlocked, and open (or adopt) a session."""
-        status = self._request("GET /status", lambda c: c.http.get("status"))
-        value = status.get("value") if isinstance(status, dict) else None
-        if not isinstance(value, dict) or value.get("ready") is False:
-            raise DeviceError(f"WebDriverAgent at {self.url} is not ready: {value!r}")
+        status = self.status()
+        if status.get("ready") is False:
+            raise DeviceError(f"WebDriverAgent at {self.url} is not ready: {status!r}")
         self._check_unlocked()
-        sid = status.get("sessionId")
         with self._lock:
-            if isinstance(sid, str) and sid:
-                self._session_id, self._owns_session = sid, False
-                self._ensure_client().session_id = sid
-            else:
+            if not self._adopt(status.get("sessionId")):
                 self._new_session()
         return self
 
@@ -446,70 +455,8 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> WdaDriver:
     return driver.connect()
 
 
-def _usbmux_devices(env: Mapping[str, str]) -> list[DeviceInfo]:
-    address = env.get("USBMUXD_SOCKET_ADDRESS") or None
-    if address is None and not os.path.exists(_USBMUXD_SOCKET):
-        log.debug("no usbmuxd socket at %s: no USB iPhones to list", _USBMUXD_SOCKET)
-        return []
-    found: list[Any] = []
-    errors: list[BaseException] = []
-
-    def ask() -> None:
-        try:
-            found.extend(list_devices(usbmux_address=address))
-        except Exception as exc:  # noqa: BLE001 - reported below, whatever usbmuxd did
-            errors.append(exc)
-
-    worker = threading.Thread(target=ask, name="usbmux-list", daemon=True)
-    worker.start()
-    worker.join(_PROBE_TIMEOUT)  # usbmuxd answers in milliseconds; a stuck one must not stall discovery
-    if worker.is_alive() or errors:
-        log.info(
-            "usbmuxd did not list devices: %s", errors[0] if errors else f"no answer in {_PROBE_TIMEOUT:g} s"
-        )
-        return []
-    devices: dict[str, DeviceInfo] = {}
-    for dev in found:
-        serial = str(getattr(dev, "serial", ""))
-        kind = str(getattr(dev, "connection_type", "USB"))
-        if serial and (serial not in devices or kind == "USB"):
-            devices[serial] = DeviceInfo(
-                spec=f"ios:{serial}",
-                platform="ios",
-                backend="wda",
-                description=f"iPhone over {kind} (usbmuxd)",
-            )
-    return list(devices.values())
-
-
-def _probe_url(url: str) -> DeviceInfo | None:
-    try:
-        driver = WdaDriver.from_url(url, timeout=_PROBE_TIMEOUT)
-        status = driver._request("GET /status", lambda c: c.http.get("status"))
-    except HarnessError as exc:
-        log.info("no WebDriverAgent answers at $WDA_URL %s: %s", url, exc)
-        return None
-    value = status.get("value") if isinstance(status, dict) else None
-    if not isinstance(value, dict):
-        log.info("the server at $WDA_URL %s does not speak WDA: %r", url, status)
-        return None
-    os_info = value.get("os") if isinstance(value.get("os"), dict) else {}
-    version = os_info.get("version", "?") if isinstance(os_info, dict) else "?"
-    return DeviceInfo(
-        spec=f"ios:{url}",
-        platform="ios",
-        backend="wda",
-        description=f"WebDriverAgent at {url} (iOS {version}, {value.get('device', 'iphone')})",
-    )
-
-
 def discover_ios(env: Mapping[str, str]) -> list[DeviceInfo]:
-    """iPhones usbmuxd lists (none, quickly, where there is no usbmuxd) and the WDA at ``$WDA_URL``
-    when it answers ``/status`` within two seconds. Never raises for a device that does not answer."""
-    found = _usbmux_devices(env)
-    url = env.get("WDA_URL")
-    if url:
-        info = _probe_url(url)
-        if info is not None:
-            found.append(info)
-    return found
+    """iPhones usbmuxd lists and the WDA at ``$WDA_URL``; see :func:`drivers.wda_discovery.discover`."""
+    from drivers.wda_discovery import discover
+
+    return discover(env)

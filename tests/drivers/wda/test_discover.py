@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
-import drivers.wda as wda_driver
+import drivers.wda_discovery as wda_discovery
 from core.errors import DriverUnavailable
 from drivers.sim.faults import Fault
 from drivers.sim.wda_face import WdaFace
@@ -73,7 +73,7 @@ def test_a_wda_url_that_answers_is_listed(face: WdaFace, no_usbmuxd: dict[str, s
 def test_a_wda_url_that_does_not_answer_is_skipped(
     face: WdaFace, no_usbmuxd: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(wda_driver, "_PROBE_TIMEOUT", 0.5)
+    monkeypatch.setattr(wda_discovery, "_PROBE_TIMEOUT", 0.5)
     face.faults.inject(Fault.HANG, routes={"status"})
     started = time.monotonic()
     assert discover_ios({**no_usbmuxd, "WDA_URL": face.url}) == []
@@ -88,7 +88,7 @@ def test_a_wda_url_that_does_not_answer_is_skipped(
 def test_a_usbmuxd_that_never_answers_does_not_stall_discovery(
     silent_usbmuxd: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(wda_driver, "_PROBE_TIMEOUT", 0.5)
+    monkeypatch.setattr(wda_discovery, "_PROBE_TIMEOUT", 0.5)
     started = time.monotonic()
     assert discover_ios({"USBMUXD_SOCKET_ADDRESS": silent_usbmuxd}) == []
     assert time.monotonic() - started < 0.5 + 1.5
@@ -100,7 +100,7 @@ def test_usbmuxd_devices_are_listed_once_preferring_usb(monkeypatch: pytest.Monk
         SimpleNamespace(serial="00008030-001A2D3E0C12802E", connection_type="USB"),
         SimpleNamespace(serial="ab" * 20, connection_type="USB"),
     ]
-    monkeypatch.setattr(wda_driver, "list_devices", lambda usbmux_address=None: devices)
+    monkeypatch.setattr(wda_discovery, "list_devices", lambda usbmux_address=None: devices)
     found = discover_ios({"USBMUXD_SOCKET_ADDRESS": "/tmp/usbmuxd-test"})
     assert [d.spec for d in found] == ["ios:00008030-001A2D3E0C12802E", f"ios:{'ab' * 20}"]
     assert "USB" in found[0].description
