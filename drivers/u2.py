@@ -36,18 +36,15 @@ import atexit
 import base64
 import binascii
 import logging
-import os
 import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from typing import Any, TypeVar
 
-import uiautomator2
 import uiautomator2.exceptions as u2e
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
-from uiautomator2.core import _jsonrpc_call
 
 from core.apps import HOME_SCREEN_APPS
 from core.errors import (
@@ -63,6 +60,7 @@ from core.models import Platform, Scene
 from drivers.adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from drivers.connect import DeviceInfo
 from drivers.hierarchy import parse_source
+from drivers.u2_client import PRESS_KEYS, HarnessU2Device, U2Config
 from drivers.u2_errors import ErrorContext, is_server_gone, map_error, unwrap
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
@@ -70,93 +68,10 @@ __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_andro
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Key names press() accepts: the names uiautomator2's pressKey knows.
-PRESS_KEYS: frozenset[str] = frozenset(
-    {
-        "home",
-        "back",
-        "enter",
-        "menu",
-        "recent",
-        "search",
-        "delete",
-        "left",
-        "right",
-        "up",
-        "down",
-        "center",
-        "volume_up",
-        "volume_down",
-        "volume_mute",
-        "camera",
-        "power",
-    }
-)
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
 _HOME_QUERY = ["cmd", "package", "resolve-activity", "--brief"]
 _HOME_QUERY += ["-c", "android.intent.category.HOME", "-a", "android.intent.action.MAIN"]
 _NO_FOCUS = "Couldn't get focused app"
-
-
-@dataclass(frozen=True)
-class U2Config:
-    """How to reach the phone and how long to wait (seconds).
-
-    ``timeout`` bounds every adb command and every RPC (uiautomator2's own default is 300 s);
-    ``launch_timeout`` how long ``launch_app`` waits for the app to take focus, polling every
-    ``launch_poll``; ``server_start_timeout`` how long a (re)started uiautomator2 server may take.
-    """
-
-    adb_host: str = "127.0.0.1"
-    adb_port: int = 5037
-    timeout: float = 30.0
-    launch_timeout: float = 10.0
-    launch_poll: float = 0.2
-    server_start_timeout: float = 30.0
-    server_port: int = 9008
-
-    def __post_init__(self) -> None:
-        for name in ("timeout", "launch_timeout", "launch_poll", "server_start_timeout"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
-                raise ConfigError(f"U2Config.{name} must be a number of seconds in (0, 3600], got {value!r}")
-        if not 1 <= self.server_port <= 65535:
-            raise ConfigError(f"U2Config.server_port must be 1-65535, got {self.server_port!r}")
-
-    @classmethod
-    def from_options(cls, options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> U2Config:
-        """From ``connect()`` options (``adb_host``, ``adb_port``, ``timeout`` …) and the environment."""
-        env = os.environ if environ is None else environ
-        known = {f.name for f in fields(cls)}
-        host, port = adb_address(env, options.get("adb_host"), options.get("adb_port"))
-        values: dict[str, Any] = {"adb_host": host, "adb_port": port}
-        for name in known - {"adb_host", "adb_port"}:
-            if name in options and options[name] is not None:
-                values[name] = options[name]
-        return cls(**values)
-
-    @property
-    def address(self) -> str:
-        return f"{self.adb_host}:{self.adb_port}"
-
-
-class _U2Device(uiautomator2.Device):  # type: ignore[misc]
-    """uiautomator2's Device with one attempt per RPC and a bounded server start.
-
-    The stock client restarts the server and repeats *any* call after an HTTP error, waiting up
-    to 10 s for the old server to die and 30 s for the new one; :class:`U2Driver` makes that
-    decision itself.
-    """
-
-    def __init__(self, dev: HarnessAdbDevice, *, port: int, start_timeout: float) -> None:
-        self._start_timeout = start_timeout
-        super().__init__(dev, port=port)
-
-    def jsonrpc_call(self, method: str, params: Any = None, timeout: float = 10) -> Any:
-        return _jsonrpc_call(self._dev, self._device_server_port, method, params, timeout, self._debug)
-
-    def _wait_ready(self, launch_timeout: float = 30) -> None:
-        self._wait_app_process_ready(self._start_timeout)
 
 
 class U2Driver:
@@ -178,7 +93,7 @@ class U2Driver:
         self._on_close = on_close
         self._lock = threading.RLock()
         self._adb: HarnessAdbDevice | None = None
-        self._u2: _U2Device | None = None
+        self._u2: HarnessU2Device | None = None
         self._home: frozenset[str] | None = None
         self._closed = False
 
@@ -243,13 +158,13 @@ class U2Driver:
                 self._adb = client.device(serial=self.serial)
             return self._adb
 
-    def _device(self) -> _U2Device:
+    def _device(self) -> HarnessU2Device:
         with self._lock:
             adb = self._adb_device()
             if self._u2 is None:
                 self._u2 = self._guard(
                     "connect",
-                    lambda: _U2Device(
+                    lambda: HarnessU2Device(
                         adb, port=self.config.server_port, start_timeout=self.config.server_start_timeout
                     ),
                 )
@@ -279,7 +194,7 @@ class U2Driver:
                 ) from exc
             raise mapped from exc
 
-    def _rpc(self, operation: str, call: Callable[[_U2Device], T], *, repeatable: bool) -> T:
+    def _rpc(self, operation: str, call: Callable[[HarnessU2Device], T], *, repeatable: bool) -> T:
         """Run an RPC call; restart a gone server once and repeat when that cannot act twice.
 
         ``repeatable`` says the call only reads (a repeat after a dropped answer is harmless).
@@ -518,7 +433,8 @@ class U2Driver:
 def connect_spec(target: str, options: Mapping[str, Any]) -> U2Driver:
     """``android:SERIAL``: a connected :class:`U2Driver`; options are :class:`U2Config` fields."""
     environ = options.get("environ")
-    config = U2Config.from_options(options, environ if isinstance(environ, Mapping) else None)
+    env = environ if isinstance(environ, Mapping) else None
+    config = U2Config.from_options(options, env, also=frozenset({"environ"}))
     return U2Driver(target, config).connect()
 
 

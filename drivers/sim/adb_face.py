@@ -31,11 +31,12 @@ import socketserver
 import struct
 import threading
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from core.errors import ConfigError
 from drivers.sim.adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from drivers.sim.adb_sync import recv_exact, serve_sync
 from drivers.sim.device import SimDevice
 from drivers.sim.faults import Fault, FaultInjector
 from drivers.sim.server import BackgroundServer
@@ -57,7 +58,6 @@ UNAUTHORIZED = (
     "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
 )
 _MAX_REQUEST = 0xFFFF
-_SYNC_CHUNK = 64 * 1024
 
 
 @functools.cache
@@ -85,18 +85,8 @@ class Phone:
         return self.device.device_id
 
 
-def _recv_exact(sock: socket.socket, n: int) -> bytes | None:
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return bytes(buf)
-
-
 def _read_request(sock: socket.socket) -> str | None:
-    head = _recv_exact(sock, 4)
+    head = recv_exact(sock, 4)
     if head is None:
         return None
     try:
@@ -105,7 +95,7 @@ def _read_request(sock: socket.socket) -> str | None:
         return None
     if not 0 < length <= _MAX_REQUEST:
         return None
-    body = _recv_exact(sock, length)
+    body = recv_exact(sock, length)
     return None if body is None else body.decode("utf-8", errors="replace")
 
 
@@ -434,7 +424,7 @@ class AdbFace:
             if self._route_fault(sock, "adb:sync", b"OKAY"):
                 return
             sock.sendall(b"OKAY")
-            self._sync(sock, phone)
+            serve_sync(sock, phone.shell.files)
         else:
             self.decide("adb:unknown")
             sock.sendall(_fail("closed"))
@@ -485,84 +475,39 @@ class AdbFace:
         finally:
             phone.u2.owner_gone(sock)
 
-    def _sync(self, sock: socket.socket, phone: Phone) -> None:
-        while True:
-            head = _recv_exact(sock, 8)
-            if head is None:
-                return
-            verb, length = head[:4], struct.unpack("<I", head[4:])[0]
-            if verb == b"QUIT":
-                return
-            if length > _MAX_REQUEST:
-                return
-            path_bytes = _recv_exact(sock, length) if length else b""
-            if path_bytes is None:
-                return
-            path = path_bytes.decode("utf-8", errors="replace")
-            if verb == b"STAT":
-                entry = phone.shell.files.get(path)
-                if entry is None and path.rstrip("/") in ("/data/local/tmp", "/sdcard"):
-                    sock.sendall(b"STAT" + struct.pack("<III", 0o40771, 4096, 1700000000))
-                elif entry is None:
-                    sock.sendall(b"STAT" + struct.pack("<III", 0, 0, 0))
-                else:
-                    sock.sendall(b"STAT" + struct.pack("<III", entry.mode, entry.size, 1700000000))
-            elif verb == b"SEND":
-                if not self._receive_file(sock, phone, path):
-                    return
-            elif verb == b"LIST":
-                sock.sendall(b"DONE" + b"\x00" * 16)
-            else:
-                sock.sendall(_fail(f"unsupported sync request {verb!r}"))
-                return
-
-    def _receive_file(self, sock: socket.socket, phone: Phone, spec: str) -> bool:
-        path, _, mode_text = spec.rpartition(",")
-        digest, size = hashlib.md5(), 0
-        while True:
-            head = _recv_exact(sock, 8)
-            if head is None:
-                return False
-            verb, length = head[:4], struct.unpack("<I", head[4:])[0]
-            if verb == b"DONE":
-                break
-            if verb != b"DATA" or length > _SYNC_CHUNK:
-                sock.sendall(_fail("bad sync data"))
-                return False
-            chunk = _recv_exact(sock, length)
-            if chunk is None:
-                return False
-            digest.update(chunk)
-            size += len(chunk)
-        mode = int(mode_text) if mode_text.isdigit() else 0o100644
-        phone.shell.files[path or spec] = FileEntry(digest.hexdigest(), size, mode)
-        sock.sendall(b"OKAY" + b"\x00" * 4)
-        return True
-
 
 def connect_face(target: str, options: Mapping[str, Any]) -> U2Driver:
     """``sim+adb:android``: a fresh simulated phone (or ``options['device']``) behind an adb face,
     driven by a connected :class:`~drivers.u2.U2Driver` whose ``close()`` also stops the face.
 
-    Options go to :class:`~drivers.u2.U2Config` (``timeout``, ``launch_timeout`` …); ``faults``
-    takes a shared :class:`~drivers.sim.faults.FaultInjector`, ``device_id`` names a new phone.
+    Options go to :class:`~drivers.u2_client.U2Config` (``timeout``, ``launch_timeout`` …), except
+    ``device`` (a :class:`SimDevice`), ``device_id`` (names a new phone), ``faults`` (a shared
+    :class:`~drivers.sim.faults.FaultInjector`) and ``latency`` (seconds added to every request).
     """
     from drivers.u2 import U2Config, U2Driver  # here: loading the face needs no client
 
     if target != "android":
         raise ConfigError(f"bad device spec 'sim+adb:{target}': the adb face serves 'sim+adb:android'")
+    own = ("device", "device_id", "faults", "latency")
+    config = U2Config.from_options({k: v for k, v in options.items() if k not in own}, {})
     device = options.get("device")
     if device is None:
         device = SimDevice("android", options.get("device_id"))
     elif not isinstance(device, SimDevice):
         raise ConfigError(f"option 'device' must be a SimDevice, got {type(device).__name__}")
     faults = options.get("faults")
-    face = AdbFace([device], faults=faults if isinstance(faults, FaultInjector) else None).start()
-    settings = {k: v for k, v in options.items() if k not in ("device", "device_id", "faults")}
-    settings.update({"adb_host": face.host, "adb_port": face.port})
+    if faults is not None and not isinstance(faults, FaultInjector):
+        raise ConfigError(f"option 'faults' must be a FaultInjector, got {type(faults).__name__}")
+    face = AdbFace([device], faults=faults)
+    latency = options.get("latency", 0.0)
     try:
-        driver = U2Driver(device.device_id, U2Config.from_options(settings, {}), on_close=face.stop)
-        return driver.connect()
+        face.faults.set_latency(float(latency))
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"option 'latency' must be a number of seconds >= 0, got {latency!r}") from exc
+    face.start()
+    try:
+        config = replace(config, adb_host=face.host, adb_port=face.port)
+        return U2Driver(device.device_id, config, on_close=face.stop).connect()
     except BaseException:
         face.stop()
         raise

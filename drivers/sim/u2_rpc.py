@@ -21,18 +21,17 @@ from __future__ import annotations
 import base64
 import io
 import json
-import re
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drivers.sim.device import SimDevice
 from drivers.sim.faults import Fault, FaultInjector
-from drivers.sim.layout import ANDROID_IME, ANDROID_SYSTEMUI
 from drivers.sim.nodes import SimNode
 from drivers.sim.render_android import render_hierarchy
+from drivers.sim.u2_selector import RpcError, candidates, obj_info, selector_matches
 
 __all__ = ["RpcError", "U2Server", "sdk_int"]
 
@@ -72,14 +71,6 @@ def sdk_int(os_version: str) -> int:
     return _SDK.get(os_version.split(".")[0], 34)
 
 
-class RpcError(Exception):
-    """A JSON-RPC error answer (``code``, ``message``, ``data`` as the real server fills them)."""
-
-    def __init__(self, code: int, message: str, data: str | None = None) -> None:
-        super().__init__(message)
-        self.code, self.message, self.data = code, message, data
-
-
 def _read_request(stream: io.BufferedReader) -> tuple[str, str, bytes] | None:
     """(method, path, body) of one HTTP request, or None when the peer closed or sent garbage."""
     line = stream.readline(_MAX_HEADER_BYTES)
@@ -115,107 +106,6 @@ def _response(status: str, body: bytes, content_type: str = "application/json") 
         "Connection: close\r\n\r\n"
     )
     return head.encode("latin-1") + body
-
-
-# --- UiSelector matching ----------------------------------------------------------------------
-
-
-def _full_match(pattern: str, value: str) -> bool:
-    try:
-        return re.fullmatch(pattern, value, re.DOTALL) is not None
-    except re.error:
-        return False
-
-
-_TEXT_TESTS: dict[str, Callable[[str, str], bool]] = {
-    "": lambda want, got: got == want,
-    "Contains": lambda want, got: want in got,
-    "Matches": _full_match,
-    "StartsWith": lambda want, got: got.startswith(want),
-}
-_FLAG_FIELDS = {
-    "checkable": "checkable",
-    "checked": "checked",
-    "clickable": "clickable",
-    "scrollable": "scrollable",
-    "enabled": "enabled",
-    "focusable": "focusable",
-    "focused": "focused",
-    "selected": "selected",
-}
-
-
-def _selector_matches(selector: Mapping[str, Any], node: SimNode, index: int) -> bool:
-    for key, want in selector.items():
-        if key in ("mask", "childOrSibling", "childOrSiblingSelector", "instance"):
-            continue
-        got: Any
-        if key.startswith("text"):
-            test, got = _TEXT_TESTS.get(key[4:]), node.text or ""
-        elif key.startswith("description"):
-            test, got = _TEXT_TESTS.get(key[11:]), node.label or ""
-        elif key.startswith("className"):
-            test, got = _TEXT_TESTS.get(key[9:]), node.type
-        elif key.startswith("packageName"):
-            test, got = _TEXT_TESTS.get(key[11:]), node.package or ""
-        elif key.startswith("resourceId"):
-            test, got = _TEXT_TESTS.get(key[10:]), node.ident or ""
-        elif key in _FLAG_FIELDS:
-            if bool(getattr(node, _FLAG_FIELDS[key])) != bool(want):
-                return False
-            continue
-        elif key == "longClickable":
-            if bool(want):
-                return False
-            continue
-        elif key == "index":
-            if index != want:
-                return False
-            continue
-        else:
-            raise RpcError(-32602, f"java.lang.IllegalArgumentException: unsupported selector field {key}")
-        if test is None or not isinstance(want, str) or not test(want, got):
-            return False
-    return True
-
-
-def _candidates(tree: SimNode) -> Iterator[tuple[SimNode, int]]:
-    """Nodes a UiSelector searches: every visible node of the app windows (not status bar or IME)."""
-    for root in tree.children:
-        if root.package in (ANDROID_SYSTEMUI, ANDROID_IME):
-            continue
-        stack: list[tuple[SimNode, int]] = [(root, 0)]
-        while stack:
-            node, index = stack.pop()
-            yield node, index
-            stack.extend(reversed([(c, i) for i, c in enumerate(node.children) if c.visible]))
-
-
-def _bounds(node: SimNode) -> dict[str, int]:
-    b = node.bounds
-    return {"left": b.left, "top": b.top, "right": b.right, "bottom": b.bottom}
-
-
-def _obj_info(node: SimNode) -> dict[str, Any]:
-    return {
-        "bounds": _bounds(node),
-        "checkable": node.checkable,
-        "checked": node.checked,
-        "childCount": len(node.children),
-        "className": node.type,
-        "clickable": node.clickable,
-        "contentDescription": node.label,
-        "enabled": node.enabled,
-        "focusable": node.focusable,
-        "focused": node.focused,
-        "longClickable": False,
-        "packageName": node.package,
-        "resourceName": node.ident,
-        "scrollable": node.scrollable,
-        "selected": node.selected,
-        "text": node.text,
-        "visibleBounds": _bounds(node),
-    }
 
 
 class U2Server:
@@ -258,8 +148,8 @@ class U2Server:
             "waitForExists": self._wait_for_exists,
             "exist": lambda selector: self._find(selector) is not None,
             "count": lambda selector: len(self._find_all(selector)),
-            "objInfo": lambda selector: _obj_info(self._must_find(selector)),
-            "objInfoOfAllInstances": lambda selector: [_obj_info(n) for n in self._find_all(selector)],
+            "objInfo": lambda selector: obj_info(self._must_find(selector)),
+            "objInfoOfAllInstances": lambda selector: [obj_info(n) for n in self._find_all(selector)],
             "getText": lambda selector: self._must_find(selector).text or "",
             "setText": self._set_text,
             "clearTextField": self._clear_field,
@@ -468,7 +358,7 @@ class U2Server:
             raise RpcError(-32602, "Invalid params", "a UiSelector must be an object")
         if selector.get("childOrSibling"):
             raise RpcError(-32602, "java.lang.IllegalArgumentException: child/sibling selectors unsupported")
-        found = [n for n, i in _candidates(self.device.tree()) if _selector_matches(selector, n, i)]
+        found = [n for n, i in candidates(self.device.tree()) if selector_matches(selector, n, i)]
         instance = selector.get("instance", 0) if int(selector.get("mask", 0)) & 0x01000000 else 0
         return found[int(instance) :] if instance else found
 

@@ -15,6 +15,7 @@ from drivers.base import KEYS, Driver
 from drivers.connect import connect
 from drivers.sim.adb_face import AdbFace
 from drivers.sim.device import SimDevice
+from drivers.sim.faults import FaultInjector
 from drivers.u2 import U2Config, U2Driver, connect_spec, discover_android
 from runtime.context import TaskContext
 from runtime.executor import Executor
@@ -89,9 +90,10 @@ def test_launching_a_missing_app_launches_nothing(face: AdbFace, driver: U2Drive
     assert face.faults.count("adb:shell:pm") == 1  # the malformed name never reached the phone
 
 
-def test_an_app_without_launcher_activity_fails_to_launch(driver: U2Driver) -> None:
+def test_an_app_without_launcher_activity_fails_to_launch(face: AdbFace, driver: U2Driver) -> None:
     with pytest.raises(AppLaunchFailed, match="no launcher activity"):
         driver.launch_app("com.android.systemui")
+    assert face.faults.count("adb:shell:monkey") == 1 and face.faults.count("adb:shell:dumpsys") == 0
 
 
 @pytest.mark.timeout(10)
@@ -223,6 +225,10 @@ def test_config_reads_the_adb_environment_and_explicit_options_win() -> None:
         U2Config(timeout=0)
     with pytest.raises(ConfigError, match="serial"):
         U2Driver("")
+    with pytest.raises(ConfigError, match="unknown option"):
+        U2Config.from_options({"timeuot": 3}, {})
+    with pytest.raises(ConfigError, match="adb_port"):
+        U2Config(adb_port=0)
 
 
 def test_connect_spec_and_the_android_scheme(face: AdbFace, device: SimDevice) -> None:
@@ -252,6 +258,18 @@ def test_sim_adb_spec_starts_a_face_that_close_stops() -> None:
         probe.connect(("127.0.0.1", port))
     with pytest.raises(ConfigError):
         connect("sim+adb:ios")
+    with pytest.raises(ConfigError, match="unknown option"):
+        connect("sim+adb:android", lag=1)
+
+
+def test_sim_adb_spec_takes_a_shared_fault_injector_and_latency() -> None:
+    faults = FaultInjector()
+    driver = connect("sim+adb:android", faults=faults, latency=0.001, timeout=2)
+    try:
+        driver.observe()
+        assert faults.count("rpc:dumpWindowHierarchy") == 1 and faults.latency == 0.001
+    finally:
+        driver.close()
 
 
 def test_discovery_lists_devices_with_their_states(face: AdbFace) -> None:
