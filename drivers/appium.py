@@ -493,6 +493,20 @@ class AppiumDriver:
         text = self._run(f"reading the text of {element.value!r}", lambda wd: self._element(wd, element).text)
         return text if isinstance(text, str) else ""
 
+    def element_attribute(self, element: AppiumElement, name: str) -> str | None:
+        """One attribute of an element as the server reports it (``GET …/element/ID/attribute/NAME``)."""
+        value = self._run(
+            f"reading {name!r} of {element.value!r}",
+            lambda wd: self._element(wd, element).get_attribute(name),
+        )
+        return None if value is None else str(value)
+
+    @property
+    def client(self) -> WebDriver:
+        """The live ``appium.webdriver.WebDriver`` (the session starts if needed): an escape hatch for
+        what this class does not wrap. Its exceptions are the client's own, not mapped."""
+        return self._driver()
+
     def type_into(self, element: AppiumElement, text: str) -> None:
         """Send ``text`` to one element (``POST …/element/ID/value``)."""
         self._run(f"typing into {element.value!r}", lambda wd: self._element(wd, element).send_keys(text))
