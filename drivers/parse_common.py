@@ -254,6 +254,21 @@ _SAFE_PARSER_OPTIONS: Final[dict[str, Any]] = {
 _LIBXML_SUFFIX = re.compile(r",? line \d+, column \d+\s*$")
 
 
+class _RefuseExternal(etree.Resolver):
+    """Fails the parse instead of letting libxml2 open a file or URL.
+
+    libxml2 (2.14) opens the external subset and external parameter entities of a DOCTYPE even
+    with ``load_dtd=False`` and ``resolve_entities=False``. :func:`parse_xml`'s callers refuse
+    DOCTYPEs before parsing; this is the second line of defence.
+    """
+
+    def resolve(self, system_url: str, public_id: str, context: object) -> Any:  # type: ignore[override]  # lxml-stubs omit context
+        raise SceneParseError(f"the document asks for an external resource ({system_url[:80]!r}); refused")
+
+
+_REFUSE_EXTERNAL: Final = _RefuseExternal()
+
+
 def parse_xml(data: bytes, target: XmlTarget, fmt: SourceFormat) -> ParsedTree:
     """Stream UTF-8 ``data`` through ``target``; any failure is a ``SceneParseError`` for ``fmt``.
 
@@ -263,6 +278,7 @@ def parse_xml(data: bytes, target: XmlTarget, fmt: SourceFormat) -> ParsedTree:
     # The stubs want data()/comment() too; defining them would make lxml call them for every
     # whitespace run of a pretty-printed dump, so the target stays minimal.
     parser = etree.XMLParser(target=cast(Any, target), **_SAFE_PARSER_OPTIONS)
+    parser.resolvers.add(_REFUSE_EXTERNAL)
     try:
         with gc_paused():
             return cast(ParsedTree, etree.fromstring(data, parser))
