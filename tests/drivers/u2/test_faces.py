@@ -163,6 +163,17 @@ def test_dump_escapes_and_keeps_text(device: SimDevice) -> None:
     assert "Network & internet" in texts
 
 
+@pytest.mark.xfail(
+    reason="drivers.parse_common parses with resolve_entities=False and a parser target, so lxml hands "
+    "'&amp;' over as '&#38;' (reported; not this adapter's file)",
+    strict=False,
+)
+def test_parsed_dump_reads_entities_back_as_characters(u2: uiautomator2.Device, device: SimDevice) -> None:
+    device.launch(SETTINGS)
+    scene = parse_source(u2.dump_hierarchy(), platform="android")
+    assert "Network & internet" in scene.texts()
+
+
 def test_keyboard_and_dialog_are_windows_of_their_own(u2: uiautomator2.Device, device: SimDevice) -> None:
     device.launch(DEMO)
     device.tap(540, 420)  # focus the username field: the keyboard shows
@@ -172,6 +183,12 @@ def test_keyboard_and_dialog_are_windows_of_their_own(u2: uiautomator2.Device, d
         "com.android.systemui",
         "com.google.android.inputmethod.latin",
     ]
+    u2(text="Sign in").click()  # no credentials: the app shows an error dialog in a window of its own
+    root = etree.fromstring(u2.dump_hierarchy().encode())
+    assert [w.get("package") for w in root.findall("node")] == [DEMO, DEMO, "com.android.systemui"]
+    dialog = root.findall("node")[1]
+    assert dialog.get("bounds") == "[66,915][1014,1485]" and dialog.get("index") == "0"
+    assert parse_source(etree.tostring(root), platform="android").foreground_app == DEMO
 
 
 def test_parsed_dump_matches_the_device_screen(u2: uiautomator2.Device, device: SimDevice) -> None:
