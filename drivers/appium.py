@@ -19,9 +19,9 @@ session start           ``POST /session`` (+ one ``POST …/appium/settings`` wh
                         on failure ``mobile: queryAppState`` tells ``AppNotInstalled`` apart
 ``terminate_app``       ``mobile: terminateApp``
 ``current_app``         ``mobile: getCurrentPackage`` (Android) / ``mobile: activeAppInfo`` (iOS)
-``type_text``           ``GET …/element/active`` + ``POST …/element/ID/value``
+``type_text``           one ``POST …/actions`` (W3C key actions into the focused field)
 ``press``               ``mobile: pressKey`` with a keycode (Android) / ``mobile: pressButton``
-                        (iOS); iOS ``enter`` types a newline into the focused field (2 requests)
+                        (iOS); iOS ``enter`` is the W3C Enter key as a key action
 ``screenshot``          ``GET …/screenshot``
 ======================  ==========================================================================
 
@@ -91,6 +91,7 @@ ANDROID_KEYCODES: dict[str, int] = dict(
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 LOCATORS = frozenset({"xpath", "id", "accessibility id", "class name"})
 SPRINGBOARD = "com.apple.springboard"
+W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
 _APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -414,21 +415,21 @@ class AppiumDriver:
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
         self._pointer(_move(x1, y1), _DOWN, _move(x2, y2, _ms(duration)), _UP)
 
+    def _keys(self, text: str) -> None:
+        """W3C key actions typing ``text`` (one keyDown/keyUp pair per character) into the focus."""
+        actions: list[dict[str, Any]] = []
+        for ch in text:
+            actions += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
+        source = {"type": "key", "id": "keyboard", "actions": actions}
+        self._run("typing", lambda wd: wd.execute(Command.W3C_ACTIONS, {"actions": [source]}))
+
     def type_text(self, text: str) -> None:
+        """Type into the focused field as W3C key actions (one request; with nothing focused the
+        keys go nowhere, as on a phone). UiAutomator2 types ASCII this way; XCUITest any text."""
         if not isinstance(text, str):
             raise StepArgumentError(f"type_text needs a string, got {text!r}")
-        if not text:
-            return
-
-        def send(wd: WebDriver) -> None:
-            wd.switch_to.active_element.send_keys(text)
-
-        try:
-            self._run("typing into the focused field", send)
-        except TargetNotFound as exc:
-            raise TargetNotFound(
-                f"no field has the keyboard focus on {self.device_id}", hint="tap a field first"
-            ) from exc
+        if text:
+            self._keys(text)
 
     def press(self, key: str) -> None:
         if self.platform == "android":
@@ -437,7 +438,7 @@ class AppiumDriver:
                 raise _bad_key(key, ANDROID_KEYCODES)
             self._mobile("pressKey", {"keycode": code})
         elif key == "enter":
-            self.type_text("\n")
+            self._keys(W3C_ENTER)
         else:
             button = IOS_BUTTONS.get(key)
             if button is None:

@@ -77,8 +77,11 @@ def test_typing_into_an_input_field(fake_driver: AppiumDriver) -> None:
     fake_driver.click(search)
     fake_driver.type_into(search, "wi-fi")
     assert fake_driver.element_text(search) == "wi-fi"
-    with pytest.raises(DeviceError, match="does not support"):
-        fake_driver.type_text("more")  # needs the active element, which the fake driver lacks
+    before = fake_driver.requests
+    fake_driver.type_text("ok")  # W3C key actions: the fake driver records them
+    assert fake_driver.requests - before == 1
+    keys = fake_driver.client.get_log("actions")[-1][0]
+    assert keys["type"] == "key" and [a["value"] for a in keys["actions"]] == ["o", "o", "k", "k"]
 
 
 def test_window_size_and_screenshot(fake_driver: AppiumDriver) -> None:
