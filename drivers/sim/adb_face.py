@@ -58,6 +58,7 @@ UNAUTHORIZED = (
     "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
 )
 _MAX_REQUEST = 0xFFFF
+_HOST_SERVICES = frozenset({"version", "devices", "devices-l", "kill"})
 
 
 @functools.cache
@@ -163,8 +164,9 @@ class AdbFace:
         with self._lock:
             if device.device_id in self._phones:
                 raise ConfigError(f"serial {device.device_id} is already served")
-            u2 = U2Server(device, faults=self.faults, decide=self.decide, running=self._u2_running)
-            u2.stopped = self.stopped
+            u2 = U2Server(
+                device, faults=self.faults, decide=self.decide, running=self._u2_running, stopped=self.stopped
+            )
             phone = Phone(device, state, len(self._phones) + 1, AndroidShell(device, files), u2)
             self._phones[device.device_id] = phone
         return phone
@@ -257,16 +259,14 @@ class AdbFace:
     def serve_connection(self, sock: socket.socket) -> None:
         """Serve host requests, then at most one device service after a transport switch."""
         try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as adb's own sockets
             request = _read_request(sock)
-            while request is not None:
-                phone = self._host_request(sock, request)
-                if phone is None:
-                    return
-                request = _read_request(sock)
-                if request is not None:
-                    self._device_request(sock, phone, request)
+            phone = self._host_request(sock, request) if request is not None else None
+            if phone is None:
                 return
+            request = _read_request(sock)
+            if request is not None:
+                self._device_request(sock, phone, request)
         except OSError:
             return
 
@@ -291,17 +291,11 @@ class AdbFace:
             return None
         if service.startswith(("tport:", "transport")):
             return self._transport(sock, service)
-        route = {
-            "version": "adb:host:version",
-            "devices": "adb:host:devices",
-            "devices-l": "adb:host:devices-l",
-        }
-        route.update({"kill": "adb:host:kill"})
-        if service not in route:
+        if service not in _HOST_SERVICES:
             self.decide("adb:unknown")
             sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
             return None
-        if self._route_fault(sock, route[service], _okay("")):
+        if self._route_fault(sock, f"adb:host:{service}", _okay("")):
             return None
         if service == "version":
             sock.sendall(_okay(f"{SERVER_VERSION:04x}"))

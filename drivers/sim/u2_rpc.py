@@ -119,6 +119,7 @@ class U2Server:
         decide: Callable[[str], Fault] | None = None,
         running: bool = True,
         poll_interval: float = 0.05,
+        stopped: threading.Event | None = None,
     ) -> None:
         self.device = device
         self.faults = faults
@@ -130,7 +131,7 @@ class U2Server:
         self.clipboard: str | None = None
         self.launches = 0
         self.poll_interval = poll_interval
-        self.stopped = threading.Event()
+        self.stopped = stopped or threading.Event()  # set when the face stops: held requests end
         self._methods: dict[str, Callable[..., Any]] = {
             "dumpWindowHierarchy": self._dump,
             "click": self._click,
