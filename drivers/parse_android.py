@@ -26,6 +26,7 @@ from drivers.parse_common import (
     new_bounds,
     new_element,
     parse_xml,
+    restore_ampersands,
 )
 
 __all__ = ["AndroidTarget", "foreground_package", "parse_android"]
@@ -74,10 +75,11 @@ def _int_attr(attrib: dict[str, str], name: str) -> int:
 class AndroidTarget:
     """Builds the Scene tree while lxml streams an Android dump; see the module docstring."""
 
-    __slots__ = ("_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
+    __slots__ = ("_amp", "_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
 
-    def __init__(self, fmt: SourceFormat, limits: Limits) -> None:
+    def __init__(self, fmt: SourceFormat, limits: Limits, *, ampersands: bool = True) -> None:
         self._fmt = fmt
+        self._amp = ampersands  # whether the document holds any "&" (see restore_ampersands)
         self._max_depth = limits.max_depth
         self._max_elements = limits.max_elements
         # A frame is [tag, attrib, ordinal, child, child, ...].
@@ -101,6 +103,8 @@ class AndroidTarget:
                 format=self._fmt,
                 position=f"element {count}",
             )
+        if self._amp:
+            restore_ampersands(attrib)
         stack.append([tag, attrib, count])
 
     def end(self, tag: str) -> None:
@@ -205,4 +209,4 @@ class AndroidTarget:
 
 def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a uiautomator or Appium UiAutomator2 dump."""
-    return parse_xml(data, AndroidTarget(fmt, limits), fmt)
+    return parse_xml(data, AndroidTarget(fmt, limits, ampersands=b"&" in data), fmt)

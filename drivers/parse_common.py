@@ -42,6 +42,7 @@ __all__ = [
     "new_element",
     "parse_xml",
     "rect_bounds",
+    "restore_ampersands",
 ]
 
 SourceFormat = Literal["uiautomator", "appium-uiautomator2", "wda-xml", "appium-xcuitest", "wda-json"]
@@ -226,6 +227,18 @@ def gc_paused() -> Iterator[None]:
 
 
 # --- the safe XML parser -------------------------------------------------------------------------
+
+
+def restore_ampersands(attrib: dict[str, str]) -> None:
+    """Undo libxml2's re-escaping of ``&`` in attribute values, in place.
+
+    With ``resolve_entities=False`` a parser target receives every ``&`` of a decoded value as
+    the five characters ``&#38;`` (``&amp;`` -> ``&#38;``, ``&amp;#38;`` -> ``&#38;#38;``), so
+    replacing them back is exact. Callers run this only for documents that hold a ``&`` at all.
+    """
+    for key, value in attrib.items():
+        if "&" in value:
+            attrib[key] = value.replace("&#38;", "&")
 
 
 class XmlTarget(Protocol):

@@ -24,6 +24,7 @@ from drivers.parse_common import (
     new_element,
     parse_xml,
     rect_bounds,
+    restore_ampersands,
 )
 
 __all__ = ["SWITCH_TYPES", "IosTarget", "ios_window_size", "parse_ios"]
@@ -59,10 +60,11 @@ def ios_window_size(app: UIElement) -> tuple[int, int]:
 class IosTarget:
     """Builds the Scene tree while lxml streams a WDA / XCUITest XML source."""
 
-    __slots__ = ("_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
+    __slots__ = ("_amp", "_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
 
-    def __init__(self, fmt: SourceFormat, limits: Limits) -> None:
+    def __init__(self, fmt: SourceFormat, limits: Limits, *, ampersands: bool = True) -> None:
         self._fmt = fmt
+        self._amp = ampersands  # whether the document holds any "&" (see restore_ampersands)
         self._max_depth = limits.max_depth
         self._max_elements = limits.max_elements
         self._stack: list[list[Any]] = []  # [tag, attrib, ordinal, child, child, ...]
@@ -85,6 +87,8 @@ class IosTarget:
                 format=self._fmt,
                 position=f"element {count}",
             )
+        if self._amp:
+            restore_ampersands(attrib)
         stack.append([tag, attrib, count])
 
     def end(self, tag: str) -> None:
@@ -148,4 +152,4 @@ class IosTarget:
 
 def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a WDA XML source or an Appium XCUITest page source."""
-    return parse_xml(data, IosTarget(fmt, limits), fmt)
+    return parse_xml(data, IosTarget(fmt, limits, ampersands=b"&" in data), fmt)
