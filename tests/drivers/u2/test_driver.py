@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import socket
 
+import adbutils._adb
 import pytest
 from PIL import Image
 
@@ -284,5 +285,8 @@ def test_discovery_lists_devices_with_their_states(face: AdbFace) -> None:
 
 
 @pytest.mark.timeout(10)
-def test_discovery_without_an_adb_server_is_empty_and_starts_nothing() -> None:
+def test_discovery_without_an_adb_server_is_empty_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[object] = []
+    monkeypatch.setattr(adbutils._adb.subprocess, "run", lambda *a, **k: spawned.append(a))
     assert discover_android({"ANDROID_ADB_SERVER_PORT": str(_closed_port())}) == []
+    assert spawned == []

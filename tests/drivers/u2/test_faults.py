@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 
+import adbutils._adb
 import pytest
 
 from core.errors import (
@@ -45,7 +46,9 @@ def _closed_port() -> int:
 # --- the adb server and the phone's adb state -------------------------------------------------
 
 
-def test_no_adb_server_is_driver_unavailable() -> None:
+def test_no_adb_server_is_driver_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    spawned: list[object] = []
+    monkeypatch.setattr(adbutils._adb.subprocess, "run", lambda *a, **k: spawned.append(a))
     port = _closed_port()
     driver = U2Driver(SERIAL, U2Config(adb_port=port, timeout=1.0))
     with pytest.raises(DriverUnavailable, match=f"no adb server answers at 127.0.0.1:{port}") as caught:
@@ -54,6 +57,7 @@ def test_no_adb_server_is_driver_unavailable() -> None:
     assert caught.value.__cause__ is not None  # the client's error is chained
     result = run(driver, TAP_TASK)
     assert (result.status, result.error_kind) == (TaskStatus.DEVICE_ERROR, "DriverUnavailable")
+    assert spawned == []  # adbutils' `adb start-server` was never run
 
 
 def test_adb_server_gone_mid_session(face: AdbFace, driver: U2Driver) -> None:
