@@ -163,11 +163,6 @@ def test_dump_escapes_and_keeps_text(device: SimDevice) -> None:
     assert "Network & internet" in texts
 
 
-@pytest.mark.xfail(
-    reason="drivers.parse_common parses with resolve_entities=False and a parser target, so lxml hands "
-    "'&amp;' over as '&#38;' (reported; not this adapter's file)",
-    strict=False,
-)
 def test_parsed_dump_reads_entities_back_as_characters(u2: uiautomator2.Device, device: SimDevice) -> None:
     device.launch(SETTINGS)
     scene = parse_source(u2.dump_hierarchy(), platform="android")
