@@ -301,16 +301,20 @@ class AppiumDriver:
         )
 
     def _ios_app_for(self, scene: Scene) -> str | None:
-        """The bundle id of the application the source shows, learned once per app name."""
+        """The bundle id of the application the XCUITest source shows (it does not carry one): known
+        from an earlier Scene with the same application name, else asked once with activeAppInfo."""
         root = scene.root
         if root.type != "XCUIElementTypeApplication":
             return None
-        name = (root.identifier or root.label or "").strip()
+        name = root.identifier or root.label or ""  # WDA's name: the identifier, else the label
         known = self._app_names.get(name)
         if known is not None:
             return known
         bundle, shown = self._active_app()
-        return bundle if shown == name else None
+        if shown and shown != name:
+            return None  # another app came to the front between the two requests
+        self._app_names[name] = bundle
+        return bundle
 
     # --- apps -------------------------------------------------------------------------------
 
@@ -318,15 +322,15 @@ class AppiumDriver:
         return "appId" if self.platform == "android" else "bundleId"
 
     def _active_app(self) -> tuple[str, str | None]:
-        """iOS: the foreground bundle id and its application element's name (which is remembered)."""
+        """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
         info = self._mobile("activeAppInfo")
         bundle = info.get("bundleId") if isinstance(info, dict) else None
         if not isinstance(bundle, str) or not _APP_ID.match(bundle):
             raise DeviceError(
                 f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
             )
-        name = info.get("name")
-        shown = name.strip() if isinstance(name, str) else None
+        name = info.get("name")  # the application's identifier: often empty on real devices
+        shown = name if isinstance(name, str) and name.strip() else None
         if shown is not None:
             self._app_names[shown] = bundle
         return bundle, shown

@@ -82,6 +82,30 @@ def test_ios_learns_an_apps_bundle_id_once_from_active_app_info(
     assert face.count() == 1
 
 
+@pytest.mark.parametrize("platform", ["ios"])
+def test_ios_foreground_when_active_app_info_has_no_name(
+    face: AppiumFace, driver: AppiumDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Real WebDriverAgents often answer activeAppInfo with an empty ``name`` (the app's identifier)."""
+    platforms, info = appium_input.MOBILE_COMMANDS["mobile: activeAppInfo"]
+
+    def nameless(phone: appium_input.Phone, args: Any) -> Any:
+        return {**info(phone, args), "name": ""}
+
+    monkeypatch.setitem(appium_input.MOBILE_COMMANDS, "mobile: activeAppInfo", (platforms, nameless))
+    driver.launch_app(SETTINGS["ios"])
+    face.faults.reset_counts()
+    assert driver.observe().foreground_app == SETTINGS["ios"]
+    assert (face.count("source"), face.count("mobile: activeAppInfo")) == (1, 1)
+    driver.launch_app(DEMO_APP)
+    face.faults.reset_counts()
+    assert driver.observe().foreground_app == DEMO_APP
+    driver.launch_app(SETTINGS["ios"])
+    face.faults.reset_counts()
+    assert driver.observe().foreground_app == SETTINGS["ios"]
+    assert face.count() == 1  # learned from the first Scene
+
+
 def test_a_selector_tap_from_the_latest_scene_is_one_actions_request(
     face: AppiumFace, driver: AppiumDriver
 ) -> None:
