@@ -248,7 +248,9 @@ class XmlTarget(Protocol):
 
     def end(self, tag: str) -> None: ...
 
-    def close(self) -> ParsedTree: ...
+    def close(self) -> ParsedTree | None:
+        """The tree, or None when the root never closed; must not raise (see :func:`parse_xml`)."""
+        ...
 
 
 _SAFE_PARSER_OPTIONS: Final[dict[str, Any]] = {
@@ -294,10 +296,13 @@ def parse_xml(data: bytes, target: XmlTarget, fmt: SourceFormat) -> ParsedTree:
     parser.resolvers.add(_REFUSE_EXTERNAL)
     try:
         with gc_paused():
-            return cast(ParsedTree, etree.fromstring(data, parser))
+            tree = cast("ParsedTree | None", etree.fromstring(data, parser))
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         message = _LIBXML_SUFFIX.sub("", exc.msg or str(exc)).strip()
         raise SceneParseError(
             f"malformed XML: {message}", format=fmt, position=f"line {line}:{column}"
         ) from exc
+    if tree is None:  # pragma: no cover - libxml2 reports an unclosed document itself
+        raise SceneParseError("the document ended before its root element closed", format=fmt)
+    return tree
