@@ -103,10 +103,7 @@ class Selector:
         if self.xpath is not None:
             if len(self.xpath) > _MAX_XPATH_LENGTH:
                 raise ConfigError(f"selector xpath is longer than {_MAX_XPATH_LENGTH} characters")
-            try:
-                etree.XPath(self.xpath)
-            except etree.XPathSyntaxError as exc:
-                raise ConfigError(f"selector xpath {self.xpath!r} is not valid XPath: {exc}") from exc
+            _check_xpath(self.xpath)
         if not any(getattr(self, n) is not None for n in _STRING_FIELDS):
             raise ConfigError(
                 "a selector needs at least one of text, text_contains, text_regex, id, label, type or xpath"
@@ -177,6 +174,21 @@ class Selector:
                 hint="check the selector against `amc inspect`; the screen may not have loaded yet",
             )
         return found[0]
+
+
+def _check_xpath(expression: str) -> None:
+    """Refuse an expression that cannot select elements, whatever the Scene.
+
+    lxml reports some syntax errors, unknown functions and unbound variables only when it
+    evaluates, so the expression is run once against a one-element probe; its result type (a
+    node-set, or a number / string / boolean) does not depend on the document.
+    """
+    try:
+        result = etree.XPath(expression)(etree.Element("probe"))
+    except etree.XPathError as exc:
+        raise ConfigError(f"selector xpath {expression!r} is not valid XPath: {exc}") from exc
+    if not isinstance(result, list):
+        raise ConfigError(f"selector xpath {expression!r} yields a {type(result).__name__}, not elements")
 
 
 @lru_cache(maxsize=256)

@@ -78,7 +78,9 @@ def uiautomator(windows: list[Node], package: str = "com.example.app") -> bytes:
 
 
 def appium_android(windows: list[Node], package: str = "com.example.app") -> bytes:
-    root = etree.Element("hierarchy", {"index": "0", "class": "hierarchy", "rotation": "0", "width": "1", "height": "1"})
+    root = etree.Element(
+        "hierarchy", {"index": "0", "class": "hierarchy", "rotation": "0", "width": "1", "height": "1"}
+    )
 
     def add(parent: etree._Element, n: Node, index: int) -> None:
         attrs = _android_attrs(n, index, package)

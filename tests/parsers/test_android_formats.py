@@ -11,7 +11,7 @@ from drivers.hierarchy import parse_source
 from semantic.enricher import DefaultEnricher
 from tests.parsers.support import fixture, parse_fixture, the
 
-NBH = "\u2011"  # non-breaking hyphen, as Android writes "Wi‑Fi"
+NBH = "\u2011"  # non-breaking hyphen, as Android writes "Wi\u2011Fi"
 
 
 # --- uiautomator2 dump_hierarchy(pretty=True): Settings "Add network" with the keyboard up -----------
@@ -114,7 +114,13 @@ def test_permission_dialog_is_the_alert_and_the_app_stays_in_front() -> None:
 def test_entities_cjk_and_cyrillic_text_are_decoded() -> None:
     scene = parse_fixture("u2_notes_permission_dialog.xml")
     texts = scene.texts()
-    for expected in ("Milk, eggs & bread", "Widget <pinned>", "Встреча в пятницу", "会议记录", "Lisbon → Porto"):
+    for expected in (
+        "Milk, eggs & bread",
+        "Widget <pinned>",
+        "Встреча в пятницу",
+        "会议记录",
+        "Lisbon → Porto",
+    ):
         assert expected in texts
     assert "Don\u2019t allow" in texts
 
@@ -248,6 +254,8 @@ def test_empty_strings_become_none_and_displayed_false_is_invisible() -> None:
 
 def test_empty_u2_hierarchy_is_an_empty_scene() -> None:
     # uiautomator2 answers this when a dump comes back empty three times in a row.
-    scene = parse_source("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\r\n<hierarchy rotation=\"0\" />")
+    scene = parse_source(
+        "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\r\n<hierarchy rotation=\"0\" />"
+    )
     assert len(scene) == 1 and scene.root.children == ()
     assert scene.foreground_app is None and scene.window_size == (0, 0)

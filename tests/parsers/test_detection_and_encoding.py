@@ -112,13 +112,14 @@ def test_bad_limits_are_configuration_errors() -> None:
     with pytest.raises(ConfigError, match="max_depth"):
         parse_source("<hierarchy/>", max_depth=0)
     with pytest.raises(ConfigError, match="max_bytes"):
-        parse_source("<hierarchy/>", max_bytes=True)  # type: ignore[arg-type]
+        parse_source("<hierarchy/>", max_bytes=True)
 
 
 def test_comments_and_processing_instructions_before_the_root_are_fine() -> None:
     source = (
         '<?xml version="1.0"?>\n<!-- captured by hand -->\n<?dump tool="uiautomator"?>\n'
-        '<hierarchy rotation="0"><!-- app --><node class="a.B" package="p" bounds="[0,0][10,10]"/></hierarchy>'
+        '<hierarchy rotation="0"><!-- app -->'
+        '<node class="a.B" package="p" bounds="[0,0][10,10]"/></hierarchy>'
     )
     scene = parse_source(source)
     assert [el.type for el in scene] == ["hierarchy", "a.B"]

@@ -36,7 +36,9 @@ def _refused(source: str | bytes, match: str, **kwargs: object) -> SceneParseErr
 
 BILLION_LAUGHS = (
     '<?xml version="1.0"?>\n<!DOCTYPE hierarchy [\n <!ENTITY lol "lol">\n'
-    + "".join(f' <!ENTITY lol{i} "{("&lol" + str(i - 1 if i > 1 else "") + ";") * 10}">\n' for i in range(1, 10))
+    + "".join(
+        f' <!ENTITY lol{i} "{("&lol" + str(i - 1 if i > 1 else "") + ";") * 10}">\n' for i in range(1, 10)
+    )
     + ']>\n<hierarchy rotation="0"><node text="&lol9;" bounds="[0,0][1,1]"/></hierarchy>'
 )
 
@@ -149,7 +151,9 @@ def test_lone_surrogates_in_text_are_refused() -> None:
     assert err.position == "char 23"
 
 
-@pytest.mark.parametrize("name", ["u2_settings_add_network_keyboard.xml", "wda_settings_wifi_alert_keyboard.xml"])
+@pytest.mark.parametrize(
+    "name", ["u2_settings_add_network_keyboard.xml", "wda_settings_wifi_alert_keyboard.xml"]
+)
 @pytest.mark.parametrize("fraction", [0.0001, 0.3, 0.999])
 def test_truncated_xml_is_never_recovered(name: str, fraction: float) -> None:
     data = fixture(name)
@@ -184,8 +188,16 @@ def test_json_wide_bomb_is_refused_by_the_element_limit() -> None:
         ({"value": 3}, "holds int", "$"),
         ({"sessionId": "s"}, "without a 'type'", "$"),
         ({"type": "Application", "children": {"type": "Window"}}, "'children' is not a list", "$"),
-        ({"type": "Application", "children": [{"type": "Window"}, {"name": "x"}]}, "string 'type'", "$.children[1]"),
-        ({"type": "Application", "children": [{"type": "Window", "children": [7]}]}, "string 'type'", "$.children[0].children[0]"),
+        (
+            {"type": "Application", "children": [{"type": "Window"}, {"name": "x"}]},
+            "string 'type'",
+            "$.children[1]",
+        ),
+        (
+            {"type": "Application", "children": [{"type": "Window", "children": [7]}]},
+            "string 'type'",
+            "$.children[0].children[0]",
+        ),
     ],
 )
 def test_json_that_is_not_a_wda_tree_is_refused(doc: object, match: str, position: str) -> None:
@@ -198,7 +210,10 @@ def test_json_reply_wrapping_more_json_is_refused() -> None:
 
 
 def test_malformed_android_bounds_name_the_element() -> None:
-    err = _refused('<hierarchy><node class="a.B" bounds="[0,0][1,1]"><node bounds="[0,0]x"/></node></hierarchy>', "bounds")
+    err = _refused(
+        '<hierarchy><node class="a.B" bounds="[0,0][1,1]"><node bounds="[0,0]x"/></node></hierarchy>',
+        "bounds",
+    )
     assert err.position == "element 3" and err.format == "uiautomator"
 
 
