@@ -13,8 +13,8 @@ Registered through the ``pytest11`` entry point ``amc``. It adds:
   the world model on), ``amc_apps`` (the app ids to use on this device's platform);
 - failure evidence (screenshot, UI dump, task steps with world snapshots) named in the report, and
   a compatibility report per backend and OS version at the end of the run;
-- with pytest-xdist, ``--dist loadgroup`` by default for device runs, each device's tests grouped
-  on one worker, and a lease per device so two workers never drive one phone.
+- with pytest-xdist (``-n N``), each device's tests scheduled on one worker, and a lease per device
+  so two workers (or two runs) never drive one phone.
 
 With no device, device tests skip and say what was looked for and how to attach one.
 """
@@ -34,8 +34,17 @@ from runtime.pytest_plugin.devices import DeviceSlot, RunnerFactory, StepLog, Tr
 from runtime.pytest_plugin.lease import DeviceLease, LeaseTimeout
 from runtime.pytest_plugin.options import AppIds, DeviceTarget, PluginOptions
 from runtime.pytest_plugin.report import PROP_CALLS, PROP_DEVICE, PROP_SPEC, PROP_TEST
+from runtime.pytest_plugin.scheduling import make_device_scheduler
 from runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows, requires_device_mark
-from runtime.pytest_plugin.session import ITEM_RUN, STATE, AmcSession, PluginState, TestRun, worker_id
+from runtime.pytest_plugin.session import (
+    ITEM_RUN,
+    STATE,
+    AmcSession,
+    PluginState,
+    TestRun,
+    is_worker,
+    worker_id,
+)
 
 __all__ = [
     "LAUNCH_ENVIRON",
@@ -52,6 +61,7 @@ __all__ = [
     "pytest_configure",
     "pytest_configure_node",
     "pytest_generate_tests",
+    "pytest_xdist_make_scheduler",
     "requires_device_mark",
     "state_of",
 ]
@@ -173,29 +183,32 @@ def pytest_configure(config: pytest.Config) -> None:
     state = PluginState(config, options)
     config.stash[STATE] = state
     config.pluginmanager.register(AmcSession(state), "amc-session")
-    devices_may_run = markexpr_allows(config, DEVICE_MARKS)
-    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
-    if workerinput is not None:
-        if workerinput.get("amc_loadgroup"):
-            config.option.loadgroup = True  # xdist's worker adds "@group" to node ids only then
+    if is_worker(config) or not markexpr_allows(config, DEVICE_MARKS):
         return
-    if devices_may_run:
-        state.lease_log.unlink(missing_ok=True)  # one lease log per run
-        if getattr(config.option, "dist", "no") == "load" and not _dist_chosen(config):
-            config.option.dist = "loadgroup"  # keep each device's tests on one worker
+    state.lease_log.unlink(missing_ok=True)  # one lease log per run
+    # -n N alone: keep each device's tests on one worker (see scheduling.py).
+    state.device_scheduling = getattr(config.option, "dist", "no") == "load" and not _dist_chosen(config)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """xdist controller: hand every worker the same device list (discovered once, here)."""
     config: pytest.Config = node.config
-    state = state_of(config)
-    node.workerinput["amc_loadgroup"] = getattr(config.option, "dist", "no") == "loadgroup"
     if markexpr_allows(config, DEVICE_MARKS):
+        state = state_of(config)
         targets = state.targets()
         node.workerinput["amc_targets"] = [t.to_wire() for t in targets]
         if not targets:
             node.workerinput["amc_no_device"] = state.no_device_reason()
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """xdist controller: schedule by device when the user did not pick a ``--dist`` mode."""
+    state = state_of(config)
+    if not state.device_scheduling:
+        return None
+    return make_device_scheduler(config, log, [t.display for t in state.targets()])
 
 
 def _selected(config: pytest.Config, definition: pytest.Item) -> bool:
@@ -237,7 +250,6 @@ def _wrong_platform(item: pytest.Item, platform: Platform | None, display: str) 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    grouped = bool(getattr(config.option, "loadgroup", False))
     for item in items:
         callspec = getattr(item, "callspec", None)
         if callspec is None or "amc_device" not in callspec.params:
@@ -252,8 +264,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         reason = _wrong_platform(item, target.platform, target.display)
         if reason is not None:
             item.add_marker(pytest.mark.skip(reason=reason))
-        if grouped:
-            item.add_marker(pytest.mark.xdist_group(name=f"amc-{target.key}"))
 
 
 # --- fixtures -------------------------------------------------------------------------------

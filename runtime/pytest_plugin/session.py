@@ -26,7 +26,7 @@ from runtime.pytest_plugin.options import DeviceTarget, PluginOptions
 from runtime.pytest_plugin.report import PROP_ARTIFACTS, CompatibilityBook
 from runtime.pytest_plugin.selection import discover_targets, no_device_reason
 
-__all__ = ["ITEM_RUN", "STATE", "AmcSession", "PluginState", "TestRun", "worker_id"]
+__all__ = ["ITEM_RUN", "STATE", "AmcSession", "PluginState", "TestRun", "is_worker", "worker_id"]
 
 
 @dataclass
@@ -61,6 +61,7 @@ class PluginState:
         self.evidence_written: list[Path] = []
         self._targets: list[DeviceTarget] | None = list(options.targets) or None
         self._no_device: str | None = None
+        self.device_scheduling = False  # xdist controller: schedule tests by device
 
     # --- devices ----------------------------------------------------------------------------
 
