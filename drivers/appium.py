@@ -40,12 +40,13 @@ import logging
 import re
 import threading
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import ParseResult, SplitResult, urlsplit
 
 from appium.options.common import AppiumOptions
-from appium.webdriver.appium_connection import AppiumConnection
+from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
 from appium.webdriver.client_config import AppiumClientConfig
 from appium.webdriver.webdriver import WebDriver
 from selenium.webdriver.common.proxy import Proxy, ProxyType
@@ -117,6 +118,25 @@ class _CountingConnection(AppiumConnection):
         self._counter(command)
         response: dict[str, Any] = super().execute(command, params)  # type: ignore[no-untyped-call]
         return response
+
+    def get_remote_connection_headers(  # type: ignore[override]
+        self, parsed_url: SplitResult | ParseResult, keep_alive: bool = True
+    ) -> dict[str, str]:
+        """This connection's headers, with a fresh idempotency key on a new-session request.
+
+        ``AppiumConnection`` keeps that key in a dict shared by every connection in the process, so
+        two threads starting sessions at once could send the same key and be handed one session.
+        """
+        headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/json;charset=UTF-8",
+            "User-Agent": str(self.user_agent),
+        }
+        if keep_alive:
+            headers["Connection"] = "keep-alive"
+        if parsed_url.path.endswith("/session"):
+            headers[HEADER_IDEMOTENCY_KEY] = str(uuid.uuid4())
+        return headers
 
 
 def _seconds(name: str, value: Any) -> float:

@@ -170,3 +170,23 @@ def test_http_errors_without_a_w3c_body_are_not_taken_for_values() -> None:
         handler.check_response(
             {"status": 404, "value": '{"value": {"error": "no such element", "message": "x"}}'}
         )
+
+
+def test_each_new_session_request_gets_its_own_idempotency_key() -> None:
+    from urllib.parse import urlsplit
+
+    from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
+    from appium.webdriver.client_config import AppiumClientConfig
+
+    from drivers.appium import _CountingConnection
+
+    shared_before = dict(AppiumConnection.extra_headers)
+    config = AppiumClientConfig(remote_server_addr="http://127.0.0.1:4723")
+    one, two = (_CountingConnection(config, lambda command: None) for _ in range(2))
+    new_session = urlsplit("http://127.0.0.1:4723/session")
+    keys = {one.get_remote_connection_headers(new_session)[HEADER_IDEMOTENCY_KEY] for _ in range(3)}
+    keys.add(two.get_remote_connection_headers(new_session)[HEADER_IDEMOTENCY_KEY])
+    assert len(keys) == 4  # never shared between requests or connections
+    source = one.get_remote_connection_headers(urlsplit("http://127.0.0.1:4723/session/abc/source"))
+    assert HEADER_IDEMOTENCY_KEY not in source and source["Connection"] == "keep-alive"
+    assert dict(AppiumConnection.extra_headers) == shared_before  # the client's class-wide dict is untouched
