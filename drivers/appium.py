@@ -62,9 +62,9 @@ from core.errors import (
     HarnessError,
     SceneParseError,
     StepArgumentError,
-    TargetNotFound,
 )
-from core.models import Bounds, Platform, Scene
+from core.models import Platform, Scene
+from drivers.appium_elements import LOCATORS, AppiumElement, ServerElements
 from drivers.appium_errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
 from drivers.appium_spec import connect_spec, options_for, platform_of, split_url
 from drivers.hierarchy import parse_source
@@ -90,21 +90,11 @@ ANDROID_KEYCODES: dict[str, int] = dict(
     home=3, back=4, enter=66, volume_up=24, volume_down=25, menu=82, recent=187, power=26
 )
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
-LOCATORS = frozenset({"xpath", "id", "accessibility id", "class name"})
 SPRINGBOARD = "com.apple.springboard"
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
 _APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
-
-@dataclasses.dataclass(frozen=True)
-class AppiumElement:
-    """A server-side element found by :meth:`AppiumDriver.find`; valid while its session lasts."""
-
-    id: str
-    using: str
-    value: str
 
 
 class _CountingConnection(AppiumConnection):
@@ -150,8 +140,9 @@ def _seconds(name: str, value: Any) -> float:
     return float(value)
 
 
-class AppiumDriver:
-    """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`."""
+class AppiumDriver(ServerElements):
+    """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
+    finds and acts on server-side elements (:class:`~drivers.appium_elements.ServerElements`)."""
 
     backend = "appium"
 
@@ -479,62 +470,11 @@ class AppiumDriver:
             raise DeviceError(f"the screenshot reply is not a PNG or JPEG image ({len(data)} bytes)")
         return data
 
-    # --- beyond the Driver protocol: server-side elements -----------------------------------
-
-    def window_size(self) -> tuple[int, int]:
-        """The screen size the server reports (``GET …/window/rect``)."""
-        rect = self._run("reading the window size", lambda wd: wd.get_window_rect())
-        return int(rect["width"]), int(rect["height"])
-
-    def find_all(self, using: str, value: str) -> list[AppiumElement]:
-        """Elements the server finds (``xpath``, ``id``, ``accessibility id``, ``class name``)."""
-        if using not in LOCATORS:
-            raise StepArgumentError(f"locator {using!r} is not one of {', '.join(sorted(LOCATORS))}")
-        found = self._run(f"finding {using}={value!r}", lambda wd: wd.find_elements(using, value))
-        return [AppiumElement(str(el.id), using, value) for el in found]
-
-    def find(self, using: str, value: str) -> AppiumElement:
-        """The first element the server finds; ``TargetNotFound`` when there is none."""
-        found = self.find_all(using, value)
-        if not found:
-            raise TargetNotFound(
-                f"the Appium server finds no element by {using}={value!r} on {self.device_id}"
-            )
-        return found[0]
-
-    def _element(self, wd: WebDriver, element: AppiumElement) -> Any:
-        return wd.create_web_element(element.id)
-
-    def click(self, element: AppiumElement) -> None:
-        self._run(
-            f"clicking {element.using}={element.value!r}", lambda wd: self._element(wd, element).click()
-        )
-
-    def element_bounds(self, element: AppiumElement) -> Bounds:
-        rect = self._run(f"reading the rect of {element.value!r}", lambda wd: self._element(wd, element).rect)
-        return Bounds.from_rect(rect["x"], rect["y"], rect["width"], rect["height"])
-
-    def element_text(self, element: AppiumElement) -> str:
-        text = self._run(f"reading the text of {element.value!r}", lambda wd: self._element(wd, element).text)
-        return text if isinstance(text, str) else ""
-
-    def element_attribute(self, element: AppiumElement, name: str) -> str | None:
-        """One attribute of an element as the server reports it (``GET …/element/ID/attribute/NAME``)."""
-        value = self._run(
-            f"reading {name!r} of {element.value!r}",
-            lambda wd: self._element(wd, element).get_attribute(name),
-        )
-        return None if value is None else str(value)
-
     @property
     def client(self) -> WebDriver:
         """The live ``appium.webdriver.WebDriver`` (the session starts if needed): an escape hatch for
         what this class does not wrap. Its exceptions are the client's own, not mapped."""
         return self._driver()
-
-    def type_into(self, element: AppiumElement, text: str) -> None:
-        """Send ``text`` to one element (``POST …/element/ID/value``)."""
-        self._run(f"typing into {element.value!r}", lambda wd: self._element(wd, element).send_keys(text))
 
 
 _DOWN: dict[str, Any] = {"type": "pointerDown", "button": 0}
