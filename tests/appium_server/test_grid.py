@@ -8,6 +8,7 @@ wait is bounded, and teardown checks that no java or node process is left.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -119,7 +120,7 @@ def grid(node_tools: NodeTools, tmp_path_factory: pytest.TempPathFactory) -> Ite
         for process, port in appiums:
             wait_until(
                 f"Appium on {port}",
-                lambda p=port: appium_ready(p),
+                functools.partial(appium_ready, port),
                 timeout=APPIUM_START_TIMEOUT,
                 processes=[process],
             )
@@ -232,7 +233,7 @@ def test_two_tasks_run_at_the_same_time_on_the_two_nodes(grid: Grid) -> None:
         assert {session for _, session in live} == {d.session_id for d in drivers}
         assert len({node for node, _ in live}) == 2  # one task per node
         for driver in drivers:  # each Appium server recorded its own task's gestures
-            assert len(driver.client.get_log("actions")) == 2
+            assert len(list(driver.client.get_log("actions"))) == 2
     finally:
         for driver in drivers:
             driver.close()

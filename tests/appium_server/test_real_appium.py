@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,6 +27,12 @@ def _port(url: str) -> int:
     port = urlsplit(url).port
     assert port is not None
     return port
+
+
+def _actions_log(driver: AppiumDriver) -> list[Any]:
+    """What the fake driver recorded from W3C actions (one entry per actions request)."""
+    log: list[Any] = list(driver.client.get_log("actions"))
+    return log
 
 
 def test_observe_is_one_page_source_request_read_into_a_scene(fake_driver: AppiumDriver) -> None:
@@ -60,7 +67,7 @@ def test_a_tap_is_one_w3c_actions_request_the_server_records(fake_driver: Appium
     fake_driver.tap(280, 1380)
     fake_driver.swipe(540, 900, 540, 300, 0.25)
     assert fake_driver.requests - before == 2
-    tap, swipe = fake_driver.client.get_log("actions")[-2:]
+    tap, swipe = _actions_log(fake_driver)[-2:]
     assert [a["type"] for a in tap[0]["actions"]] == ["pointerMove", "pointerDown", "pointerUp"]
     assert (tap[0]["actions"][0]["x"], tap[0]["actions"][0]["y"]) == (280, 1380)
     assert swipe[0]["actions"][2] == {
@@ -80,7 +87,7 @@ def test_typing_into_an_input_field(fake_driver: AppiumDriver) -> None:
     before = fake_driver.requests
     fake_driver.type_text("ok")  # W3C key actions: the fake driver records them
     assert fake_driver.requests - before == 1
-    keys = fake_driver.client.get_log("actions")[-1][0]
+    keys = _actions_log(fake_driver)[-1][0]
     assert keys["type"] == "key" and [a["value"] for a in keys["actions"]] == ["o", "o", "k", "k"]
 
 
