@@ -22,10 +22,17 @@ import pytest
 from core.errors import DriverUnavailable
 from core.models import PlannedStep
 from drivers.appium import AppiumDriver
+from drivers.connect import connect
 from runtime.context import StepRecord, TaskContext
 from runtime.planner import ScriptedPlanner
 from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
-from tests.appium_server.conftest import APPIUM_START_TIMEOUT, appium_ready, fake_options, start_appium
+from tests.appium_server.conftest import (
+    APP_XML,
+    APPIUM_START_TIMEOUT,
+    appium_ready,
+    fake_options,
+    start_appium,
+)
 from tests.appium_server.servers import HOST, NodeTools, ServerProcess, free_port, get_json, wait_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -166,6 +173,22 @@ def test_appium_driver_works_unchanged_through_the_hub(grid: Grid) -> None:
         assert driver.window_size() == (1080, 1920)
         assert driver.screenshot().startswith(b"\x89PNG")
         assert len(grid.busy_slots()) == 1
+    finally:
+        driver.close()
+    _wait_idle(grid)
+
+
+def test_an_appium_device_spec_with_the_hub_url(grid: Grid) -> None:
+    spec = (
+        f"appium:{grid.url}?platform=ios&platformName=Fake&automationName=Fake"
+        f"&deviceName=fake-phone&app={APP_XML}&udid={PHONES[0]}&timeout=15"
+    )
+    driver = connect(spec)
+    try:
+        assert isinstance(driver, AppiumDriver) and driver.timeout == 15.0
+        assert {"MockListView", "MockListItem"} <= {el.type for el in driver.observe()}
+        ((node, session),) = grid.busy_slots()
+        assert session == driver.session_id and node.endswith(f":{_node_port_of(grid, PHONES[0])}")
     finally:
         driver.close()
     _wait_idle(grid)
