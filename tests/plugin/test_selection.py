@@ -7,6 +7,8 @@ from collections.abc import Callable
 import pytest
 
 from drivers.connect import DeviceInfo
+from runtime.pytest_plugin import requires_device_mark
+from runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
 
 DEVICE_AND_UNIT = """
 import pytest
@@ -227,3 +229,24 @@ def test_an_unreachable_named_device_fails_fast_with_the_reason(amc_pytester: py
     assert (
         text.count("could not connect to ios:http://127.0.0.1:1: nothing answers at http://127.0.0.1:1") >= 2
     )
+
+
+@pytest.mark.parametrize(
+    ("markexpr", "only_devices", "devices_allowed"),
+    [
+        ("device", True, True),
+        ("device and ios", True, True),
+        ("not device", False, False),
+        ("device or not device", False, True),
+        ("slow", False, False),
+        (None, False, True),
+    ],
+)
+def test_the_mark_expression_decides_whether_devices_are_touched(
+    amc_pytester: pytest.Pytester, markexpr: str | None, only_devices: bool, devices_allowed: bool
+) -> None:
+    amc_pytester.makeini("[pytest]\nmarkers =\n    slow: slow\n")
+    config = amc_pytester.parseconfigure(*(["-m", markexpr] if markexpr is not None else []))
+
+    assert requires_device_mark(config) is only_devices
+    assert markexpr_allows(config, DEVICE_MARKS) is devices_allowed
