@@ -21,7 +21,9 @@ ADB_ENVIRONMENT = ("ANDROID_ADB_SERVER_HOST", "ANDROID_ADB_SERVER_PORT", "ADBUTI
 @pytest.hookimpl(trylast=True)  # after the plugin's own pytest_configure has parsed the options
 def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.hasplugin("amc"):
-        return  # run with -p no:amc: there are no device tests to serve
+        # -p no:amc (or an install without the entry point): keep `-m "not device"` valid.
+        config.addinivalue_line("markers", "device: needs the amc pytest plugin and a device")
+        return
     targets = state_of(config).options.targets
     real_devices = not targets or any(not target.in_process for target in targets)
     if not (requires_device_mark(config) and real_devices):
