@@ -22,7 +22,8 @@ ADB_ENVIRONMENT = ("ANDROID_ADB_SERVER_HOST", "ANDROID_ADB_SERVER_PORT", "ADBUTI
 def pytest_configure(config: pytest.Config) -> None:
     if not config.pluginmanager.hasplugin("amc"):
         # -p no:amc (or an install without the entry point): keep `-m "not device"` valid.
-        config.addinivalue_line("markers", "device: needs the amc pytest plugin and a device")
+        for name in ("device", "android", "ios"):
+            config.addinivalue_line("markers", f"{name}: needs the amc pytest plugin (pip install -e .)")
         return
     targets = state_of(config).options.targets
     real_devices = not targets or any(not target.in_process for target in targets)
