@@ -38,7 +38,6 @@ from drivers.parse_common import (
     Limits,
     ParsedTree,
     SourceFormat,
-    gc_paused,
 )
 from drivers.parse_ios import parse_ios
 from drivers.parse_ios_json import from_json_tree, load_json, unwrap
@@ -235,15 +234,13 @@ def parse_tree(data: bytes, text: str, limits: Limits, *, platform: Platform | N
         raise _fail(f"expected an {platform} UI tree, got {FORMATS[fmt]} ({fmt})", fmt=fmt)
     _too_many(data, fmt, limits)
     if fmt == "wda-json":
-        with gc_paused():
-            tree = unwrap(load_json(text))
+        tree = unwrap(load_json(text))
         if isinstance(tree, str):  # a /source reply carrying the XML itself
             inner, inner_text = decode_source(tree, limits.max_bytes)
             if detect_format(inner) == "wda-json":
                 raise _fail("the JSON reply wraps more JSON, not a UI tree", fmt=fmt, position="$.value")
             return parse_tree(inner, inner_text, limits, platform=platform)
-        with gc_paused():
-            return from_json_tree(tree, limits)
+        return from_json_tree(tree, limits)
     data = _strip_trailer(data)
     if FORMATS[fmt] == "android":
         return parse_android(data, fmt, limits)

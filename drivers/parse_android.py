@@ -33,6 +33,7 @@ __all__ = ["AndroidTarget", "foreground_package", "parse_android"]
 
 # Packages that draw system windows: used for the foreground app only when nothing else is there.
 _SYSTEM_PACKAGES: Final = frozenset({ANDROID_SYSTEMUI, "android"})
+_FLAG: Final = BOOL.get
 
 
 def _package_of(window: UIElement) -> str | None:
@@ -77,16 +78,28 @@ class AndroidTarget:
 
     __slots__ = ("_amp", "_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
 
-    def __init__(self, fmt: SourceFormat, limits: Limits, *, ampersands: bool = True) -> None:
-        self._fmt = fmt
-        self._amp = ampersands  # whether the document holds any "&" (see restore_ampersands)
-        self._max_depth = limits.max_depth
-        self._max_elements = limits.max_elements
+    def __init__(self) -> None:
+        self._fmt: SourceFormat = "uiautomator"
+        self._max_depth = self._max_elements = 0
         # A frame is [tag, attrib, ordinal, child, child, ...].
         self._stack: list[list[Any]] = []
         self._count = 0
+        self._amp = 0  # "&" references still to restore (see restore_ampersands)
         self._bounds: dict[str, Bounds] = {}
         self._result: ParsedTree | None = None
+
+    def reset(self, fmt: SourceFormat, limits: Limits, ampersands: int) -> None:
+        self._fmt = fmt
+        self._max_depth = limits.max_depth
+        self._max_elements = limits.max_elements
+        self._amp = ampersands
+        self.release()
+
+    def release(self) -> None:
+        self._stack = []
+        self._count = 0
+        self._bounds = {}
+        self._result = None
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
         count = self._count = self._count + 1
@@ -104,7 +117,7 @@ class AndroidTarget:
                 position=f"element {count}",
             )
         if self._amp:
-            restore_ampersands(attrib)
+            self._amp -= restore_ampersands(attrib)
         stack.append([tag, attrib, count])
 
     def end(self, tag: str) -> None:
@@ -123,6 +136,7 @@ class AndroidTarget:
             if bounds is None:
                 bounds = self._bounds[raw] = self._parse_bounds(raw, frame)
         shown = get("visible-to-user") or get("displayed")
+        flag = _FLAG
         stack[-1].append(
             new_element(
                 get("class") or tag,
@@ -133,13 +147,13 @@ class AndroidTarget:
                 bounds,
                 get("enabled") != "false",
                 shown != "false",
-                BOOL.get(get("clickable")),
-                BOOL.get(get("focusable")),
-                BOOL.get(get("focused")),
-                BOOL.get(get("selected")),
-                BOOL.get(get("checked")),
-                BOOL.get(get("scrollable")),
-                BOOL.get(get("password")),
+                flag(get("clickable")),
+                flag(get("focusable")),
+                flag(get("focused")),
+                flag(get("selected")),
+                flag(get("checked")),
+                flag(get("scrollable")),
+                flag(get("password")),
                 tuple(frame[3:]) if len(frame) > 3 else (),
                 attrib,
             )
@@ -208,4 +222,4 @@ class AndroidTarget:
 
 def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a uiautomator or Appium UiAutomator2 dump."""
-    return parse_xml(data, AndroidTarget(fmt, limits, ampersands=b"&" in data), fmt)
+    return parse_xml(data, AndroidTarget, fmt, limits)

@@ -14,11 +14,10 @@ normal constructors if either class ever gains validation (``__post_init__``) or
 from __future__ import annotations
 
 import dataclasses
-import gc
 import math
 import re
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+import threading
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol, cast
 
@@ -37,7 +36,7 @@ __all__ = [
     "ParsedTree",
     "SourceFormat",
     "XmlTarget",
-    "gc_paused",
+    "ampersand_refs",
     "new_bounds",
     "new_element",
     "parse_xml",
@@ -208,41 +207,46 @@ def new_element(
     return el
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a tree is built.
-
-    A parse allocates tens of thousands of container objects and no cycles; without the pause
-    the collector walks the growing tree again and again (about a third of the parse time).
-    Only the thread that switched it off switches it back on, and only if it was on.
-    """
-    was_enabled = gc.isenabled()
-    if was_enabled:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 # --- the safe XML parser -------------------------------------------------------------------------
 
 
-def restore_ampersands(attrib: dict[str, str]) -> None:
-    """Undo libxml2's re-escaping of ``&`` in attribute values, in place.
+_AMPERSAND_REFS = re.compile(rb"&(?:amp|#0*38|#x0*26);")
+_FLAG = BOOL.get
+
+
+def ampersand_refs(data: bytes) -> int:
+    """How many references to ``&`` (``&amp;``, ``&#38;``, ``&#x26;``) the document holds."""
+    return len(_AMPERSAND_REFS.findall(data)) if b"&" in data else 0
+
+
+def restore_ampersands(attrib: dict[str, str]) -> int:
+    """Undo libxml2's re-escaping of ``&`` in attribute values, in place; returns how many.
 
     With ``resolve_entities=False`` a parser target receives every ``&`` of a decoded value as
     the five characters ``&#38;`` (``&amp;`` -> ``&#38;``, ``&amp;#38;`` -> ``&#38;#38;``), so
-    replacing them back is exact. Callers run this only for documents that hold a ``&`` at all.
+    replacing them back is exact. Each one stands for one reference counted by
+    :func:`ampersand_refs`, so a target can stop looking once it has seen them all.
     """
+    if "&" not in "".join(attrib.values()):
+        return 0
+    restored = 0
     for key, value in attrib.items():
         if "&" in value:
+            restored += value.count("&#38;")
             attrib[key] = value.replace("&#38;", "&")
+    return restored
 
 
 class XmlTarget(Protocol):
-    """An lxml parser target that builds a :class:`ParsedTree` while the document streams by."""
+    """An lxml parser target that builds a :class:`ParsedTree` while the document streams by.
+
+    One instance serves many parses on one thread: :meth:`reset` starts a parse, :meth:`release`
+    drops everything the last one built.
+    """
+
+    def reset(self, fmt: SourceFormat, limits: Limits, ampersands: int) -> None: ...
+
+    def release(self) -> None: ...
 
     def start(self, tag: str, attrib: dict[str, str]) -> None: ...
 
@@ -284,25 +288,43 @@ class _RefuseExternal(etree.Resolver):
 _REFUSE_EXTERNAL: Final = _RefuseExternal()
 
 
-def parse_xml(data: bytes, target: XmlTarget, fmt: SourceFormat) -> ParsedTree:
-    """Stream UTF-8 ``data`` through ``target``; any failure is a ``SceneParseError`` for ``fmt``.
+_parsers = threading.local()  # lxml parsers are not thread-safe: one per thread and target kind
+
+
+def _parser_for(kind: type[XmlTarget]) -> tuple[etree.XMLParser, XmlTarget]:
+    """This thread's parser bound to a ``kind`` target (a fresh target parser costs ~50 µs)."""
+    cache: dict[type[XmlTarget], tuple[etree.XMLParser, XmlTarget]] | None = getattr(_parsers, "cache", None)
+    if cache is None:
+        cache = _parsers.cache = {}
+    entry = cache.get(kind)
+    if entry is None:
+        target = kind()
+        # The stubs want data()/comment() too; defining them would make lxml call them for every
+        # whitespace run of a pretty-printed dump, so the target stays minimal.
+        parser = etree.XMLParser(target=cast(Any, target), **_SAFE_PARSER_OPTIONS)
+        parser.resolvers.add(_REFUSE_EXTERNAL)
+        entry = cache[kind] = (parser, target)
+    return entry
+
+
+def parse_xml(data: bytes, kind: type[XmlTarget], fmt: SourceFormat, limits: Limits) -> ParsedTree:
+    """Stream UTF-8 ``data`` through a ``kind`` target; any failure is a ``SceneParseError``.
 
     The caller has already refused DOCTYPE declarations; the parser is configured so that even
     a declaration slipping through would neither load nor expand anything.
     """
-    # The stubs want data()/comment() too; defining them would make lxml call them for every
-    # whitespace run of a pretty-printed dump, so the target stays minimal.
-    parser = etree.XMLParser(target=cast(Any, target), **_SAFE_PARSER_OPTIONS)
-    parser.resolvers.add(_REFUSE_EXTERNAL)
+    parser, target = _parser_for(kind)
+    target.reset(fmt, limits, ampersand_refs(data))
     try:
-        with gc_paused():
-            tree = cast("ParsedTree | None", etree.fromstring(data, parser))
+        tree = cast("ParsedTree | None", etree.fromstring(data, parser))
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         message = _LIBXML_SUFFIX.sub("", exc.msg or str(exc)).strip()
         raise SceneParseError(
             f"malformed XML: {message}", format=fmt, position=f"line {line}:{column}"
         ) from exc
+    finally:
+        target.release()
     if tree is None:  # pragma: no cover - libxml2 reports an unclosed document itself
         raise SceneParseError("the document ended before its root element closed", format=fmt)
     return tree

@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from core.errors import SceneParseError
-from core.models import Bounds, UIElement
+from core.models import UIElement
 from drivers.parse_common import (
     BOOL,
     Limits,
     ParsedTree,
     SourceFormat,
+    new_bounds,
     new_element,
     parse_xml,
     rect_bounds,
@@ -30,6 +31,7 @@ from drivers.parse_common import (
 __all__ = ["SWITCH_TYPES", "IosTarget", "ios_window_size", "parse_ios"]
 
 SWITCH_TYPES: Final = frozenset({"XCUIElementTypeSwitch", "XCUIElementTypeToggle"})
+_FLAG: Final = BOOL.get
 _WRAPPER: Final = "AppiumAUT"
 
 
@@ -60,17 +62,28 @@ def ios_window_size(app: UIElement) -> tuple[int, int]:
 class IosTarget:
     """Builds the Scene tree while lxml streams a WDA / XCUITest XML source."""
 
-    __slots__ = ("_amp", "_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
+    __slots__ = ("_amp", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
 
-    def __init__(self, fmt: SourceFormat, limits: Limits, *, ampersands: bool = True) -> None:
+    def __init__(self) -> None:
+        self._fmt: SourceFormat = "wda-xml"
+        self._max_depth = self._max_elements = 0
+        # A frame is [tag, attrib, ordinal, child, child, ...].
+        self._stack: list[list[Any]] = []
+        self._count = 0
+        self._amp = 0  # "&" references still to restore (see restore_ampersands)
+        self._result: ParsedTree | None = None
+
+    def reset(self, fmt: SourceFormat, limits: Limits, ampersands: int) -> None:
         self._fmt = fmt
-        self._amp = ampersands  # whether the document holds any "&" (see restore_ampersands)
         self._max_depth = limits.max_depth
         self._max_elements = limits.max_elements
-        self._stack: list[list[Any]] = []  # [tag, attrib, ordinal, child, child, ...]
+        self._amp = ampersands
+        self.release()
+
+    def release(self) -> None:
+        self._stack = []
         self._count = 0
-        self._bounds: dict[tuple[str | None, ...], Bounds] = {}
-        self._result: ParsedTree | None = None
+        self._result = None
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
         count = self._count = self._count + 1
@@ -88,7 +101,7 @@ class IosTarget:
                 position=f"element {count}",
             )
         if self._amp:
-            restore_ampersands(attrib)
+            self._amp -= restore_ampersands(attrib)
         stack.append([tag, attrib, count])
 
     def end(self, tag: str) -> None:
@@ -100,12 +113,12 @@ class IosTarget:
             self._finish(children[0] if children else None)
             return
         get = attrib.get
-        key = (get("x"), get("y"), get("width"), get("height"))
-        bounds = self._bounds.get(key)
-        if bounds is None:
-            bounds = self._bounds[key] = rect_bounds(
-                _number(key[0]), _number(key[1]), _number(key[2]), _number(key[3])
-            )
+        x, y, w, h = get("x"), get("y"), get("width"), get("height")
+        try:  # whole numbers, as WDA writes them
+            left, top = int(x), int(y)  # type: ignore[arg-type]
+            bounds = new_bounds(left, top, left + int(w), top + int(h))  # type: ignore[arg-type]
+        except (TypeError, ValueError):  # missing, or fractions as some Appium versions write
+            bounds = rect_bounds(_number(x), _number(y), _number(w), _number(h))
         label = get("label") or None
         value = get("value") or None
         el = new_element(
@@ -119,8 +132,8 @@ class IosTarget:
             get("visible") != "false",
             None,
             None,
-            BOOL.get(get("focused")),
-            BOOL.get(get("selected")),
+            _FLAG(get("focused")),
+            _FLAG(get("selected")),
             (value == "1") if tag in SWITCH_TYPES else None,
             None,
             None,
@@ -151,4 +164,4 @@ class IosTarget:
 
 def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a WDA XML source or an Appium XCUITest page source."""
-    return parse_xml(data, IosTarget(fmt, limits, ampersands=b"&" in data), fmt)
+    return parse_xml(data, IosTarget, fmt, limits)

@@ -64,19 +64,24 @@ def unwrap(doc: Any) -> Mapping[str, Any] | str:
 
 
 def _scalar(value: Any) -> str | None:
-    if value is None or isinstance(value, Mapping | list):
+    """A JSON scalar as the string XML would carry; None for null, objects and arrays."""
+    kind = type(value)
+    if kind is str:
+        return value  # type: ignore[no-any-return]
+    if value is None or kind is dict or kind is list:
         return None
-    if isinstance(value, bool):
+    if kind is bool:
         return "1" if value else "0"
-    if isinstance(value, float) and value.is_integer():
+    if kind is float and value.is_integer():
         return str(int(value))
     return str(value)
 
 
 def _number(value: Any) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is int or kind is float:
+        return value  # type: ignore[no-any-return]
+    if kind is str:
         try:
             return float(value)
         except ValueError:
@@ -86,12 +91,12 @@ def _number(value: Any) -> float:
 
 def _bounds(node: Mapping[str, Any], attributes: dict[str, str]) -> Bounds:
     rect = node.get("rect")
-    if isinstance(rect, Mapping):
+    if type(rect) is dict:
         x, y = _number(rect.get("x")), _number(rect.get("y"))
         w, h = _number(rect.get("width")), _number(rect.get("height"))
     else:
         frame = node.get("frame")
-        match = _FRAME.fullmatch(frame.strip()) if isinstance(frame, str) else None
+        match = _FRAME.fullmatch(frame.strip()) if type(frame) is str else None
         if match is None:
             return EMPTY
         x, y, w, h = (_number(g) for g in match.groups())
@@ -102,28 +107,33 @@ def _bounds(node: Mapping[str, Any], attributes: dict[str, str]) -> Bounds:
 
 
 def _flag(value: Any, default: bool) -> bool:
-    if not isinstance(value, str | int):  # bool is an int; null or a stray object keeps the default
-        return default
-    return value in _TRUE
+    kind = type(value)
+    if kind is str or kind is bool or kind is int:
+        return value in _TRUE
+    return default  # null or a stray object keeps the default
 
 
 def _element(node: Mapping[str, Any], children: tuple[UIElement, ...]) -> UIElement:
+    # Raw scalars as XML would carry them; "children" (a list) and "rect" (an object) drop out.
     attributes: dict[str, str] = {}
     for key, raw in node.items():
-        if key != "children":
+        if type(raw) is str:
+            attributes[key] = raw
+        else:
             text = _scalar(raw)
             if text is not None:
                 attributes[key] = text
     short: str = node["type"]
     native = short if short.startswith(_PREFIX) else _PREFIX + short
-    label = _scalar(node.get("label")) or None
-    value = _scalar(node.get("value")) or None
+    get = attributes.get
+    label = get("label") or None
+    value = get("value") or None
     focused = node.get("isFocused")
     return new_element(
         native,
         label or value,
         label,
-        _scalar(node.get("name")) or None,
+        get("name") or None,
         value,
         _bounds(node, attributes),
         _flag(node.get("isEnabled"), True),
@@ -160,7 +170,7 @@ def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
         nodes.append(node)
         parents.append(parent)
         slots.append(slot)
-        if not isinstance(node, Mapping) or not isinstance(node.get("type"), str):
+        if not (type(node) is dict or isinstance(node, Mapping)) or type(node.get("type")) is not str:
             raise SceneParseError(
                 "an element is not an object with a string 'type'",
                 format=_FORMAT,
@@ -181,7 +191,7 @@ def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
         kids = node.get("children")
         if kids is None:
             continue
-        if not isinstance(kids, list):
+        if type(kids) is not list:
             raise SceneParseError(
                 "'children' is not a list", format=_FORMAT, position=_path(parents, slots, index)
             )

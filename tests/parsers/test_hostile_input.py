@@ -78,7 +78,7 @@ def test_the_parser_itself_opens_no_file_even_past_the_doctype_check(canary: Pat
         f'<!DOCTYPE h [<!ENTITY x SYSTEM "file://{canary}">]><hierarchy><node text="&x;"/></hierarchy>',
     ):
         with pytest.raises(SceneParseError) as info:
-            parse_xml(doc.encode(), AndroidTarget("uiautomator", Limits()), "uiautomator")
+            parse_xml(doc.encode(), AndroidTarget, "uiautomator", Limits())
         assert SECRET not in str(info.value)
 
 
