@@ -3,7 +3,9 @@
 For every fixture (tests/fixtures/hierarchy and, when present, ../shared/fixtures/android) and for
 synthetic 2,000- and 20,000-node trees of both platforms, this times, in the same run and
 interleaved, ``drivers.hierarchy.parse_source(data)`` and ``lxml.etree.fromstring(data)`` (for the
-WDA JSON source: ``json.loads``) and prints the medians and their ratio as a Markdown table.
+WDA JSON source: ``json.loads``) and prints the medians and their ratio as a Markdown table. A third
+column, "attribute dicts only", is an lxml parser target that does nothing but keep each element's
+attributes as the Python dict lxml hands it: the floor for any design that keeps raw attributes.
 
     python benchmarks/parse.py [--repeats N] [--quick]
 
@@ -26,7 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from lxml import etree
 
@@ -41,11 +43,46 @@ REAL = REPO.parent / "shared" / "fixtures" / "android"
 _BARE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
 
 
+class _KeepAttributes:
+    """The floor for any design that keeps each element's raw attributes as a Python dict."""
+
+    def __init__(self) -> None:
+        self.stack: list[list[Any]] = [[]]
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        self.stack.append([tag, attrib])
+
+    def end(self, tag: str) -> None:
+        frame = self.stack.pop()
+        self.stack[-1].append(frame)
+
+    def close(self) -> list[Any]:
+        out, self.stack = self.stack, [[]]
+        return out
+
+
+_KEEP = _KeepAttributes()
+_KEEP_PARSER = etree.XMLParser(
+    target=cast(Any, _KEEP), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False
+)
+
+
 # --- synthetic trees -----------------------------------------------------------------------------
 
 
 def _words(rng: random.Random) -> str:
-    pool = ["Settings", "Network", "internet", "Wi\u2011Fi", "Bluetooth", "Battery", "Display", "设置", "Звук", "&"]
+    pool = [
+        "Settings",
+        "Network",
+        "internet",
+        "Wi\u2011Fi",
+        "Bluetooth",
+        "Battery",
+        "Display",
+        "设置",
+        "Звук",
+        "&",
+    ]
     return " ".join(rng.choice(pool) for _ in range(rng.randint(1, 3)))
 
 
@@ -59,10 +96,11 @@ def synthetic_android(n: int, seed: int = 7) -> bytes:
         nonlocal count
         count += 1
         out.append(
-            f'<node index="{count % 7}" text="{text}" resource-id="{rid}" class="{cls}" package="com.example.app" '
-            f'content-desc="" checkable="false" checked="false" clickable="{"true" if text else "false"}" '
-            f'enabled="true" focusable="false" focused="false" scrollable="false" long-clickable="false" '
-            f'password="false" selected="false" visible-to-user="true" bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]" '
+            f'<node index="{count % 7}" text="{text}" resource-id="{rid}" class="{cls}" '
+            f'package="com.example.app" content-desc="" checkable="false" checked="false" '
+            f'clickable="{"true" if text else "false"}" enabled="true" focusable="false" focused="false" '
+            f'scrollable="false" long-clickable="false" password="false" selected="false" '
+            f'visible-to-user="true" bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]" '
             f'drawing-order="{count % 5}" hint="" display-id="0"' + (">" if kids else " />")
         )
 
@@ -70,8 +108,18 @@ def synthetic_android(n: int, seed: int = 7) -> bytes:
         node("android.widget.LinearLayout", (0, top, 1080, top + 176), rid="com.example.app:id/row", kids=1)
         node("android.widget.ImageView", (42, top + 40, 138, top + 136), rid="android:id/icon")
         node("android.widget.RelativeLayout", (168, top + 26, 1038, top + 150), kids=1)
-        node("android.widget.TextView", (168, top + 40, 1000, top + 96), text=_words(rng), rid="android:id/title")
-        node("android.widget.TextView", (168, top + 96, 1000, top + 140), text=_words(rng), rid="android:id/summary")
+        node(
+            "android.widget.TextView",
+            (168, top + 40, 1000, top + 96),
+            text=_words(rng),
+            rid="android:id/title",
+        )
+        node(
+            "android.widget.TextView",
+            (168, top + 96, 1000, top + 140),
+            text=_words(rng),
+            rid="android:id/summary",
+        )
         out.append("</node></node>")
 
     node("android.widget.FrameLayout", (0, 0, 1080, 2400), kids=1)
@@ -87,9 +135,9 @@ def synthetic_android(n: int, seed: int = 7) -> bytes:
 def _ios_element(kind: str, x: int, y: int, w: int, h: int, *, label: str = "", kids: bool = False) -> str:
     named = f' name="{label}" label="{label}" value="{label}"' if label else ""
     return (
-        f'<XCUIElementType{kind} type="XCUIElementType{kind}"{named} enabled="true" visible="{"true" if y < 844 else "false"}" '
-        f'accessible="{"true" if label else "false"}" x="{x}" y="{y}" width="{w}" height="{h}" index="0"'
-        + (">" if kids else "/>")
+        f'<XCUIElementType{kind} type="XCUIElementType{kind}"{named} enabled="true" '
+        f'visible="{"true" if y < 844 else "false"}" accessible="{"true" if label else "false"}" '
+        f'x="{x}" y="{y}" width="{w}" height="{h}" index="0"' + (">" if kids else "/>")
     )
 
 
@@ -148,6 +196,7 @@ class Row:
     elements: int
     size: int
     bare: float
+    floor: float | None
     scene: float
 
     @property
@@ -187,17 +236,19 @@ def _bare_input(data: bytes) -> bytes:
 def measure(name: str, data: bytes, repeats: int) -> Row:
     utf8, text = decode_source(data, 1 << 30)
     fmt = detect_format(utf8)
-    bare: Callable[[], object]
+    candidates: dict[str, Callable[[], object]] = {}
     if fmt == "wda-json":
-        bare = lambda: json.loads(text)  # noqa: E731
+        candidates["bare"] = lambda: json.loads(text)
     else:
         plain = _bare_input(data)
-        bare = lambda: etree.fromstring(plain, _BARE_PARSER)  # noqa: E731
+        candidates["bare"] = lambda: etree.fromstring(plain, _BARE_PARSER)
+        candidates["floor"] = lambda: etree.fromstring(plain, _KEEP_PARSER)
+    candidates["scene"] = lambda: parse_source(data)
     elements = len(parse_source(data))
     # Small inputs get more rounds so that each side runs for a similar wall time.
     rounds = max(repeats, min(2000, int(repeats * 2_000_000 / max(len(data), 1))))
-    medians = _medians({"bare": bare, "scene": lambda: parse_source(data)}, rounds)
-    return Row(name, fmt, elements, len(data), medians["bare"], medians["scene"])
+    medians = _medians(candidates, rounds)
+    return Row(name, fmt, elements, len(data), medians["bare"], medians.get("floor"), medians["scene"])
 
 
 def inputs(quick: bool) -> list[tuple[str, bytes]]:
@@ -222,9 +273,11 @@ def machine() -> str:
                 break
     import os
 
+    lxml_version = ".".join(map(str, etree.LXML_VERSION[:3]))
+    libxml_version = ".".join(map(str, etree.LIBXML_VERSION))
     return (
         f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}, "
-        f"lxml {'.'.join(map(str, etree.LXML_VERSION[:3]))}, libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}"
+        f"lxml {lxml_version}, libxml2 {libxml_version}"
     )
 
 
@@ -236,12 +289,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Machine: {machine()}\n")
     _warm_up()
     rows = [measure(name, data, args.repeats) for name, data in inputs(args.quick)]
-    print("| input | format | elements | bytes | bare parse (ms) | Scene (ms) | ratio |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print(
+        "| input | format | elements | bytes | bare parse (ms) | attribute dicts only | Scene (ms) | ratio |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for r in rows:
+        floor = f"{r.floor * 1e3:.3f} ({r.floor / r.bare:.2f}x)" if r.floor is not None else "n/a"
         print(
-            f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {r.bare * 1e3:.3f} | {r.scene * 1e3:.3f} "
-            f"| {r.ratio:.2f} |"
+            f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {r.bare * 1e3:.3f} | {floor} "
+            f"| {r.scene * 1e3:.3f} | **{r.ratio:.2f}** |"
         )
     ratios = [r.ratio for r in rows]
     print(f"\nmedian ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, best {min(ratios):.2f}")
