@@ -1,0 +1,118 @@
+"""Load: 32 concurrent tasks across 8 simulated devices through the DevicePool.
+
+- In process (SimDrivers, 4 Android + 4 iOS): 10,000 steps in all, in four rounds of 32 tasks. Each
+  task remembers its own marker and checks at every step that its world holds that marker and only
+  its own steps; after every round the results are dropped and resident memory is sampled: it stays
+  flat, and no thread or file descriptor is left behind.
+- Over the protocol faces (4 phones behind one adb server face, 4 iPhones behind their own
+  WebDriverAgent faces, the real uiautomator2 and facebook-wda clients): 32 tasks; afterwards every
+  face thread, socket and file descriptor is gone.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Sequence
+
+import pytest
+
+from drivers.base import Driver
+from drivers.sim.adb_face import AdbFace
+from drivers.sim.device import SimDevice
+from drivers.sim.driver import SimDriver
+from drivers.sim.wda_face import WdaFace
+from drivers.u2 import U2Config, U2Driver
+from drivers.wda import WdaDriver
+from runtime.planner import Planner
+from runtime.pool import DevicePool, PoolTask
+from runtime.task import TaskResult, TaskRunnerConfig, TaskStatus
+from tests.load.support import MarkerPlanner, Resources, rss_kib, settle
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]
+
+TASKS = 32
+DEVICES = 8
+TOTAL_STEPS = 10_000
+ROUNDS = 4
+# Memory may rise once (the allocator's first high-water mark), then must stay flat round to round.
+FIRST_ROUND_GROWTH_KIB = 24 * 1024
+LATER_ROUND_GROWTH_KIB = 8 * 1024
+
+
+def _split(total: int, parts: int) -> list[int]:
+    return [total // parts + (1 if n < total % parts else 0) for n in range(parts)]
+
+
+def _run_round(pool: DevicePool, tag: str, steps: Sequence[int]) -> int:
+    """32 marker tasks (even ones on Android, odd ones on iOS); checks each; returns the steps run."""
+    planners: dict[str, MarkerPlanner] = {}
+
+    def task(n: int) -> PoolTask:
+        marker = f"{tag}-task-{n}"
+
+        def planner(driver: Driver) -> Planner:
+            planners[marker] = MarkerPlanner(marker, driver.platform, steps[n], driver.device_id)
+            return planners[marker]
+
+        config = TaskRunnerConfig(max_steps=steps[n] + 1)
+        return PoolTask(marker, planner, platform="android" if n % 2 == 0 else "ios", config=config)
+
+    results: list[TaskResult] = pool.run_all([task(n) for n in range(len(steps))])
+    for n, result in enumerate(results):
+        marker = f"{tag}-task-{n}"
+        assert result.status is TaskStatus.SUCCEEDED, (marker, result.error)
+        assert len(result.steps) == steps[n]
+        assert result.world is not None and result.world.variables == {"marker": marker}
+        assert planners[marker].violations == []
+        assert result.context.device_id == planners[marker].device_id
+    return sum(len(r.steps) for r in results)
+
+
+@pytest.fixture
+def sims() -> list[Driver]:
+    return [
+        SimDriver("android" if n < DEVICES // 2 else "ios", device_id=f"load-{n}") for n in range(DEVICES)
+    ]
+
+
+def test_32_tasks_on_8_devices_10000_steps_no_shared_state_no_leaks_flat_memory(sims: list[Driver]) -> None:
+    with DevicePool(sims) as pool:
+        _run_round(pool, "warm-up", [20] * TASKS)  # imports, caches and the allocator settle first
+    gc.collect()
+    before = Resources.now()
+    rss = [rss_kib()]
+    executed = 0
+    for round_number in range(ROUNDS):
+        with DevicePool(sims) as pool:
+            executed += _run_round(pool, f"round-{round_number}", _split(TOTAL_STEPS // ROUNDS, TASKS))
+            assert sum(pool.tasks_run().values()) == TASKS and pool.retired == {}
+        gc.collect()
+        rss.append(rss_kib())
+    after = settle(before)
+    assert executed == TOTAL_STEPS
+    assert after == before  # no thread and no file descriptor left behind
+    assert rss[1] - rss[0] < FIRST_ROUND_GROWTH_KIB, rss
+    assert max(rss[2:]) - rss[1] < LATER_ROUND_GROWTH_KIB, rss  # flat from round to round
+
+
+def test_32_tasks_over_the_adb_and_wda_faces_leave_no_thread_or_socket_behind() -> None:
+    gc.collect()
+    before = Resources.now()
+    adb = AdbFace([SimDevice("android", f"emulator-{5554 + 2 * n}") for n in range(DEVICES // 2)]).start()
+    wdas = [WdaFace(SimDevice("ios", f"SIM-IPHONE-{n}")).start() for n in range(DEVICES // 2)]
+    config = U2Config(adb_host=adb.host, adb_port=adb.port, timeout=10.0, launch_timeout=5.0)
+    drivers: list[Driver] = [U2Driver(phone.serial, config).connect() for phone in adb.phones]
+    drivers += [WdaDriver.from_url(f.url, device_id=f.device.device_id, timeout=10.0).connect() for f in wdas]
+    try:
+        with DevicePool(drivers) as pool:
+            executed = _run_round(pool, "faces", [12] * TASKS)
+        assert executed == 12 * TASKS
+        assert adb.requests("rpc:click") > 0 and all(face.count("tap") > 0 for face in wdas)
+    finally:
+        for driver in drivers:
+            driver.close()
+        adb.stop()
+        for face in wdas:
+            face.stop()
+    after = settle(before)
+    assert after == before, (before, after)  # every face thread, socket and fd is gone
