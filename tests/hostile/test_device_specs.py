@@ -1,0 +1,152 @@
+"""``drivers.connect.connect`` with garbage: a ``ConfigError`` naming the problem, and nothing contacted.
+
+Specs that point at a live face (a WebDriverAgent and an Appium server, both simulated) prove the
+refusal comes before the first request: the faces count none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core.errors import ConfigError
+from drivers.connect import SPEC_FORMS, connect
+from drivers.sim.appium_face import AppiumFace
+from drivers.sim.device import SimDevice
+from drivers.sim.wda_face import WdaFace
+
+pytestmark = pytest.mark.timeout(60)
+
+WDA, APPIUM = "{wda}", "{appium}"  # replaced with the live faces' URLs
+
+
+@pytest.fixture(scope="module")
+def appium_face() -> Iterator[AppiumFace]:
+    with AppiumFace(SimDevice("android")) as running:
+        yield running
+
+
+@pytest.fixture
+def faces(wda: WdaFace, appium_face: AppiumFace) -> Iterator[tuple[WdaFace, AppiumFace]]:
+    appium_face.faults.reset_counts()
+    yield wda, appium_face
+
+
+GARBAGE_SPECS: dict[str, tuple[Any, str]] = {
+    "empty": ("", "empty"),
+    "blank": ("   \t ", "empty"),
+    "no colon": ("sim", "expected SCHEME:TARGET"),
+    "no target": ("sim:", "expected SCHEME:TARGET"),
+    "no scheme": (":android", "unknown scheme ''"),
+    "NUL": ("sim:and\x00roid", "control characters"),
+    "escape sequence": ("sim:\x1b[31mandroid", "control characters"),
+    "tab inside": ("sim:\tandroid", "control characters"),
+    "unknown scheme": ("usb:emulator-5554", "unknown scheme 'usb'"),
+    "huge": ("sim:" + "a" * 100_000, "too long"),
+    "sim of another OS": ("sim:windows", "'sim:android' or 'sim:ios'"),
+    "WDA face for Android": ("sim+wda:android", "sim+wda:ios"),
+    "adb face for iOS": ("sim+adb:ios", "sim+adb:android"),
+    "Appium face for nothing": ("sim+appium:", "expected SCHEME:TARGET"),
+    "iOS target not a URL": ("ios:not a url", "bad iOS target"),
+    "iOS javascript URL": ("ios:javascript:alert(1)", "bad iOS target"),
+    "iOS ftp URL at a live WDA": (f"ios:ftp://{WDA}", "bad iOS target"),
+    "iOS URL without host": ("ios:http://", "bad WebDriverAgent URL"),
+    "Appium without platform at a live server": (f"appium:{APPIUM}", "platform=android or platform=ios"),
+    "Appium for another OS at a live server": (f"appium:{APPIUM}?platform=windows", "platform=android"),
+    "Appium unknown parameter at a live server": (f"appium:{APPIUM}?platform=android&x=1", "unknown query"),
+    "Appium without scheme": ("appium:127.0.0.1:4723?platform=android", "must be http(s)://HOST"),
+    "not a string: None": (None, "must be a string"),
+    "not a string: int": (42, "must be a string"),
+    "not a string: bytes": (b"sim:android", "must be a string"),
+    "not a string: list": (["sim:android"], "must be a string"),
+}
+
+
+def _fill(value: Any, wda: WdaFace, appium: AppiumFace) -> Any:
+    if isinstance(value, str):
+        return value.replace(WDA, wda.url.removeprefix("http://")).replace(APPIUM, appium.url)
+    return value
+
+
+@pytest.mark.parametrize("name", sorted(GARBAGE_SPECS))
+def test_a_garbage_spec_is_a_config_error_and_nothing_is_contacted(
+    name: str, faces: tuple[WdaFace, AppiumFace]
+) -> None:
+    wda, appium = faces
+    spec, message = GARBAGE_SPECS[name]
+    with pytest.raises(ConfigError) as caught:
+        connect(_fill(spec, wda, appium))
+    assert message in str(caught.value)
+    assert wda.count() == 0 and appium.count() == 0
+
+
+def test_the_hint_lists_every_accepted_form() -> None:
+    with pytest.raises(ConfigError) as caught:
+        connect("nonsense")
+    assert caught.value.hint is not None and all(form in caught.value.hint for form in SPEC_FORMS)
+    assert len(str(caught.value)) < 1000
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="drivers/connect.py _bad_spec quotes the whole spec: a 100 kB spec makes a 100 kB error message "
+    "(and console line); reported to the lead",
+)
+def test_a_huge_spec_is_not_echoed_back_in_full() -> None:
+    with pytest.raises(ConfigError) as caught:
+        connect("sim:" + "a" * 100_000)
+    assert len(str(caught.value)) < 5_000  # a 100 kB spec does not become a 100 kB message
+
+
+GARBAGE_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "Appium timeout not a number": (f"appium:{APPIUM}?platform=android", {"timeout": "x"}),
+    "WDA unknown option": (f"ios:http://{WDA}", {"bogus": 1}),
+    "WDA timeout negative": (f"ios:http://{WDA}", {"timeout": -1}),
+    "WDA timeout NaN": (f"ios:http://{WDA}", {"timeout": float("nan")}),
+    "u2 timeout not a number": ("android:emulator-5554", {"timeout": "x"}),
+    "u2 adb port not a number": ("android:emulator-5554", {"adb_port": "x"}),
+    "adb face latency not a number": ("sim+adb:android", {"latency": "x"}),
+    "Appium face latency not a number": ("sim+appium:android", {"latency": "x"}),
+    "Appium face unknown option": ("sim+appium:android", {"bogus": 1}),
+}
+
+# connect() options that are not numbers reach float() unchecked: ValueError, not ConfigError.
+UNCHECKED_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "sim latency not a number": ("sim:android", {"latency": "abc"}),
+    "sim latency infinite": ("sim:android", {"latency": float("inf")}),
+    "sim latency NaN": ("sim:android", {"latency": float("nan")}),
+    "sim unknown option": ("sim:android", {"bogus": 1}),
+    "WDA timeout not a number": (f"ios:http://{WDA}", {"timeout": "abc"}),
+    "WDA face latency not a number": ("sim+wda:ios", {"latency": "x"}),
+    "WDA face timeout not a number": ("sim+wda:ios", {"timeout": "x"}),
+    "Appium URL with a broken IPv6 host": ("appium:http://[::1?platform=android", {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GARBAGE_OPTIONS))
+def test_garbage_options_are_config_errors_before_any_request(
+    name: str, faces: tuple[WdaFace, AppiumFace]
+) -> None:
+    wda, appium = faces
+    spec, options = GARBAGE_OPTIONS[name]
+    with pytest.raises(ConfigError):
+        connect(_fill(spec, wda, appium), **options)
+    assert wda.count() == 0 and appium.count() == 0
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="connect() passes some options to float()/SimDriver unchecked (drivers/connect.py _connect_sim, "
+    "drivers/wda.py connect_spec, drivers/sim/wda_face.py connect_face) and appium_spec lets urlsplit's "
+    "ValueError out: a ValueError (or a driver that accepts latency=inf/NaN or an unknown option) instead "
+    "of a ConfigError; reported to the lead",
+)
+@pytest.mark.parametrize("name", sorted(UNCHECKED_OPTIONS))
+def test_unchecked_options_should_be_config_errors(name: str, faces: tuple[WdaFace, AppiumFace]) -> None:
+    wda, appium = faces
+    spec, options = UNCHECKED_OPTIONS[name]
+    with pytest.raises(ConfigError):
+        driver = connect(_fill(spec, wda, appium), **options)
+        driver.close()
