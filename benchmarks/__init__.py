@@ -1,0 +1,1 @@
+"""The harness's benchmarks: ``python -m benchmarks`` prints every table (see README.md here)."""

@@ -1,0 +1,7 @@
+"""``python -m benchmarks``: every benchmark, every table (see :mod:`benchmarks.run_all`)."""
+
+from __future__ import annotations
+
+from benchmarks.run_all import main
+
+raise SystemExit(main())

@@ -1,0 +1,481 @@
+"""Requests and wall time per user action: the harness's adapters against each client used directly.
+
+The action: on Settings' first screen, tap the row found by its text (``Network & internet`` on
+Android, ``General`` on iOS), which opens a sub-page. The harness does it its way, observe once and
+tap by a selector resolved on that Scene (``Executor`` with a ``PlannedStep("tap", {"text": …})``);
+each client its usual way: facebook-wda ``client(name=…).click()``, uiautomator2
+``d(text=…).click()`` and ``d.xpath(…).click()``, Appium ``find_element(…).click()``.
+
+Requests are counted where a phone would see them: at the simulated device's faces (their
+``FaultInjector`` counters). On the adb face a request is one that reaches the phone (an RPC to the
+uiautomator2 server, a shell command); the adb server's own work on the computer (``host:version``,
+``host:transport`` and opening the ``tcp:9008`` stream) is shown apart as adb hops. Every contender has
+its own face and phone, so sessions never interfere, and contenders run interleaved round by round.
+
+Then a 20-step flow each way (the row, then back, ten times) with 50 ms added to every request: the
+harness through ``TaskRunner`` (which observes after every step: that Scene is the step's outcome and
+the next step's input), the clients as 20 element clicks.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import adbutils
+import uiautomator2
+import wda
+from appium import webdriver
+from appium.options.android import UiAutomator2Options
+from appium.options.ios import XCUITestOptions
+from appium.webdriver.common.appiumby import AppiumBy
+
+from benchmarks.common import RouteLatency, Table, median
+from core.models import PlannedStep, Platform
+from drivers.appium import AppiumDriver, options_for
+from drivers.base import Driver
+from drivers.sim.adb_face import AdbFace
+from drivers.sim.appium_face import AppiumFace
+from drivers.sim.device import SimDevice
+from drivers.sim.wda_face import WdaFace
+from drivers.u2 import U2Config, U2Driver
+from drivers.wda import WdaDriver
+from runtime.context import TaskContext
+from runtime.executor import Executor
+from runtime.planner import ScriptedPlanner
+from runtime.task import TaskRunner, TaskRunnerConfig
+
+__all__ = ["ActionResult", "Contender", "FlowResult", "contenders", "measure_actions", "measure_flows", "run"]
+
+LATENCY = 0.05
+FLOW_STEPS = 20
+ADB_DEVICE_ROUTES = ("rpc:", "adb:shell", "adb:sync")
+APPS: dict[Platform, str] = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
+SUBPAGE: dict[Platform, tuple[str, str]] = {
+    "android": ("network", "Network & internet"),
+    "ios": ("general", "General"),
+}
+BACK: dict[Platform, dict[str, str]] = {"android": {"label": "Navigate up"}, "ios": {"id": "BackButton"}}
+
+
+@dataclass
+class Contender:
+    """One way of doing the action on its own face and phone.
+
+    ``forward`` opens the sub-page, ``back`` returns; ``device_requests`` and ``hops`` read the
+    face's counters (requests that reach the phone; everything the face served).
+    """
+
+    backend: str
+    way: str
+    code: str
+    harness: bool
+    device: SimDevice
+    faults: RouteLatency
+    forward: Callable[[], None]
+    back: Callable[[], None]
+    adb: bool = False
+    driver: Driver | None = None
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def platform(self) -> Platform:
+        return self.device.platform
+
+    def device_requests(self) -> int:
+        if not self.adb:
+            return self.faults.count()
+        routes = [r for r in list(self.faults.counts) if r.startswith(ADB_DEVICE_ROUTES)]
+        return self.faults.count(*routes) if routes else 0
+
+    def hops(self) -> int:
+        return self.faults.count() - self.device_requests()
+
+    def reset_screen(self) -> None:
+        """Settings in front on its first screen, straight on the phone (nothing on the wire)."""
+        app = APPS[self.platform]
+        self.device.terminate(app)
+        self.device.launch(app)
+
+    def on_subpage(self) -> bool:
+        run = self.device.current_run()
+        return run is not None and run.stack == ["main", SUBPAGE[self.platform][0]]
+
+    def set_latency(self, seconds: float) -> None:
+        self.faults.route_latency = seconds
+
+
+def _injector(adb: bool) -> RouteLatency:
+    return RouteLatency(0.0, ADB_DEVICE_ROUTES if adb else ("",))
+
+
+def _harness_action(driver: Driver, selector: dict[str, str]) -> Callable[[], None]:
+    """Observe once, then tap by the selector resolved on that Scene: the executor's path."""
+    executor = Executor(driver)
+
+    def act() -> None:
+        context = TaskContext(goal="bench", device_id=driver.device_id)
+        context.add_scene(driver.observe())
+        result = executor.execute(PlannedStep("tap", selector), context)
+        if not result.success:
+            raise RuntimeError(f"the harness's tap failed: {result.error}")
+
+    return act
+
+
+# --- the contenders, each on its own face ------------------------------------------------------
+
+
+@contextmanager
+def _wda(harness: bool) -> Iterator[Contender]:
+    device = SimDevice("ios")
+    faults = _injector(adb=False)
+    face = WdaFace(device, faults=faults).start()
+    try:
+        if harness:
+            driver = WdaDriver.from_url(face.url, device_id=device.device_id, timeout=30.0).connect()
+            text = SUBPAGE["ios"][1]
+            yield Contender(
+                "WebDriverAgent",
+                "harness: WdaDriver",
+                f'observe + tap {{text: "{text}"}}',
+                True,
+                device,
+                faults,
+                _harness_action(driver, {"text": text}),
+                _harness_action(driver, BACK["ios"]),
+                driver=driver,
+                closers=[driver.close],
+            )
+        else:
+            client = wda.Client(face.url)
+            yield Contender(
+                "WebDriverAgent",
+                "facebook-wda",
+                'client(name="General").click()',
+                False,
+                device,
+                faults,
+                lambda: client(name="General").click(),
+                lambda: client(name="BackButton").click(),
+            )
+    finally:
+        face.stop()
+
+
+@contextmanager
+def _u2(way: str) -> Iterator[Contender]:
+    device = SimDevice("android")
+    faults = _injector(adb=True)
+    face = AdbFace([device], faults=faults).start()
+    text = SUBPAGE["android"][1]
+    try:
+        if way == "harness":
+            config = U2Config(adb_host=face.host, adb_port=face.port, timeout=30.0)
+            driver = U2Driver(device.device_id, config).connect()
+            yield Contender(
+                "uiautomator2",
+                "harness: U2Driver",
+                f'observe + tap {{text: "{text}"}}',
+                True,
+                device,
+                faults,
+                _harness_action(driver, {"text": text}),
+                _harness_action(driver, BACK["android"]),
+                adb=True,
+                driver=driver,
+                closers=[driver.close],
+            )
+            return
+        d = uiautomator2.Device(
+            adbutils.AdbClient(host=face.host, port=face.port).device(serial=device.device_id)
+        )
+        if way == "selector":
+            forward = lambda: d(text=text).click()  # noqa: E731
+            back = lambda: d(description="Navigate up").click()  # noqa: E731
+            code = f'd(text="{text}").click()'
+        else:
+            forward = lambda: d.xpath(f'//*[@text="{text}"]').click()  # noqa: E731
+            back = lambda: d.xpath('//*[@content-desc="Navigate up"]').click()  # noqa: E731
+            code = f"d.xpath('//*[@text=\"{text}\"]').click()"
+        yield Contender(
+            "uiautomator2", f"uiautomator2 ({way})", code, False, device, faults, forward, back, adb=True
+        )
+    finally:
+        face.stop()
+
+
+@contextmanager
+def _appium(platform: Platform, harness: bool) -> Iterator[Contender]:
+    device = SimDevice(platform)
+    faults = _injector(adb=False)
+    face = AppiumFace(device, faults=faults).start()
+    name = f"Appium ({'UiAutomator2' if platform == 'android' else 'XCUITest'})"
+    text = SUBPAGE[platform][1]
+    try:
+        if harness:
+            driver = AppiumDriver(
+                face.url, options_for(platform, udid=device.device_id), timeout=30.0
+            ).connect()
+            yield Contender(
+                name,
+                "harness: AppiumDriver",
+                f'observe + tap {{text: "{text}"}}',
+                True,
+                device,
+                faults,
+                _harness_action(driver, {"text": text}),
+                _harness_action(driver, BACK[platform]),
+                driver=driver,
+                closers=[driver.close],
+            )
+            return
+        options: Any = UiAutomator2Options() if platform == "android" else XCUITestOptions()
+        options.udid = device.device_id
+        wd = webdriver.Remote(face.url, options=options)
+        by: str = AppiumBy.XPATH if platform == "android" else AppiumBy.ACCESSIBILITY_ID
+        value = f'//*[@text="{text}"]' if platform == "android" else text
+        back_by, back_value = (
+            AppiumBy.ACCESSIBILITY_ID,
+            "Navigate up" if platform == "android" else "BackButton",
+        )
+        yield Contender(
+            name,
+            "Appium-Python-Client",
+            f"find_element({by!r}, {value!r}).click()",
+            False,
+            device,
+            faults,
+            lambda: wd.find_element(by, value).click(),
+            lambda: wd.find_element(back_by, back_value).click(),
+            closers=[wd.quit],
+        )
+    finally:
+        face.stop()
+
+
+BUILDERS: dict[str, list[Callable[[], Any]]] = {
+    "WebDriverAgent": [lambda: _wda(True), lambda: _wda(False)],
+    "uiautomator2": [lambda: _u2("harness"), lambda: _u2("selector"), lambda: _u2("xpath")],
+    "Appium Android": [lambda: _appium("android", True), lambda: _appium("android", False)],
+    "Appium iOS": [lambda: _appium("ios", True), lambda: _appium("ios", False)],
+}
+
+
+@contextmanager
+def contenders(backend: str) -> Iterator[list[Contender]]:
+    """The harness and the client ways for one backend, each on its own started face, warmed up."""
+    with ExitStack() as stack:
+        made: list[Contender] = []
+        for build in BUILDERS[backend]:
+            contender = stack.enter_context(build())
+            for close in contender.closers:
+                stack.callback(close)
+            contender.reset_screen()
+            contender.forward()  # the first action may open a session or learn an id: not measured
+            contender.back()
+            made.append(contender)
+        yield made
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionResult:
+    backend: str
+    way: str
+    code: str
+    harness: bool
+    requests: int
+    hops: int
+    seconds: float
+    seconds_latency: float
+
+
+def _one_action(contender: Contender) -> tuple[int, int, float]:
+    contender.reset_screen()
+    contender.faults.reset_counts()
+    started = time.perf_counter()
+    contender.forward()
+    took = time.perf_counter() - started
+    if not contender.on_subpage():
+        raise RuntimeError(f"{contender.way} did not open the sub-page")
+    return contender.device_requests(), contender.hops(), took
+
+
+def measure_actions(backend: str, rounds: int, latency_rounds: int) -> list[ActionResult]:
+    """Per contender: requests and hops of one action, and its median wall time without and with
+    ``LATENCY`` per request, contenders interleaved round by round."""
+    with contenders(backend) as made:
+        counts: dict[str, set[tuple[int, int]]] = {c.way: set() for c in made}
+        plain: dict[str, list[float]] = {c.way: [] for c in made}
+        slow: dict[str, list[float]] = {c.way: [] for c in made}
+        for _ in range(rounds):
+            for c in made:
+                requests, hops, took = _one_action(c)
+                counts[c.way].add((requests, hops))
+                plain[c.way].append(took)
+        for c in made:
+            c.set_latency(LATENCY)
+        for _ in range(latency_rounds):
+            for c in made:
+                slow[c.way].append(_one_action(c)[2])
+        out = []
+        for c in made:
+            (requests, hops), *others = sorted(counts[c.way])
+            if others:
+                raise RuntimeError(f"{c.way}: the request count varied: {sorted(counts[c.way])}")
+            out.append(
+                ActionResult(
+                    c.backend,
+                    c.way,
+                    c.code,
+                    c.harness,
+                    requests,
+                    hops,
+                    median(plain[c.way]),
+                    median(slow[c.way]),
+                )
+            )
+        return out
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    backend: str
+    way: str
+    harness: bool
+    steps: int
+    requests: int
+    seconds: float
+
+
+def _flow(contender: Contender, steps: int) -> tuple[int, float]:
+    contender.reset_screen()
+    contender.faults.reset_counts()
+    started = time.perf_counter()
+    if contender.harness:
+        assert contender.driver is not None
+        platform = contender.platform
+        plan = [
+            PlannedStep("tap", {"text": SUBPAGE[platform][1]} if k % 2 == 0 else BACK[platform])
+            for k in range(steps)
+        ]
+        config = TaskRunnerConfig(max_steps=steps)
+        result = TaskRunner(contender.driver, ScriptedPlanner(plan), config=config).run("20 steps")
+        if not result.succeeded or len(result.steps) != steps:
+            raise RuntimeError(f"the harness's flow failed: {result.error}")
+    else:
+        for k in range(steps):
+            (contender.forward if k % 2 == 0 else contender.back)()
+    return contender.device_requests(), time.perf_counter() - started
+
+
+def measure_flows(backend: str, steps: int, rounds: int, latency: float = LATENCY) -> list[FlowResult]:
+    """Per contender: requests of a ``steps``-step flow and its median wall time, ``latency`` per request."""
+    with contenders(backend) as made:
+        for c in made:
+            c.set_latency(latency)
+        seen: dict[str, list[tuple[int, float]]] = {c.way: [] for c in made}
+        for _ in range(rounds):
+            for c in made:
+                seen[c.way].append(_flow(c, steps))
+        return [
+            FlowResult(
+                c.backend,
+                c.way,
+                c.harness,
+                steps,
+                max(r for r, _ in seen[c.way]),
+                median([s for _, s in seen[c.way]]),
+            )
+            for c in made
+        ]
+
+
+def _verdict(mine: float, theirs: float) -> str:
+    if mine < theirs:
+        return "ahead"
+    return "level" if mine == theirs else "**behind**"
+
+
+def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> list[Table]:
+    actions = [r for backend in BUILDERS for r in measure_actions(backend, rounds, latency_rounds)]
+    flows = [r for backend in BUILDERS for r in measure_flows(backend, FLOW_STEPS, flow_rounds)]
+    action_rows: list[list[object]] = []
+    for r in actions:
+        mine = next(a for a in actions if a.backend == r.backend and a.harness)
+        verdict = "" if r.harness else f"harness {_verdict(mine.requests, r.requests)}"
+        action_rows.append(
+            [
+                r.backend,
+                r.way,
+                f"`{r.code}`",
+                f"**{r.requests}**",
+                r.hops if r.hops else "",
+                f"{r.seconds * 1e3:.2f}",
+                f"{r.seconds_latency * 1e3:.1f}",
+                verdict,
+            ]
+        )
+    flow_rows: list[list[object]] = []
+    for f in flows:
+        ours = next(g for g in flows if g.backend == f.backend and g.harness)
+        verdict = "" if f.harness else f"harness {_verdict(ours.requests, f.requests)}"
+        flow_rows.append(
+            [
+                f.backend,
+                f.way,
+                f.requests,
+                f"{f.requests / f.steps:.2f}",
+                f"{f.seconds:.2f}",
+                f"{f.seconds / f.steps * 1e3:.0f}",
+                verdict,
+            ]
+        )
+    return [
+        Table(
+            "Requests and wall time per user action: tap an element found by its text",
+            [
+                "backend",
+                "way",
+                "code",
+                "requests",
+                "adb hops",
+                "ms, no latency",
+                f"ms, {LATENCY * 1e3:.0f} ms/request",
+                "requests vs harness",
+            ],
+            action_rows,
+            notes=[
+                f"Median of {rounds} rounds (no latency) and {latency_rounds} rounds (with latency), "
+                "contenders interleaved; each on its own face and phone, after one unmeasured action.",
+                "The harness's action is a full observation (the page source, parsed into a Scene) plus "
+                "the tap: the Scene is kept, so the next step's selectors (and the world model) need no "
+                "further request. A client's element lookup answers one question and keeps nothing.",
+                "adb hops: requests the adb server answers on the computer (host:version, host:transport, "
+                "opening the tcp:9008 stream); the stock adbutils client asks host:version before every "
+                "command, the harness's client once per connection.",
+            ],
+        ),
+        Table(
+            f"A {FLOW_STEPS}-step flow with {LATENCY * 1e3:.0f} ms per request "
+            "(the row, then back, ten times)",
+            ["backend", "way", "requests", "per step", "wall s", "ms per step", "requests vs harness"],
+            flow_rows,
+            notes=[
+                f"Median wall time of {flow_rounds} runs. The harness runs the flow through TaskRunner, "
+                "which observes once before the first step and after every step (the step's outcome, "
+                "kept in the run timeline, and the next step's input): 1 + 20 x (tap + observe).",
+            ],
+        ),
+    ]
+
+
+if __name__ == "__main__":
+    for table in run(rounds=3, latency_rounds=1, flow_rounds=1):
+        print(table.render())
