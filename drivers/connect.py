@@ -137,13 +137,24 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
 
 
 def discover(environ: Mapping[str, str] | None = None) -> list[DeviceInfo]:
-    """Every attached device each backend can see; a backend that cannot look is skipped (logged)."""
+    """Every attached device each backend can see.
+
+    A backend that cannot look (its client library missing, nothing answering) is skipped and
+    logged; a malformed address in the environment (``ANDROID_ADB_SERVER_PORT=abc``, a bad
+    ``WDA_URL``) is a ``ConfigError`` naming it, never mistaken for "no device attached".
+    """
     env = os.environ if environ is None else environ
     found: list[DeviceInfo] = []
     for path in DISCOVERERS:
         try:
             finder = _resolve(path)
+        except ConfigError as exc:
+            log.info("discovery through %s unavailable: %s", path, exc)
+            continue
+        try:
             found.extend(finder(env))
+        except ConfigError:
+            raise
         except HarnessError as exc:
             log.info("discovery through %s skipped: %s", path, exc)
     return found

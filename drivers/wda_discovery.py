@@ -16,7 +16,7 @@ from typing import Any
 
 from wda.usbmux.pyusbmux import list_devices
 
-from core.errors import HarnessError
+from core.errors import ConfigError, HarnessError
 from drivers.connect import DeviceInfo
 from drivers.wda import WdaDriver
 
@@ -67,6 +67,11 @@ def _usbmux_devices(env: Mapping[str, str]) -> list[DeviceInfo]:
 def _probe_url(url: str) -> DeviceInfo | None:
     try:
         status = WdaDriver.from_url(url, timeout=_PROBE_TIMEOUT).status()
+    except ConfigError as exc:
+        raise ConfigError(
+            f"WDA_URL={url!r} is not a usable WebDriverAgent address: {exc.message}",
+            hint="set it like http://127.0.0.1:8100",
+        ) from exc
     except HarnessError as exc:
         log.info("no WebDriverAgent answers at $WDA_URL %s: %s", url, exc)
         return None

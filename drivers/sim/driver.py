@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 
 from core.errors import DeviceError, StepArgumentError
 from core.models import Platform, Scene
+from drivers.hierarchy import parse_source
 from drivers.sim.device import SimDevice
-from drivers.sim.scene import to_scene
+from drivers.sim.render_android import render_hierarchy
+from drivers.sim.render_wda import render_xml, wda_tree
 
 __all__ = ["SimDriver"]
 
@@ -56,22 +59,28 @@ class SimDriver:
             time.sleep(self.latency)
 
     def observe(self) -> Scene:
+        """Render the screen in the platform's own dump format and parse it with the real parsers.
+
+        Android gets uiautomator2's window dump, iOS WebDriverAgent's XML source, so the Scene is
+        built exactly as it is from a phone; only the activity is added, which the sim knows.
+        """
         started = time.perf_counter()
         self._call()
         dev = self.device
-        with dev._lock:  # one consistent snapshot of tree and foreground
+        with dev._lock:  # one consistent snapshot of tree, foreground and activity
             tree = dev.tree()
             foreground = dev.foreground()
             activity = dev.foreground_activity() if dev.platform == "android" else None
-        return to_scene(
-            tree,
-            device_id=dev.device_id,
-            platform=dev.platform,
-            foreground_app=foreground,
+        if dev.platform == "android":
+            source = render_hierarchy(tree)
+        else:
+            source = render_xml(wda_tree(tree, bundle_id=tree.package))
+        scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
+        return dataclasses.replace(
+            scene,
+            foreground_app=scene.foreground_app or foreground,
             activity=activity,
-            window_size=dev.window_size,
-            backend=self.backend,
-            started=started,
+            capture_duration=time.perf_counter() - started,
         )
 
     def launch_app(self, app_id: str) -> None:

@@ -1,7 +1,7 @@
-"""Turn the simulated device's native node tree straight into a Scene (the in-process path).
+"""Turn the simulated device's native node tree straight into a Scene, without any wire format.
 
-The protocol faces render the same tree into each platform's wire format instead; the contract
-tests check that both paths describe the same screen.
+``SimDriver`` does not use this: it renders the platform's real dump and parses it, like every
+other driver. This direct mapping is an independent oracle the tests compare that path against.
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ the page sources, ``run.log`` and the report.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import math
@@ -271,8 +272,9 @@ def _run_one(
     io: Streams,
     console: _Console,
     redactor: Redactor,
+    base_config: TaskRunnerConfig,
 ) -> FlowOutcome:
-    config = TaskRunnerConfig.from_env(max_steps=max(1, planner.total))
+    config = dataclasses.replace(base_config, max_steps=max(1, planner.total))
     run_dir = new_run_dir(args.out, flow.name)
     writer = TimelineWriter(run_dir, redactor=redactor, screenshot=driver.screenshot)
     writer.start(
@@ -328,6 +330,7 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
     if out_dir.exists() and not out_dir.is_dir():
         raise ConfigError(f"--out {args.out} is a file, not a folder", hint="pass a folder for run folders")
     flows = load_flows(args.flows)
+    base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
     choice = choose_device(args.device)
     redactor = Redactor(secret for flow in flows for secret in flow.secrets)
     console = _Console(io, json_lines=args.json, redactor=redactor)
@@ -343,14 +346,27 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         for flow, planner, platform in zip(flows, planners, platforms, strict=True):
             if shared is not None and choice.spec is not None:
                 outcomes.append(
-                    _run_one(flow, planner, shared, choice.spec, choice.reason, args, io, console, redactor)
+                    _run_one(
+                        flow,
+                        planner,
+                        shared,
+                        choice.spec,
+                        choice.reason,
+                        args,
+                        io,
+                        console,
+                        redactor,
+                        base_config,
+                    )
                 )
                 continue
             spec = f"sim:{platform}"
             driver = connect_device(spec, sim_latency=args.sim_latency)
             try:
                 reason = f"the simulated device: {choice.reason}"
-                outcomes.append(_run_one(flow, planner, driver, spec, reason, args, io, console, redactor))
+                outcomes.append(
+                    _run_one(flow, planner, driver, spec, reason, args, io, console, redactor, base_config)
+                )
             finally:
                 driver.close()
     except KeyboardInterrupt:

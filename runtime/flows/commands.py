@@ -25,7 +25,7 @@ MAX_TIMEOUT = 300.0
 KNOWN_KEYS = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
 DIRECTIONS = ("up", "down", "left", "right")
 _SELECTOR_FIELDS = tuple(f.name for f in fields(Selector))
-_SELECTOR_STRINGS = frozenset({"text", "text_contains", "text_regex", "id", "label", "type"})
+_SELECTOR_STRINGS = frozenset({"text", "text_contains", "text_regex", "id", "label", "type", "xpath"})
 
 StepArgs = tuple[dict[str, Any], AppRef | None]
 

@@ -172,9 +172,11 @@ def load_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None
                     hint="split it into smaller flows",
                 )
             data = handle.read(MAX_FLOW_BYTES + 1)
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
         raise FlowError(
-            f"cannot read the flow file: {exc.strerror or exc}", file=file, hint="check the path"
+            f"cannot read the flow file: {getattr(exc, 'strerror', None) or exc}",
+            file=file,
+            hint="check the path",
         ) from exc
     if len(data) > MAX_FLOW_BYTES:
         raise FlowError(f"the flow file is larger than {MAX_FLOW_BYTES} bytes", file=file)

@@ -274,3 +274,13 @@ def test_unreadable_and_non_utf8_files(tmp_path: Path) -> None:
     bad.write_bytes(b"steps:\n  - tap: caf\xe9\n")
     with pytest.raises(FlowError, match="not UTF-8"):
         load_flow(bad)
+
+
+def test_xpath_selectors_are_accepted_and_bad_ones_are_placed(tmp_path: Path) -> None:
+    flow = parse_flow(
+        "steps:\n  - tap: {xpath: \"//*[@text='Sign in']\"}\n  - wait_for: {xpath: '//Button', timeout: 1}\n",
+        environ={},
+    )
+    assert flow.steps[0].args == {"target": {"xpath": "//*[@text='Sign in']", "visible": True}}
+    problem = _problem("steps:\n  - tap: {xpath: '//*[@text='}\n", tmp_path)
+    assert problem.line == 2 and "xpath" in str(problem)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import pytest
@@ -85,18 +84,18 @@ def test_a_run_folder_holds_header_steps_footer_and_the_files_of_each_step(tmp_p
     # Files: a source per step, the screenshot step's image and one taken at the failure.
     names = sorted(p.name for p in run_dir.iterdir())
     assert names == [
-        "step-001-source.json",
-        "step-002-source.json",
+        "step-001-source.xml",
+        "step-002-source.xml",
         "step-002.png",
-        "step-003-source.json",
-        "step-004-source.json",
+        "step-003-source.xml",
+        "step-004-source.xml",
         "step-004.png",
         TIMELINE_FILE,
     ]
-    assert timeline.steps[1]["files"] == {"source": "step-002-source.json", "screenshot": "step-002.png"}
+    assert timeline.steps[1]["files"] == {"source": "step-002-source.xml", "screenshot": "step-002.png"}
     assert (run_dir / "step-004.png").read_bytes().startswith(b"\x89PNG")
-    tree = json.loads((run_dir / "step-001-source.json").read_text())  # the Scene's tree, as JSON
-    assert "type" in tree and '"Sign in"' in (run_dir / "step-001-source.json").read_text()
+    source = (run_dir / "step-001-source.xml").read_text()  # the device's own dump, byte for byte
+    assert source.startswith("<?xml") and 'text="Sign in"' in source
 
 
 def test_each_record_is_on_disk_before_the_next_step_starts(tmp_path: Path) -> None:

@@ -65,12 +65,6 @@ def test_a_report_of_a_hostile_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert result.code == 2 and "is not a run folder" in result.err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="load_flow catches OSError only: a path with a NUL byte (possible from the Python API, not from a "
-    "shell) raises ValueError('embedded null byte') instead of FlowError; reported to the lead "
-    "(runtime/flows/loader.py)",
-)
 def test_a_path_with_a_nul_byte_is_a_flow_error() -> None:
     with pytest.raises(FlowError):
         load_flow("flow\x00.yaml")

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 import drivers.wda_discovery as wda_discovery
-from core.errors import DriverUnavailable
+from core.errors import ConfigError, DriverUnavailable
 from drivers.sim.faults import Fault
 from drivers.sim.wda_face import WdaFace
 from drivers.wda import WdaDriver, discover_ios
@@ -82,7 +82,8 @@ def test_a_wda_url_that_does_not_answer_is_skipped(
     url = face.url
     face.stop()
     assert discover_ios({**no_usbmuxd, "WDA_URL": url}) == []
-    assert discover_ios({**no_usbmuxd, "WDA_URL": "not a url"}) == []
+    with pytest.raises(ConfigError, match="WDA_URL='not a url'"):
+        discover_ios({**no_usbmuxd, "WDA_URL": "not a url"})
 
 
 def test_a_usbmuxd_that_never_answers_does_not_stall_discovery(

@@ -112,11 +112,6 @@ def test_json_and_accessible_sources_have_wda_shapes(face: WdaFace) -> None:
     assert accessible["type"] == "Application" and "children" in accessible
 
 
-@pytest.mark.xfail(
-    reason="drivers.parse_common's XML parser leaves &amp; as '&#38;' (resolve_entities=False with a "
-    "parser target); WDA escapes '&' in every label such as 'Sounds & Haptics' (reported, not ours to fix)",
-    strict=False,
-)
 def test_xml_entities_in_labels_read_back_as_characters(face: WdaFace) -> None:
     client = wda.Client(face.url)
     client.app_launch(SETTINGS)
