@@ -5,10 +5,11 @@ coordinates; the task loop plans the step, resolves its selector on the latest S
 observes, names the page (semantic enrichment), folds the step into the world model and records it.
 The difference of the two, measured interleaved in the same run, is the harness's overhead.
 
-Four devices: the simulated phone in process on Android and iOS (its observation is a Scene built
-straight from the device's node tree), and the same phones returning their platform's real source
-text (uiautomator XML, WebDriverAgent XML), which the harness parses with
-``drivers.hierarchy.parse_source`` as it does for a real phone.
+Four devices: the simulated phone as ``SimDriver`` ships, on Android and iOS, whose observation is
+its platform's real source text (uiautomator XML, WebDriverAgent XML) parsed by
+``drivers.hierarchy.parse_source`` as for a real phone (the direct loop reads the text and parses
+nothing, as a client library's user gets it); and the same phones handing over a ready-made Scene
+(``SceneSimDriver``), which shows the harness's cost without the parse.
 
 A second, instrumented run times each seam (timing wrappers around the driver, the planner, the
 enricher, the executor and the world model) to split the step; the wrappers add about a microsecond
@@ -18,12 +19,13 @@ share of a step's wall time.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmarks.common import Table, interleaved, median
+from benchmarks.common import SceneSimDriver, Table, interleaved, median
 from core.models import PlannedStep, Platform, Scene
 from core.selectors import Selector, tap_point
 from drivers.base import Driver
@@ -52,32 +54,43 @@ FLOWS: dict[Platform, tuple[str, dict[str, str], dict[str, str]]] = {
 
 
 class SourceSimDriver(SimDriver):
-    """The simulated phone answering ``observe`` with its platform's real source text (the device's
-    work), which is then parsed by ``parse_source`` (the harness's work, timed in ``parse_seconds``)."""
+    """``SimDriver``'s observation (its platform's real source, parsed by ``parse_source``) split in two:
+    ``source()`` is the device's work, the parse the harness's (timed in ``parse_seconds``)."""
 
-    backend = "sim-source"
+    backend = "sim"
 
     def __init__(self, platform: Platform, **kwargs: object) -> None:
         super().__init__(platform, **kwargs)  # type: ignore[arg-type]
         self.parse_seconds = 0.0
 
-    def source(self) -> str:
-        """The screen as the platform's source text: what a client library hands its user."""
+    def _snapshot(self) -> tuple[str, str, str | None]:
         self._call()
         dev = self.device
-        with dev._lock:
+        with dev._lock:  # as SimDriver.observe: one snapshot of tree, foreground and activity
             tree = dev.tree()
+            foreground = dev.foreground()
+            activity = dev.foreground_activity() if dev.platform == "android" else None
         if dev.platform == "android":
-            return render_hierarchy(tree)
-        return render_xml(wda_tree(tree, bundle_id=tree.package))
+            return render_hierarchy(tree), foreground, activity
+        return render_xml(wda_tree(tree, bundle_id=tree.package)), foreground, activity
+
+    def source(self) -> str:
+        """The screen as the platform's source text: what a client library hands its user."""
+        return self._snapshot()[0]
 
     def observe(self) -> Scene:
-        dev = self.device
-        source = self.source()
         started = time.perf_counter()
+        source, foreground, activity = self._snapshot()
+        dev = self.device
+        parsing = time.perf_counter()
         scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
-        self.parse_seconds += time.perf_counter() - started
-        return scene
+        self.parse_seconds += time.perf_counter() - parsing
+        return dataclasses.replace(
+            scene,
+            foreground_app=scene.foreground_app or foreground,
+            activity=activity,
+            capture_duration=time.perf_counter() - started,
+        )
 
 
 # --- timing wrappers around the seams ----------------------------------------------------------
@@ -300,10 +313,10 @@ def run(
     """The overhead tables: per step split and overhead without latency; share with 100 ms latency."""
     rows: list[_Row] = []
     devices: list[tuple[str, SimDriver]] = [
-        ("sim Android, Scene in process", SimDriver("android")),
-        ("sim Android, uiautomator XML parsed", SourceSimDriver("android")),
-        ("sim iOS, Scene in process", SimDriver("ios")),
-        ("sim iOS, WDA XML parsed", SourceSimDriver("ios")),
+        ("sim Android: uiautomator XML, parsed", SourceSimDriver("android")),
+        ("sim iOS: WDA XML, parsed", SourceSimDriver("ios")),
+        ("sim Android: a ready Scene (no parse)", SceneSimDriver("android")),
+        ("sim iOS: a ready Scene (no parse)", SceneSimDriver("ios")),
     ]
     for name, driver in devices:
         points = _points(driver)
@@ -330,7 +343,8 @@ def run(
             f"{steps} steps per run (a tap found by its selector, alternately opening a sub-page and coming "
             f"back), {rounds} rounds, task loop and direct loop interleaved; overhead = task loop total "
             "minus the direct loop (same device calls: one tap and one observation per step).",
-            "observe and device action are the simulated device's own work (building its screen); parse, "
+            "observe and device action are the simulated device's own work (building its screen and its "
+            "source text); parse, "
             "enrich, plan, execute (dispatch, argument checks, selector resolution), world hook and loop & "
             "records (context, step records, retries bookkeeping) are the harness's, from an instrumented "
             "run whose wrappers add about 1 µs per seam.",
@@ -341,12 +355,12 @@ def run(
 
 
 def _latency_share(overheads: dict[str, float], steps: int, rounds: int) -> Table:
-    driver = SimDriver("android", latency=0.1)
+    driver = SourceSimDriver("android", latency=0.1)
     points = _points(driver)
     times = interleaved({"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, rounds)
     runner, direct = median(times["runner"]) / steps, median(times["direct"]) / steps
     rows: list[list[object]] = [
-        ["direct loop (tap + observe), sim Android in process", f"{direct * 1e3:,.1f}", ""],
+        ["direct loop (tap + read the source), sim Android", f"{direct * 1e3:,.1f}", ""],
         ["task loop, same device", f"{runner * 1e3:,.1f}", ""],
         ["difference, measured", f"{(runner - direct) * 1e3:,.2f}", f"{(runner - direct) / runner:.2%}"],
     ]

@@ -3,18 +3,18 @@
 Prints the machine line and every table as Markdown: harness overhead per step (``overhead``),
 requests and wall time per action against each client used directly and a 20-step flow
 (``wire``), the world model's cost and memory (``world``), several devices through the pool
-(``devices``) and the parsers' benchmark (``parse.py``). ``--write`` also replaces the results
-section of ``benchmarks/README.md`` with this run's output; ``--quick`` runs everything small (a
-smoke run: the figures are not worth keeping).
+(``devices``) and the parsers' benchmark (``parse.py``). Each suite runs in a fresh interpreter of
+its own (``--suite NAME``), so no suite measures against the heap another one left behind.
+``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
+``--quick`` runs everything small (a smoke run: the figures are not worth keeping).
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -31,7 +31,6 @@ os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/false")
 os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
 os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 
-from benchmarks import devices, overhead, wire, world  # noqa: E402
 from benchmarks.common import Table, machine, warm_up  # noqa: E402
 
 __all__ = ["README", "SUITES", "main"]
@@ -42,32 +41,58 @@ START, END = "<!-- results: start (written by python -m benchmarks --write) -->"
 Suite = Callable[[bool], list[Table] | str]
 
 
-def _parse(quick: bool) -> str:
-    from benchmarks import parse
+def _parse_command(quick: bool) -> list[str]:
+    return [sys.executable, str(HERE / "parse.py"), "--quick", "--repeats", "1" if quick else "3"]
 
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        parse.main(["--quick", "--repeats", "1" if quick else "3"])
-    lines = [line for line in out.getvalue().splitlines() if not line.startswith("Machine:")]
+
+def _parse_table(output: str, quick: bool) -> str:
+    lines = [line for line in output.splitlines() if not line.startswith("Machine:")]
     body = "\n".join(lines).strip()
-    rounds = "1 round" if quick else "3 rounds for the largest inputs"
+    command = " ".join(["python", "benchmarks/parse.py", *_parse_command(quick)[2:]])
     return (
         "### Parsing: a Scene against a bare lxml parse of the same bytes (benchmarks/parse.py)\n\n"
-        f"{body}\n\n- `python benchmarks/parse.py --quick --repeats {1 if quick else 3}` ({rounds}; small "
-        "inputs get more); the 20,000-node trees are left out of this run: `python benchmarks/parse.py` "
-        "times them too.\n"
+        f"{body}\n\n- `{command}`, run as is in "
+        "its own interpreter (small inputs get more rounds); the 20,000-node trees are left out of this "
+        "run: `python benchmarks/parse.py` times them too.\n"
     )
 
 
+def _parse(quick: bool) -> str:
+    done = subprocess.run(_parse_command(quick), cwd=REPO, capture_output=True, text=True, check=True)
+    return _parse_table(done.stdout, quick)
+
+
+def _overhead(quick: bool) -> list[Table]:
+    from benchmarks import overhead
+
+    return overhead.run(steps=20, rounds=2, latency_steps=2, latency_rounds=1) if quick else overhead.run()
+
+
+def _wire(quick: bool) -> list[Table]:
+    from benchmarks import wire
+
+    return wire.run(rounds=2, latency_rounds=1, flow_rounds=1) if quick else wire.run()
+
+
+def _world(quick: bool) -> list[Table]:
+    from benchmarks import world
+
+    return world.run(steps=10_000, every=2_500, task_steps=500, task_every=250) if quick else world.run()
+
+
+def _devices(quick: bool) -> list[Table]:
+    from benchmarks import devices
+
+    return devices.run(steps=4, rounds=1) if quick else devices.run()
+
+
+# Each suite imports what it needs when it runs: a suite's child interpreter holds nothing else (the
+# parse benchmark collects garbage before every run, and a bigger heap makes that slower).
 SUITES: dict[str, Suite] = {
-    "overhead": lambda quick: (
-        overhead.run(steps=20, rounds=2, latency_steps=2, latency_rounds=1) if quick else overhead.run()
-    ),
-    "wire": lambda quick: wire.run(rounds=2, latency_rounds=1, flow_rounds=1) if quick else wire.run(),
-    "world": lambda quick: (
-        world.run(steps=10_000, every=2_500, task_steps=500, task_every=250) if quick else world.run()
-    ),
-    "devices": lambda quick: devices.run(steps=4, rounds=1) if quick else devices.run(),
+    "overhead": _overhead,
+    "wire": _wire,
+    "world": _world,
+    "devices": _devices,
     "parse": _parse,
 }
 
@@ -80,26 +105,47 @@ def _write(report: str) -> None:
     README.write_text(pattern.sub(lambda _m: f"{START}\n\n{report}\n{END}", text), encoding="utf-8")
 
 
+def _run_suite(name: str, quick: bool) -> str:
+    """One suite in this process: its Markdown."""
+    warm_up()
+    outcome = SUITES[name](quick)
+    return outcome if isinstance(outcome, str) else "\n".join(t.render() for t in outcome)
+
+
+def _child(name: str, quick: bool) -> str:
+    """One suite in a fresh interpreter: its Markdown (a failure stops the run with its stderr)."""
+    if name == "parse":
+        return _parse(quick)  # the parsers' script itself, in an interpreter of its own
+    command = [sys.executable, "-m", "benchmarks", "--suite", name] + (["--quick"] if quick else [])
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr)
+        raise SystemExit(f"benchmark suite {name!r} failed (exit code {done.returncode})")
+    return done.stdout
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="everything small: a smoke run")
     parser.add_argument("--write", action="store_true", help="replace the results section of the README")
     parser.add_argument("--only", choices=sorted(SUITES), action="append", help="run only these suites")
+    parser.add_argument("--suite", choices=sorted(SUITES), help=argparse.SUPPRESS)  # one suite, in process
     args = parser.parse_args(argv)
+    if args.suite:
+        print(_run_suite(args.suite, args.quick), end="")
+        return 0
     chosen = args.only or list(SUITES)
     started = time.perf_counter()
     header = f"Machine: {machine()}\n\nRun: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}"
     print(header + "\n", flush=True)
     parts = [header + "\n"]
-    warm_up()
     for name in chosen:
         began = time.perf_counter()
-        outcome = SUITES[name](args.quick)
-        text = outcome if isinstance(outcome, str) else "\n".join(t.render() for t in outcome)
+        text = _child(name, args.quick)
         print(text, flush=True)
         print(f"({name}: {time.perf_counter() - began:.0f} s)\n", file=sys.stderr, flush=True)
         parts.append(text)
-    footer = f"All suites: {time.perf_counter() - started:.0f} s."
+    footer = f"All suites: {time.perf_counter() - started:.0f} s, each in a fresh interpreter."
     print(footer)
     parts.append(footer + "\n")
     if args.write:

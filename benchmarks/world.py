@@ -80,6 +80,8 @@ def _task_rows(steps: int, every: int) -> list[list[object]]:
     start_rss = rss_kib()
     rows: list[list[object]] = []
 
+    previous = [start_rss]
+
     def sample(record: StepRecord, context: TaskContext) -> None:
         done = record.index + 1
         if done % every == 0:
@@ -90,9 +92,10 @@ def _task_rows(steps: int, every: int) -> list[list[object]]:
                     f"{done:,}",
                     f"{rss / 1024:.1f}",
                     f"{(rss - start_rss) / 1024:+.1f}",
-                    f"{(rss - start_rss) / done:.1f}",
+                    f"{(rss - previous[-1]) / every:.1f}",
                 ]
             )
+            previous.append(rss)
 
     runner = TaskRunner(
         driver, ScriptedPlanner(plan), config=TaskRunnerConfig(max_steps=steps), listeners=[sample]
@@ -104,7 +107,7 @@ def _task_rows(steps: int, every: int) -> list[list[object]]:
 
 
 def run(
-    *, steps: int = 100_000, every: int = 10_000, task_steps: int = 5_000, task_every: int = 1_000
+    *, steps: int = 100_000, every: int = 10_000, task_steps: int = 2_000, task_every: int = 500
 ) -> list[Table]:
     rows, per_observe, grown = _world_rows(steps, every, history=10)
     world = Table(
@@ -121,13 +124,15 @@ def run(
     )
     task = Table(
         f"For contrast: one task of {task_steps:,} steps through TaskRunner (sim Android, in process)",
-        ["steps", "RSS MiB", "RSS change MiB", "KiB per step"],
+        ["steps", "RSS MiB", "RSS change MiB", "KiB per step since the last sample"],
         _task_rows(task_steps, task_every),
         notes=[
             "The world model stays bounded, but the task's context keeps every step's record with the Scene "
             "observed after it (`TaskContext.steps[i].scene`; `TaskContext.scenes` itself is bounded at 50), "
             "so one task's memory grows linearly with its length until the task ends; the memory is "
-            "returned when the TaskResult is dropped (see tests/load)."
+            "returned when the TaskResult is dropped (see tests/load). A parsed Scene keeps every raw "
+            "attribute of every element and the source text: about 120-140 KiB for these screens, against "
+            "about 19 KiB for the same tree without them."
         ],
     )
     return [world, task]

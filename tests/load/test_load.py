@@ -1,9 +1,12 @@
 """Load: 32 concurrent tasks across 8 simulated devices through the DevicePool.
 
-- In process (SimDrivers, 4 Android + 4 iOS): 10,000 steps in all, in four rounds of 32 tasks. Each
+- In process (4 Android + 4 iOS simulated phones handing over ready-made Scenes, ``SceneSimDriver``:
+  the time goes to the pool and the task loop, not to parsing, which the face test below and
+  tests/parsers cover): 10,000 steps in all, in four rounds of 32 tasks. Each
   task remembers its own marker and checks at every step that its world holds that marker and only
-  its own steps; after every round the results are dropped and resident memory is sampled: it stays
-  flat, and no thread or file descriptor is left behind.
+  its own steps; after every round the results are dropped and memory is sampled: the Python heap
+  (live memory blocks and objects) stays flat from round to round, resident memory (VmRSS) within the
+  allocator's noise, and no thread or file descriptor is left behind.
 - Over the protocol faces (4 phones behind one adb server face, 4 iPhones behind their own
   WebDriverAgent faces, the real uiautomator2 and facebook-wda clients): 32 tasks; afterwards every
   face thread, socket and file descriptor is gone.
@@ -12,14 +15,15 @@
 from __future__ import annotations
 
 import gc
+import sys
 from collections.abc import Sequence
 
 import pytest
 
+from benchmarks.common import SceneSimDriver
 from drivers.base import Driver
 from drivers.sim.adb_face import AdbFace
 from drivers.sim.device import SimDevice
-from drivers.sim.driver import SimDriver
 from drivers.sim.wda_face import WdaFace
 from drivers.u2 import U2Config, U2Driver
 from drivers.wda import WdaDriver
@@ -34,9 +38,12 @@ TASKS = 32
 DEVICES = 8
 TOTAL_STEPS = 10_000
 ROUNDS = 4
-# Memory may rise once (the allocator's first high-water mark), then must stay flat round to round.
-FIRST_ROUND_GROWTH_KIB = 24 * 1024
-LATER_ROUND_GROWTH_KIB = 8 * 1024
+# After the first round has set the heap's high-water mark, nothing may accumulate: a round of 2,500
+# steps that leaked one Scene per step would leave about 125,000 blocks and 40 MiB behind.
+LATER_ROUND_BLOCKS = 2_000
+LATER_ROUND_OBJECTS = 1_000
+# Resident memory moves with glibc's per-thread arenas (each round has new pool threads): a loose bound.
+LATER_ROUND_RSS_KIB = 24 * 1024
 
 
 def _split(total: int, parts: int) -> list[int]:
@@ -71,7 +78,8 @@ def _run_round(pool: DevicePool, tag: str, steps: Sequence[int]) -> int:
 @pytest.fixture
 def sims() -> list[Driver]:
     return [
-        SimDriver("android" if n < DEVICES // 2 else "ios", device_id=f"load-{n}") for n in range(DEVICES)
+        SceneSimDriver("android" if n < DEVICES // 2 else "ios", device_id=f"load-{n}")
+        for n in range(DEVICES)
     ]
 
 
@@ -80,19 +88,24 @@ def test_32_tasks_on_8_devices_10000_steps_no_shared_state_no_leaks_flat_memory(
         _run_round(pool, "warm-up", [20] * TASKS)  # imports, caches and the allocator settle first
     gc.collect()
     before = Resources.now()
-    rss = [rss_kib()]
+    blocks: list[int] = []
+    objects: list[int] = []
+    rss: list[int] = []
     executed = 0
     for round_number in range(ROUNDS):
         with DevicePool(sims) as pool:
             executed += _run_round(pool, f"round-{round_number}", _split(TOTAL_STEPS // ROUNDS, TASKS))
             assert sum(pool.tasks_run().values()) == TASKS and pool.retired == {}
         gc.collect()
+        blocks.append(sys.getallocatedblocks())
+        objects.append(len(gc.get_objects()))
         rss.append(rss_kib())
     after = settle(before)
     assert executed == TOTAL_STEPS
     assert after == before  # no thread and no file descriptor left behind
-    assert rss[1] - rss[0] < FIRST_ROUND_GROWTH_KIB, rss
-    assert max(rss[2:]) - rss[1] < LATER_ROUND_GROWTH_KIB, rss  # flat from round to round
+    assert max(blocks[1:]) - blocks[0] < LATER_ROUND_BLOCKS, blocks  # the heap is flat round to round
+    assert max(objects[1:]) - objects[0] < LATER_ROUND_OBJECTS, objects
+    assert max(rss[1:]) - rss[0] < LATER_ROUND_RSS_KIB, rss
 
 
 def test_32_tasks_over_the_adb_and_wda_faces_leave_no_thread_or_socket_behind() -> None:
