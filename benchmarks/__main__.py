@@ -4,4 +4,6 @@ from __future__ import annotations
 
 from benchmarks.run_all import main
 
+__all__: list[str] = []
+
 raise SystemExit(main())

@@ -58,9 +58,7 @@ class _OccupyingPlanner:
 
 
 def _sims(n: int, platform: str = "android") -> list[Driver]:
-    return [
-        SimDriver("android" if platform == "android" else "ios", device_id=f"sim-{n_}") for n_ in range(n)
-    ]
+    return [SimDriver("android" if platform == "android" else "ios", device_id=f"sim-{k}") for k in range(n)]
 
 
 def test_each_device_runs_one_task_at_a_time_and_devices_run_at_once() -> None:
