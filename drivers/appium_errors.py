@@ -162,9 +162,15 @@ def unsupported(exc: BaseException | None) -> bool:
 
 class StrictErrorHandler(MobileErrorHandler):
     """Appium's W3C error handler, plus: an HTTP error status whose body is not W3C JSON is an
-    error too (the stock handler lets ``{"status": 500, "value": "<html>…"}`` pass as a value)."""
+    error too (the stock handler lets ``{"status": 500, "value": "<html>…"}`` pass as a value), and
+    so is a success whose body is not JSON at all: selenium hands such a body over as
+    ``{"status": 0, "value": "<raw text>"}``, while a real W3C reply is ``{"value": …}`` with no
+    ``status``, so a garbled reply is never taken for a done command."""
 
     def check_response(self, response: dict[str, Any]) -> None:
+        if response.get("status") == 0 and isinstance(response.get("value"), str):
+            raw = str(response["value"])
+            raise se.WebDriverException(f"the server's reply is not JSON: {raw[:200]!r}")
         super().check_response(response)
         status = response.get("status")
         if isinstance(status, int) and not isinstance(status, bool) and status >= 400:

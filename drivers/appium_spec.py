@@ -129,7 +129,10 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> AppiumDriver:
     """
     from drivers.appium import AppiumDriver
 
-    parts = urlsplit(target)
+    try:
+        parts = urlsplit(target)
+    except ValueError as exc:  # e.g. an unclosed IPv6 bracket
+        raise _bad(target, f"it is not a URL ({exc})") from exc
     pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=False)
     seen: dict[str, str] = {}
     for key, value in pairs:
@@ -195,7 +198,10 @@ def split_url(url: str) -> tuple[str, str | None, str | None]:
     """The server URL without credentials, and the credentials (for basic auth)."""
     if not isinstance(url, str):
         raise ConfigError(f"the Appium server URL must be a string, got {url!r}")
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError as exc:
+        raise ConfigError(f"the Appium server URL is not a URL: {url!r} ({exc})") from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ConfigError(f"the Appium server URL must be http(s)://HOST[:PORT][/path], got {url!r}")
     try:

@@ -26,6 +26,7 @@ from typing import Any
 from core.errors import ConfigError, HarnessError
 from core.models import Platform
 from drivers.base import Driver
+from drivers.options import check_names, seconds
 
 __all__ = ["BACKENDS", "SPEC_FORMS", "DeviceInfo", "connect", "discover", "parse_spec"]
 
@@ -84,8 +85,11 @@ class DeviceInfo:
 
 
 def _bad_spec(spec: object, why: str) -> ConfigError:
+    shown = repr(spec)
+    if len(shown) > 120:
+        shown = f"{shown[:100]}… ({len(shown)} characters)"
     return ConfigError(
-        f"bad device spec {spec!r}: {why}",
+        f"bad device spec {shown}: {why}",
         hint="accepted forms: " + ", ".join(SPEC_FORMS),
     )
 
@@ -131,9 +135,13 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
 
     if target not in ("android", "ios"):
         raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")
-    latency = options.get("latency", 0.0)
+    check_names("sim", options, ("latency", "device_id"))
+    latency = seconds(options, "latency", 0.0, maximum=60.0)
+    device_id = options.get("device_id")
+    if device_id is not None and (not isinstance(device_id, str) or not device_id.strip()):
+        raise ConfigError(f"option device_id={device_id!r} must be a non-empty string")
     platform: Platform = "android" if target == "android" else "ios"
-    return SimDriver(platform, latency=float(latency), device_id=options.get("device_id"))
+    return SimDriver(platform, latency=latency, device_id=device_id)
 
 
 def discover(environ: Mapping[str, str] | None = None) -> list[DeviceInfo]:

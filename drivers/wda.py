@@ -50,6 +50,7 @@ from core.errors import (
 )
 from core.models import Platform, Scene
 from drivers.connect import DeviceInfo
+from drivers.options import seconds, whole_number
 from drivers.wda_errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
 __all__ = ["SPRINGBOARD", "WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
@@ -441,14 +442,14 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> WdaDriver:
         raise ConfigError(
             f"unknown option(s) {', '.join(unknown)} for ios:; accepted: {', '.join(sorted(SPEC_OPTIONS))}"
         )
-    timeout = float(options.get("timeout", WdaConfig.timeout))
-    launch_timeout = float(options.get("launch_timeout", WdaConfig.launch_timeout))
+    timeout = seconds(options, "timeout", WdaConfig.timeout)
+    launch_timeout = seconds(options, "launch_timeout", WdaConfig.launch_timeout)
     if re.match(r"(https?|http\+usbmux)://", target):
         driver = WdaDriver.from_url(
             target, device_id=options.get("device_id"), timeout=timeout, launch_timeout=launch_timeout
         )
     elif _UDID.fullmatch(target):
-        port = int(options.get("port", 8100))
+        port = whole_number(options, "port", 8100, low=1, high=65535)
         driver = WdaDriver.from_udid(target, port=port, timeout=timeout, launch_timeout=launch_timeout)
     else:
         raise ConfigError(

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from core.errors import AppNotInstalled, ConfigError
+from drivers.options import seconds
 from drivers.sim.device import SimDevice
 from drivers.sim.faults import Fault, FaultInjector
 from drivers.sim.render_wda import WdaNode, wda_tree
@@ -338,9 +339,10 @@ def connect_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
     if not isinstance(device, SimDevice):
         raise ConfigError(f"option 'device' must be a SimDevice, got {type(device).__name__}")
     face = WdaFace(device, faults=options.get("faults"))
-    face.faults.set_latency(float(options.get("latency", 0.0)))
+    latency = seconds(options, "latency", 0.0, maximum=60.0)
+    extra = {k: seconds(options, k, 0.0) for k in ("timeout", "launch_timeout") if k in options}
+    face.faults.set_latency(latency)
     face.start()
-    extra = {k: float(options[k]) for k in ("timeout", "launch_timeout") if k in options}
     driver = WdaDriver.from_url(face.url, device_id=device.device_id, on_close=face.stop, **extra)
     try:
         driver.connect()

@@ -110,12 +110,6 @@ _NO_ADB_STATE = {
     ),
     "appium-ios": Cell(skip="iOS has no adb state, and the Appium face has no device state to report"),
 }
-_APPIUM_ACCEPTS_GARBAGE = (
-    "AppiumDriver takes a 200 reply whose body is not W3C JSON as success (selenium returns the raw text as "
-    "the value and StrictErrorHandler only checks statuses >= 400): the tap is reported done though the "
-    "server never performed it; reported to the lead (drivers/appium_errors.py)"
-)
-
 MATRIX: dict[str, dict[str, Cell]] = {
     # Nothing listens: the request never reaches a server, so nothing is counted.
     "refused": dict.fromkeys(ADAPTERS, Cell("DriverUnavailable", sends=0)),
@@ -152,28 +146,28 @@ MATRIX: dict[str, dict[str, Cell]] = {
     "malformed-tap": {
         "wda": Cell("DeviceError"),
         "u2": Cell("DeviceError"),
-        "appium-android": Cell("DeviceError", xfail=_APPIUM_ACCEPTS_GARBAGE),
-        "appium-ios": Cell("DeviceError", xfail=_APPIUM_ACCEPTS_GARBAGE),
+        "appium-android": Cell("DeviceError"),
+        "appium-ios": Cell("DeviceError"),
     },
     "malformed-source": {
         "wda": Cell("DeviceError"),
-        "u2": Cell("SceneParseError"),
-        "appium-android": Cell("SceneParseError"),
-        "appium-ios": Cell("SceneParseError"),
+        "u2": Cell("SceneParseError"),  # the RPC reply is sound JSON; the dump inside it is cut off
+        "appium-android": Cell("DeviceError"),  # the HTTP reply itself is not JSON
+        "appium-ios": Cell("DeviceError"),
     },
     "empty-tap": {
         "wda": Cell("DeviceError"),
         "u2": Cell("DeviceError"),
-        "appium-android": Cell("DeviceError", xfail=_APPIUM_ACCEPTS_GARBAGE),
-        "appium-ios": Cell("DeviceError", xfail=_APPIUM_ACCEPTS_GARBAGE),
+        "appium-android": Cell("DeviceError"),
+        "appium-ios": Cell("DeviceError"),
     },
     # uiautomator2's client reads an empty dump three times, a second apart, before giving up (an
     # idempotent read, bounded); the HTTP faces send an empty body.
     "empty-source": {
         "wda": Cell("DeviceError"),
         "u2": Cell("DeviceError", sends=3, waits=2.0),
-        "appium-android": Cell("SceneParseError"),
-        "appium-ios": Cell("SceneParseError"),
+        "appium-android": Cell("DeviceError"),
+        "appium-ios": Cell("DeviceError"),
     },
 }
 

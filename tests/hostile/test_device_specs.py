@@ -89,11 +89,6 @@ def test_the_hint_lists_every_accepted_form() -> None:
     assert len(str(caught.value)) < 1000
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="drivers/connect.py _bad_spec quotes the whole spec: a 100 kB spec makes a 100 kB error message "
-    "(and console line); reported to the lead",
-)
 def test_a_huge_spec_is_not_echoed_back_in_full() -> None:
     with pytest.raises(ConfigError) as caught:
         connect("sim:" + "a" * 100_000)
@@ -112,7 +107,7 @@ GARBAGE_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "Appium face unknown option": ("sim+appium:android", {"bogus": 1}),
 }
 
-# connect() options that are not numbers reach float() unchecked: ValueError, not ConfigError.
+# Options that once reached float()/urlsplit() unchecked: each a ConfigError now.
 UNCHECKED_OPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "sim latency not a number": ("sim:android", {"latency": "abc"}),
     "sim latency infinite": ("sim:android", {"latency": float("inf")}),
@@ -136,15 +131,10 @@ def test_garbage_options_are_config_errors_before_any_request(
     assert wda.count() == 0 and appium.count() == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="connect() passes some options to float()/SimDriver unchecked (drivers/connect.py _connect_sim, "
-    "drivers/wda.py connect_spec, drivers/sim/wda_face.py connect_face) and appium_spec lets urlsplit's "
-    "ValueError out: a ValueError (or a driver that accepts latency=inf/NaN or an unknown option) instead "
-    "of a ConfigError; reported to the lead",
-)
 @pytest.mark.parametrize("name", sorted(UNCHECKED_OPTIONS))
-def test_unchecked_options_should_be_config_errors(name: str, faces: tuple[WdaFace, AppiumFace]) -> None:
+def test_options_reaching_numbers_and_urls_are_config_errors(
+    name: str, faces: tuple[WdaFace, AppiumFace]
+) -> None:
     wda, appium = faces
     spec, options = UNCHECKED_OPTIONS[name]
     with pytest.raises(ConfigError):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import DeviceError, DeviceTimeout, DriverUnavailable, SceneParseError, SessionLost
+from core.errors import DeviceError, DeviceTimeout, DriverUnavailable, SessionLost
 from core.models import PlannedStep
 from drivers.appium import AppiumDriver, options_for
 from drivers.sim.appium_face import AppiumFace
@@ -125,11 +125,11 @@ def test_a_dropped_connection_is_driver_unavailable(face: AppiumFace, driver: Ap
 
 
 @pytest.mark.parametrize("fault", [Fault.MALFORMED, Fault.EMPTY])
-def test_a_garbled_page_source_is_a_scene_parse_error(
+def test_a_garbled_page_source_reply_is_a_device_error_not_a_screen(
     face: AppiumFace, driver: AppiumDriver, fault: Fault
 ) -> None:
     face.faults.inject(fault, routes={"source"}, times=1)
-    with pytest.raises(SceneParseError):
+    with pytest.raises(DeviceError, match="not JSON"):  # the reply itself is broken, not the tree in it
         driver.observe()
     assert driver.observe().platform == face.platform
 
