@@ -128,7 +128,15 @@ class Selector:
         return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
 
     def describe(self) -> str:
-        return ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "visible" or v is not True)
+        """A short human form for messages and logs (long values are cut, never quoted whole)."""
+
+        def short(value: object) -> str:
+            text = repr(value)
+            return text if len(text) <= 80 else f"{text[:70]}… ({len(text)} chars)"
+
+        return ", ".join(
+            f"{k}={short(v)}" for k, v in self.to_dict().items() if k != "visible" or v is not True
+        )
 
     def matches(self, el: UIElement) -> bool:
         """Whether ``el`` satisfies every field but ``xpath`` (which needs the whole Scene)."""

@@ -19,7 +19,8 @@ class StepRecord:
     """One executed step: what was planned, what happened, and the screen it led to.
 
     ``scene`` is the observation made right after the step (None when the device could not be
-    observed); ``page`` and ``foreground_app`` summarise it.
+    observed, and dropped once the record is older than the task's ``scene_history``); ``page``
+    and ``foreground_app`` summarise it and stay.
     """
 
     index: int

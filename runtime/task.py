@@ -128,7 +128,11 @@ class _Stop(Exception):
 
 
 class TaskRunner:
-    """Runs goals on one driver with one planner. Each ``run()`` gets its own context and world."""
+    """Runs goals on one driver with one planner.
+
+    Each ``run()`` gets its own context and, unless a ``world_model`` was passed in, its own fresh
+    WorldState; a world model passed in is the caller's and carries its state across runs.
+    """
 
     def __init__(
         self,
@@ -244,6 +248,14 @@ class TaskRunner:
             status, error, kind = stop.status, stop.error, stop.kind
         return TaskResult(goal, status, context, time.perf_counter() - started, error, kind)
 
+    @staticmethod
+    def _forget_old_scene(context: TaskContext) -> None:
+        """Keep full Scenes only on the last ``scene_history`` step records, so a long task's memory
+        stays flat (the run timeline keeps every page source on disk)."""
+        old = len(context.steps) - context.scene_history - 1
+        if old >= 0 and context.steps[old].scene is not None:
+            context.steps[old] = dataclasses.replace(context.steps[old], scene=None)
+
     def _step(self, step: PlannedStep, context: TaskContext, world_model: WorldModel | None) -> Scene:
         """Execute one step, observe its outcome, record it, and decide whether the task goes on."""
         result = self._execute(step, context)
@@ -271,6 +283,7 @@ class TaskRunner:
             scene=scene,
         )
         context.steps.append(record)
+        self._forget_old_scene(context)
         for listener in self.listeners:
             listener(record, context)
         if stop is not None:

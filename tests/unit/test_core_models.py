@@ -111,3 +111,9 @@ def test_tap_point_clips_to_the_window_and_refuses_unusable_targets() -> None:
         tap_point(UIElement("v", bounds=Bounds(10, 10, 10, 50)), window)
     with pytest.raises(TargetNotFound, match="off screen"):
         tap_point(UIElement("v", bounds=Bounds(10, 200, 50, 250)), window)
+
+
+def test_a_huge_selector_value_is_cut_in_messages() -> None:
+    with pytest.raises(TargetNotFound) as caught:
+        Selector(text="x" * 1_000_000).resolve(scene("a"))
+    assert len(str(caught.value)) < 500 and "chars" in str(caught.value)

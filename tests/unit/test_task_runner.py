@@ -214,3 +214,12 @@ def test_config_is_validated() -> None:
         TaskRunnerConfig(step_retries=-1)
     assert TaskRunnerConfig.from_env({"AMC_WORLD_ENABLED": "off"}).world.enabled is False
     assert TaskRunnerConfig.from_env({"AMC_SEMANTIC": "off"}).semantic is False
+
+
+def test_only_recent_step_records_keep_their_full_scene() -> None:
+    config = TaskRunnerConfig(scene_history=3, max_steps=10)
+    steps = [PlannedStep("describe_screen")] * 8
+    result = TaskRunner(FakeDriver(), ScriptedPlanner(steps), config=config).run("go")
+    assert [r.scene is not None for r in result.steps] == [False] * 5 + [True] * 3
+    assert all(r.foreground_app == "com.example.app" for r in result.steps)  # the summary stays
+    assert len(result.context.scenes) == 3
