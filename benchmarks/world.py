@@ -127,12 +127,11 @@ def run(
         ["steps", "RSS MiB", "RSS change MiB", "KiB per step since the last sample"],
         _task_rows(task_steps, task_every),
         notes=[
-            "The world model stays bounded, but the task's context keeps every step's record with the Scene "
-            "observed after it (`TaskContext.steps[i].scene`; `TaskContext.scenes` itself is bounded at 50), "
-            "so one task's memory grows linearly with its length until the task ends; the memory is "
-            "returned when the TaskResult is dropped (see tests/load). A parsed Scene keeps every raw "
-            "attribute of every element and the source text: about 120-140 KiB for these screens, against "
-            "about 19 KiB for the same tree without them."
+            "Only the last `scene_history` step records (50 by default) keep their full Scene; older "
+            "records keep the step, its result, the page and the foreground app. A parsed Scene holds "
+            "every raw attribute and the source text (about 120-140 KiB for these screens), so after the "
+            "first 50 steps a task grows by its small step records only (under 1 KiB per step); the run "
+            "timeline keeps every page source on disk."
         ],
     )
     return [world, task]
