@@ -22,7 +22,7 @@ def test_on_a_device(amc_driver):
 
 
 def test_plain():
-    assert True
+    assert pytestmark == []
 """
 
 PLATFORM_TESTS = """
