@@ -23,10 +23,10 @@ from drivers.parse_common import (
     Limits,
     ParsedTree,
     SourceFormat,
+    StreamingTarget,
     new_bounds,
     new_element,
     parse_xml,
-    restore_ampersands,
 )
 
 __all__ = ["AndroidTarget", "foreground_package", "parse_android"]
@@ -73,52 +73,18 @@ def _int_attr(attrib: dict[str, str], name: str) -> int:
         return 0
 
 
-class AndroidTarget:
+class AndroidTarget(StreamingTarget):
     """Builds the Scene tree while lxml streams an Android dump; see the module docstring."""
 
-    __slots__ = ("_amp", "_bounds", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
+    __slots__ = ("_bounds",)
 
     def __init__(self) -> None:
-        self._fmt: SourceFormat = "uiautomator"
-        self._max_depth = self._max_elements = 0
-        # A frame is [tag, attrib, ordinal, child, child, ...].
-        self._stack: list[list[Any]] = []
-        self._count = 0
-        self._amp = 0  # "&" references still to restore (see restore_ampersands)
+        super().__init__("uiautomator")
         self._bounds: dict[str, Bounds] = {}
-        self._result: ParsedTree | None = None
-
-    def reset(self, fmt: SourceFormat, limits: Limits, ampersands: int) -> None:
-        self._fmt = fmt
-        self._max_depth = limits.max_depth
-        self._max_elements = limits.max_elements
-        self._amp = ampersands
-        self.release()
 
     def release(self) -> None:
-        self._stack = []
-        self._count = 0
+        super().release()
         self._bounds = {}
-        self._result = None
-
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
-        count = self._count = self._count + 1
-        stack = self._stack
-        if count > self._max_elements:
-            raise SceneParseError(
-                f"the tree has more than {self._max_elements} elements",
-                format=self._fmt,
-                position=f"element {count}",
-            )
-        if len(stack) >= self._max_depth:
-            raise SceneParseError(
-                f"the tree is nested deeper than {self._max_depth} levels",
-                format=self._fmt,
-                position=f"element {count}",
-            )
-        if self._amp:
-            self._amp -= restore_ampersands(attrib)
-        stack.append([tag, attrib, count])
 
     def end(self, tag: str) -> None:
         stack = self._stack

@@ -35,6 +35,7 @@ __all__ = [
     "Limits",
     "ParsedTree",
     "SourceFormat",
+    "StreamingTarget",
     "XmlTarget",
     "ampersand_refs",
     "new_bounds",
@@ -255,6 +256,53 @@ class XmlTarget(Protocol):
     def close(self) -> ParsedTree | None:
         """The tree, or None when the root never closed; must not raise (see :func:`parse_xml`)."""
         ...
+
+
+class StreamingTarget:
+    """What every :class:`XmlTarget` shares: the element and depth caps checked as each element
+    opens, and the "&" references still to restore. A subclass builds its platform's tree in
+    ``end()`` and ``close()``; a frame on ``_stack`` is ``[tag, attrib, ordinal, child, child, …]``."""
+
+    __slots__ = ("_amp", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
+
+    def __init__(self, fmt: SourceFormat) -> None:
+        self._fmt: SourceFormat = fmt
+        self._max_depth = self._max_elements = 0
+        self._stack: list[list[Any]] = []
+        self._count = 0
+        self._amp = 0  # "&" references still to restore (see restore_ampersands)
+        self._result: ParsedTree | None = None
+
+    def reset(self, fmt: SourceFormat, limits: Limits, ampersands: int) -> None:
+        self._fmt = fmt
+        self._max_depth = limits.max_depth
+        self._max_elements = limits.max_elements
+        self._amp = ampersands
+        self.release()
+
+    def release(self) -> None:
+        self._stack = []
+        self._count = 0
+        self._result = None
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        count = self._count = self._count + 1
+        stack = self._stack
+        if count > self._max_elements:
+            raise SceneParseError(
+                f"the tree has more than {self._max_elements} elements",
+                format=self._fmt,
+                position=f"element {count}",
+            )
+        if len(stack) >= self._max_depth:
+            raise SceneParseError(
+                f"the tree is nested deeper than {self._max_depth} levels",
+                format=self._fmt,
+                position=f"element {count}",
+            )
+        if self._amp:
+            self._amp -= restore_ampersands(attrib)
+        stack.append([tag, attrib, count])
 
 
 _SAFE_PARSER_OPTIONS: Final[dict[str, Any]] = {

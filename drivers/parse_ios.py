@@ -12,7 +12,7 @@ label, else the value; ``checked`` = ``value == "1"`` for switches and toggles; 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from core.errors import SceneParseError
 from core.models import UIElement
@@ -21,11 +21,11 @@ from drivers.parse_common import (
     Limits,
     ParsedTree,
     SourceFormat,
+    StreamingTarget,
     new_bounds,
     new_element,
     parse_xml,
     rect_bounds,
-    restore_ampersands,
 )
 
 __all__ = ["SWITCH_TYPES", "IosTarget", "ios_window_size", "parse_ios"]
@@ -59,50 +59,13 @@ def ios_window_size(app: UIElement) -> tuple[int, int]:
     return width, height
 
 
-class IosTarget:
+class IosTarget(StreamingTarget):
     """Builds the Scene tree while lxml streams a WDA / XCUITest XML source."""
 
-    __slots__ = ("_amp", "_count", "_fmt", "_max_depth", "_max_elements", "_result", "_stack")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self._fmt: SourceFormat = "wda-xml"
-        self._max_depth = self._max_elements = 0
-        # A frame is [tag, attrib, ordinal, child, child, ...].
-        self._stack: list[list[Any]] = []
-        self._count = 0
-        self._amp = 0  # "&" references still to restore (see restore_ampersands)
-        self._result: ParsedTree | None = None
-
-    def reset(self, fmt: SourceFormat, limits: Limits, ampersands: int) -> None:
-        self._fmt = fmt
-        self._max_depth = limits.max_depth
-        self._max_elements = limits.max_elements
-        self._amp = ampersands
-        self.release()
-
-    def release(self) -> None:
-        self._stack = []
-        self._count = 0
-        self._result = None
-
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
-        count = self._count = self._count + 1
-        stack = self._stack
-        if count > self._max_elements:
-            raise SceneParseError(
-                f"the tree has more than {self._max_elements} elements",
-                format=self._fmt,
-                position=f"element {count}",
-            )
-        if len(stack) >= self._max_depth:
-            raise SceneParseError(
-                f"the tree is nested deeper than {self._max_depth} levels",
-                format=self._fmt,
-                position=f"element {count}",
-            )
-        if self._amp:
-            self._amp -= restore_ampersands(attrib)
-        stack.append([tag, attrib, count])
+        super().__init__("wda-xml")
 
     def end(self, tag: str) -> None:
         stack = self._stack
