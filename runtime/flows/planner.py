@@ -16,11 +16,10 @@ them, bounded by each step's ``timeout``.
 
 from __future__ import annotations
 
-import threading
-
 from core.models import PlannedStep, Platform, Scene
 from runtime.context import TaskContext
 from runtime.flows.model import Flow
+from runtime.planner import ScriptedPlanner
 from world.models import WorldState
 
 __all__ = ["FlowPlanner", "skip_reason"]
@@ -50,17 +49,17 @@ class FlowPlanner:
     def __init__(self, flow: Flow, platform: Platform) -> None:
         self.flow = flow
         self.platform = platform
-        self._steps = flow.planned_steps(platform)
-        self._next = 0
-        self._lock = threading.Lock()
+        steps = flow.planned_steps(platform)
+        self._total = len(steps)
+        self._script = ScriptedPlanner(steps, stop_on_failure=True)
 
     @property
     def total(self) -> int:
-        return len(self._steps)
+        return self._total
 
     @property
     def remaining(self) -> int:
-        return len(self._steps) - self._next
+        return self._script.remaining
 
     def plan(
         self,
@@ -70,13 +69,10 @@ class FlowPlanner:
         context: TaskContext,
         world: WorldState | None = None,
     ) -> list[PlannedStep]:
-        with self._lock:
-            if context.step_results and not context.step_results[-1].success:
-                return []
-            if self._next >= len(self._steps):
-                return []
-            step = self._steps[self._next]
-            self._next += 1
+        planned = self._script.plan(goal=goal, scene=scene, context=context, world=world)
+        if not planned:
+            return []
+        step = planned[0]
         reason = skip_reason(step, context.latest_scene or scene, world)
         if reason is None:
             return [step]
