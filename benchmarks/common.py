@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from core.models import Scene
-from drivers.sim.driver import SimDriver
-from drivers.sim.faults import Fault, FaultInjector
-from drivers.sim.scene import to_scene
+from amc.core.models import Scene
+from amc.drivers.sim.driver import SimDriver
+from amc.drivers.sim.faults import Fault, FaultInjector
+from amc.drivers.sim.scene import to_scene
 
 __all__ = [
     "LIBRARIES",

@@ -17,17 +17,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 
+from amc.core.models import PlannedStep, Platform
+from amc.drivers.base import Driver
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import WdaFace
+from amc.drivers.u2 import U2Config, U2Driver
+from amc.drivers.wda import WdaDriver
+from amc.runtime.planner import Planner, ScriptedPlanner
+from amc.runtime.pool import DevicePool, PoolTask
+from amc.runtime.task import TaskRunnerConfig
+
 from benchmarks.common import RouteLatency, Table, median
-from core.models import PlannedStep, Platform
-from drivers.base import Driver
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import WdaFace
-from drivers.u2 import U2Config, U2Driver
-from drivers.wda import WdaDriver
-from runtime.planner import Planner, ScriptedPlanner
-from runtime.pool import DevicePool, PoolTask
-from runtime.task import TaskRunnerConfig
 
 __all__ = ["run"]
 

@@ -25,22 +25,23 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from amc.core.models import PlannedStep, Platform, Scene
+from amc.core.selectors import Selector, tap_point
+from amc.drivers.base import Driver
+from amc.drivers.hierarchy import parse_source
+from amc.drivers.sim.driver import SimDriver
+from amc.drivers.sim.render_android import render_hierarchy
+from amc.drivers.sim.render_wda import render_xml, wda_tree
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import Executor
+from amc.runtime.planner import Planner, ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig
+from amc.semantic.enricher import DefaultEnricher
+from amc.semantic.models import SemanticScene
+from amc.world.model import WorldModel
+from amc.world.models import WorldState
+
 from benchmarks.common import SceneSimDriver, Table, interleaved, median
-from core.models import PlannedStep, Platform, Scene
-from core.selectors import Selector, tap_point
-from drivers.base import Driver
-from drivers.hierarchy import parse_source
-from drivers.sim.driver import SimDriver
-from drivers.sim.render_android import render_hierarchy
-from drivers.sim.render_wda import render_xml, wda_tree
-from runtime.context import TaskContext
-from runtime.executor import Executor
-from runtime.planner import Planner, ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig
-from semantic.enricher import DefaultEnricher
-from semantic.models import SemanticScene
-from world.model import WorldModel
-from world.models import WorldState
 
 __all__ = ["FLOWS", "SourceSimDriver", "run"]
 

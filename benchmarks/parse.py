@@ -35,7 +35,7 @@ from lxml import etree
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from drivers.hierarchy import decode_source, detect_format, parse_source  # noqa: E402
+from amc.drivers.hierarchy import decode_source, detect_format, parse_source  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures" / "hierarchy"
 REAL = REPO.parent / "shared" / "fixtures" / "android"

@@ -28,25 +28,25 @@ from typing import Any
 import adbutils
 import uiautomator2
 import wda
+from amc.core.models import PlannedStep, Platform
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.base import Driver
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import WdaFace
+from amc.drivers.u2 import U2Config, U2Driver
+from amc.drivers.wda import WdaDriver
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import Executor
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from appium import webdriver
 from appium.options.android import UiAutomator2Options
 from appium.options.ios import XCUITestOptions
 from appium.webdriver.common.appiumby import AppiumBy
 
 from benchmarks.common import RouteLatency, Table, median
-from core.models import PlannedStep, Platform
-from drivers.appium import AppiumDriver, options_for
-from drivers.base import Driver
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import WdaFace
-from drivers.u2 import U2Config, U2Driver
-from drivers.wda import WdaDriver
-from runtime.context import TaskContext
-from runtime.executor import Executor
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig
 
 __all__ = ["ActionResult", "Contender", "FlowResult", "contenders", "measure_actions", "measure_flows", "run"]
 

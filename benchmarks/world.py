@@ -16,15 +16,16 @@ from __future__ import annotations
 import gc
 import time
 
+from amc.core.models import PlannedStep, StepResult
+from amc.drivers.sim.driver import SimDriver
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig
+from amc.semantic.enricher import DefaultEnricher
+from amc.world.config import WorldConfig
+from amc.world.model import WorldModel
+
 from benchmarks.common import Table, median, rss_kib
-from core.models import PlannedStep, StepResult
-from drivers.sim.driver import SimDriver
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig
-from semantic.enricher import DefaultEnricher
-from world.config import WorldConfig
-from world.model import WorldModel
 
 __all__ = ["run"]
 

@@ -1,6 +1,6 @@
 """Core values and errors shared by every layer of the harness."""
 
-from core.errors import (
+from .errors import (
     AppError,
     AppLaunchFailed,
     AppNotInstalled,
@@ -17,8 +17,8 @@ from core.errors import (
     TargetNotFound,
     is_transient,
 )
-from core.models import Bounds, PlannedStep, Platform, Scene, StepResult, UIElement, jsonable
-from core.selectors import Selector, tap_point
+from .models import Bounds, PlannedStep, Platform, Scene, StepResult, UIElement, jsonable
+from .selectors import Selector, tap_point
 
 __all__ = [
     "AppError",

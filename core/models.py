@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from core.selectors import Selector
+    from .selectors import Selector
 
 __all__ = [
     "ANDROID_SYSTEMUI",
@@ -270,7 +270,7 @@ class Scene:
 
     def find_all(self, match: Selector | ElementPredicate) -> list[UIElement]:
         """Every element the selector (or predicate) matches, in document order."""
-        from core.selectors import Selector
+        from .selectors import Selector
 
         if isinstance(match, Selector):
             return match.find_all(self)
@@ -278,7 +278,7 @@ class Scene:
 
     def find(self, match: Selector | ElementPredicate) -> UIElement | None:
         """The first element the selector (or predicate) matches, or None."""
-        from core.selectors import Selector
+        from .selectors import Selector
 
         if isinstance(match, Selector):
             found = match.find_all(self)

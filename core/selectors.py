@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from core.errors import ConfigError, TargetNotFound
+from .errors import ConfigError, TargetNotFound
 
 if TYPE_CHECKING:
-    from core.models import Bounds, Scene, UIElement
+    from .models import Bounds, Scene, UIElement
 
 __all__ = ["Selector", "XPathView", "tap_point", "xpath_view"]
 

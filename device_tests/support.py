@@ -10,12 +10,12 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from core.models import PlannedStep, Platform, Scene
-from core.selectors import Selector
-from drivers.base import Driver
-from runtime.context import TaskContext
-from semantic.enricher import enrich_scene
-from world.models import WorldState
+from amc.core.models import PlannedStep, Platform, Scene
+from amc.core.selectors import Selector
+from amc.drivers.base import Driver
+from amc.runtime.context import TaskContext
+from amc.semantic.enricher import enrich_scene
+from amc.world.models import WorldState
 
 __all__ = [
     "FOREGROUND_TIMEOUT",

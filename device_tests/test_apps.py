@@ -7,13 +7,13 @@ Each test runs a task with ``amc_runner`` (world model on) and then asks the dev
 from __future__ import annotations
 
 import pytest
+from amc.core.apps import is_home_screen
+from amc.core.models import PlannedStep
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
+from amc.runtime.task import TaskStatus
 
-from core.apps import is_home_screen
-from core.models import PlannedStep
 from device_tests.support import MISSING_APP, page_of, wait_for_foreground, wait_for_scene
-from runtime.context import StepRecord, TaskContext
-from runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
-from runtime.task import TaskStatus
 
 pytestmark = pytest.mark.device
 

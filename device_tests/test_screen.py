@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.errors import TargetNotFound
+from amc.core.models import PlannedStep
+from amc.core.selectors import tap_point
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
+from amc.runtime.task import TaskStatus
 
-from core.errors import TargetNotFound
-from core.models import PlannedStep
-from core.selectors import tap_point
 from device_tests.support import (
     MISSING_APP,
     SETTINGS_ROWS,
@@ -15,10 +19,6 @@ from device_tests.support import (
     wait_for_foreground,
     wait_for_scene,
 )
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import ScriptedPlanner
-from runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
-from runtime.task import TaskStatus
 
 pytestmark = pytest.mark.device
 

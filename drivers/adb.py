@@ -27,7 +27,7 @@ from typing import Any
 
 import adbutils
 
-from core.errors import ConfigError
+from ..core.errors import ConfigError
 
 __all__ = ["DEFAULT_ADB_HOST", "DEFAULT_ADB_PORT", "HarnessAdbClient", "HarnessAdbDevice", "adb_address"]
 

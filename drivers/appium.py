@@ -53,8 +53,8 @@ from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.remote.command import Command
 from urllib3.util.retry import Retry
 
-from core.apps import is_home_screen
-from core.errors import (
+from ..core.apps import is_home_screen
+from ..core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
     ConfigError,
@@ -63,11 +63,11 @@ from core.errors import (
     SceneParseError,
     StepArgumentError,
 )
-from core.models import Platform, Scene
-from drivers.appium_elements import LOCATORS, AppiumElement, ServerElements
-from drivers.appium_errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
-from drivers.appium_spec import connect_spec, options_for, platform_of, split_url
-from drivers.hierarchy import parse_source
+from ..core.models import Platform, Scene
+from .appium_elements import LOCATORS, AppiumElement, ServerElements
+from .appium_errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
+from .appium_spec import connect_spec, options_for, platform_of, split_url
+from .hierarchy import parse_source
 
 __all__ = [
     "ANDROID_KEYCODES",

@@ -14,8 +14,8 @@ from typing import Protocol, TypeVar
 
 from appium.webdriver.webdriver import WebDriver
 
-from core.errors import StepArgumentError, TargetNotFound
-from core.models import Bounds
+from ..core.errors import StepArgumentError, TargetNotFound
+from ..core.models import Bounds
 
 __all__ = ["LOCATORS", "AppiumElement", "ServerElements"]
 

@@ -21,7 +21,7 @@ import urllib3.exceptions as u3
 from appium.webdriver.errorhandler import MobileErrorHandler
 from selenium.common import exceptions as se
 
-from core.errors import (
+from ..core.errors import (
     ConfigError,
     DeviceError,
     DeviceTimeout,

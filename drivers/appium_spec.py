@@ -17,11 +17,11 @@ from appium.options.android import UiAutomator2Options
 from appium.options.common import AppiumOptions
 from appium.options.ios import XCUITestOptions
 
-from core.errors import ConfigError
-from core.models import Platform
+from ..core.errors import ConfigError
+from ..core.models import Platform
 
 if TYPE_CHECKING:
-    from drivers.appium import AppiumDriver
+    from .appium import AppiumDriver
 
 __all__ = [
     "CONNECT_OPTIONS",
@@ -127,7 +127,7 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> AppiumDriver:
     ``platformName`` in the query overrides the W3C platform (e.g. ``Fake`` for Appium's fake
     driver) while ``platform`` still says which Scene format to expect.
     """
-    from drivers.appium import AppiumDriver
+    from .appium import AppiumDriver
 
     try:
         parts = urlsplit(target)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from core.models import Platform, Scene
+from ..core.models import Platform, Scene
 
 __all__ = ["KEYS", "Driver"]
 

@@ -23,10 +23,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import ConfigError, HarnessError
-from core.models import Platform
-from drivers.base import Driver
-from drivers.options import check_names, seconds
+from ..core.errors import ConfigError, HarnessError
+from ..core.models import Platform
+from .base import Driver
+from .options import check_names, seconds
 
 __all__ = ["BACKENDS", "SPEC_FORMS", "DeviceInfo", "connect", "discover", "parse_spec"]
 
@@ -45,19 +45,20 @@ SPEC_FORMS: tuple[str, ...] = (
     "sim+appium:ios",
 )
 
-# scheme -> "module:function"; the function takes (target, options) and returns a connected Driver.
+# scheme -> "module:function", the module relative to this package; the function takes (target,
+# options) and returns a connected Driver.
 BACKENDS: dict[str, str] = {
-    "sim": "drivers.connect:_connect_sim",
-    "android": "drivers.u2:connect_spec",
-    "ios": "drivers.wda:connect_spec",
-    "appium": "drivers.appium:connect_spec",
-    "sim+wda": "drivers.sim.wda_face:connect_face",
-    "sim+adb": "drivers.sim.adb_face:connect_face",
-    "sim+appium": "drivers.sim.appium_face:connect_face",
+    "sim": ".connect:_connect_sim",
+    "android": ".u2:connect_spec",
+    "ios": ".wda:connect_spec",
+    "appium": ".appium:connect_spec",
+    "sim+wda": ".sim.wda_face:connect_face",
+    "sim+adb": ".sim.adb_face:connect_face",
+    "sim+appium": ".sim.appium_face:connect_face",
 }
 
 # Backends asked by discover(): "module:function" returning a list of DeviceInfo.
-DISCOVERERS: tuple[str, ...] = ("drivers.u2:discover_android", "drivers.wda:discover_ios")
+DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def parse_spec(spec: str) -> tuple[str, str]:
 def _resolve(path: str) -> Callable[..., Any]:
     module_name, _, func_name = path.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(module_name, __package__)
     except ImportError as exc:
         raise ConfigError(f"backend {module_name} is not available: {exc}") from exc
     func = getattr(module, func_name, None)
@@ -131,7 +132,7 @@ def connect(spec: str, **options: Any) -> Driver:
 
 
 def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
-    from drivers.sim.driver import SimDriver
+    from .sim.driver import SimDriver
 
     if target not in ("android", "ios"):
         raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")

@@ -28,10 +28,10 @@ import re
 import time
 from typing import Final
 
-from core.errors import ConfigError, SceneParseError
-from core.models import Platform, Scene
-from drivers.parse_android import parse_android
-from drivers.parse_common import (
+from ..core.errors import ConfigError, SceneParseError
+from ..core.models import Platform, Scene
+from .parse_android import parse_android
+from .parse_common import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_ELEMENTS,
@@ -39,8 +39,8 @@ from drivers.parse_common import (
     ParsedTree,
     SourceFormat,
 )
-from drivers.parse_ios import parse_ios
-from drivers.parse_ios_json import from_json_tree, load_json, unwrap
+from .parse_ios import parse_ios
+from .parse_ios_json import from_json_tree, load_json, unwrap
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

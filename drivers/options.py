@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.errors import ConfigError
+from ..core.errors import ConfigError
 
 __all__ = ["check_names", "seconds", "whole_number"]
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from core.errors import SceneParseError
-from core.models import ANDROID_SYSTEMUI, Bounds, UIElement, is_ime_package
-from drivers.parse_common import (
+from ..core.errors import SceneParseError
+from ..core.models import ANDROID_SYSTEMUI, Bounds, UIElement, is_ime_package
+from .parse_common import (
     BOOL,
     EMPTY,
     Limits,

@@ -23,8 +23,8 @@ from typing import Any, Final, Literal, Protocol, cast
 
 from lxml import etree
 
-from core.errors import SceneParseError
-from core.models import Bounds, Platform, UIElement
+from ..core.errors import SceneParseError
+from ..core.models import Bounds, Platform, UIElement
 
 __all__ = [
     "BOOL",

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from core.errors import SceneParseError
-from core.models import UIElement
-from drivers.parse_common import (
+from ..core.errors import SceneParseError
+from ..core.models import UIElement
+from .parse_common import (
     BOOL,
     Limits,
     ParsedTree,

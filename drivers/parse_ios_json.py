@@ -19,10 +19,10 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
-from core.errors import SceneParseError
-from core.models import Bounds, UIElement
-from drivers.parse_common import EMPTY, Limits, ParsedTree, new_element, rect_bounds
-from drivers.parse_ios import SWITCH_TYPES, ios_window_size
+from ..core.errors import SceneParseError
+from ..core.models import Bounds, UIElement
+from .parse_common import EMPTY, Limits, ParsedTree, new_element, rect_bounds
+from .parse_ios import SWITCH_TYPES, ios_window_size
 
 __all__ = ["from_json_tree", "load_json", "unwrap"]
 

@@ -46,8 +46,8 @@ from typing import Any, TypeVar
 import uiautomator2.exceptions as u2e
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
-from core.apps import HOME_SCREEN_APPS
-from core.errors import (
+from ..core.apps import HOME_SCREEN_APPS
+from ..core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
     ConfigError,
@@ -56,12 +56,12 @@ from core.errors import (
     SessionLost,
     StepArgumentError,
 )
-from core.models import Platform, Scene
-from drivers.adb import HarnessAdbClient, HarnessAdbDevice, adb_address
-from drivers.connect import DeviceInfo
-from drivers.hierarchy import parse_source
-from drivers.u2_client import PRESS_KEYS, HarnessU2Device, U2Config
-from drivers.u2_errors import ErrorContext, is_server_gone, map_error, unwrap
+from ..core.models import Platform, Scene
+from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
+from .connect import DeviceInfo
+from .hierarchy import parse_source
+from .u2_client import PRESS_KEYS, HarnessU2Device, U2Config
+from .u2_errors import ErrorContext, is_server_gone, map_error, unwrap
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 

@@ -16,8 +16,8 @@ from typing import Any
 import uiautomator2
 from uiautomator2.core import _jsonrpc_call
 
-from core.errors import ConfigError
-from drivers.adb import HarnessAdbDevice, adb_address
+from ..core.errors import ConfigError
+from .adb import HarnessAdbDevice, adb_address
 
 __all__ = ["PRESS_KEYS", "HarnessU2Device", "U2Config"]
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import uiautomator2.exceptions as u2e
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
-from core.errors import (
+from ..core.errors import (
     DeviceError,
     DeviceOffline,
     DeviceTimeout,

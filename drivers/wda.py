@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 
 import wda
 
-from core.errors import (
+from ..core.errors import (
     AppLaunchFailed,
     ConfigError,
     DeviceError,
@@ -48,10 +48,10 @@ from core.errors import (
     HarnessError,
     StepArgumentError,
 )
-from core.models import Platform, Scene
-from drivers.connect import DeviceInfo
-from drivers.options import seconds, whole_number
-from drivers.wda_errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
+from ..core.models import Platform, Scene
+from .connect import DeviceInfo
+from .options import seconds, whole_number
+from .wda_errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
 __all__ = ["SPRINGBOARD", "WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -319,7 +319,7 @@ class WdaDriver:
     # --- Driver -----------------------------------------------------------------------------
 
     def observe(self) -> Scene:
-        from drivers.hierarchy import parse_source
+        from .hierarchy import parse_source
 
         started = time.perf_counter()
         source = self._request("GET /source", lambda c: c.source())
@@ -461,6 +461,6 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> WdaDriver:
 
 def discover_ios(env: Mapping[str, str]) -> list[DeviceInfo]:
     """iPhones usbmuxd lists and the WDA at ``$WDA_URL``; see :func:`drivers.wda_discovery.discover`."""
-    from drivers.wda_discovery import discover
+    from .wda_discovery import discover
 
     return discover(env)

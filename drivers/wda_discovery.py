@@ -16,9 +16,9 @@ from typing import Any
 
 from wda.usbmux.pyusbmux import list_devices
 
-from core.errors import ConfigError, HarnessError
-from drivers.connect import DeviceInfo
-from drivers.wda import WdaDriver
+from ..core.errors import ConfigError, HarnessError
+from .connect import DeviceInfo
+from .wda import WdaDriver
 
 __all__ = ["discover"]
 

@@ -31,7 +31,7 @@ from wda.exceptions import (
 )
 from wda.usbmux.exceptions import HTTPError, MuxError
 
-from core.errors import (
+from ..core.errors import (
     AppNotInstalled,
     DeviceError,
     DeviceTimeout,

@@ -1,9 +1,9 @@
 """The agent runtime: the Observe -> Plan -> Act loop and its parts."""
 
-from runtime.context import StepRecord, TaskContext
-from runtime.executor import ACTIONS, Action, Executor, describe_scene
-from runtime.planner import Planner, ScriptedPlanner, StubPlanner
-from runtime.task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
+from .context import StepRecord, TaskContext
+from .executor import ACTIONS, Action, Executor, describe_scene
+from .planner import Planner, ScriptedPlanner, StubPlanner
+from .task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
 __all__ = [
     "ACTIONS",

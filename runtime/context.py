@@ -6,8 +6,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.models import PlannedStep, Scene, StepResult
-from world.models import WorldState
+from ..core.models import PlannedStep, Scene, StepResult
+from ..world.models import WorldState
 
 __all__ = ["StepRecord", "TaskContext"]
 

@@ -14,12 +14,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
-from core.models import PlannedStep, Scene, StepResult
-from core.selectors import Selector, tap_point
-from drivers.base import Driver
-from runtime.context import TaskContext
-from world.model import APP_ID_KEYS, app_id_from_args
+from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
+from ..core.models import PlannedStep, Scene, StepResult
+from ..core.selectors import Selector, tap_point
+from ..drivers.base import Driver
+from ..world.model import APP_ID_KEYS, app_id_from_args
+from .context import TaskContext
 
 __all__ = ["ACTIONS", "Action", "Executor", "describe_scene", "describe_step"]
 

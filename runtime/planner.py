@@ -11,9 +11,9 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from core.models import PlannedStep, Scene
-from runtime.context import TaskContext
-from world.models import WorldState
+from ..core.models import PlannedStep, Scene
+from ..world.models import WorldState
+from .context import TaskContext
 
 __all__ = ["Planner", "ScriptedPlanner", "StubPlanner"]
 

@@ -29,12 +29,12 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from core.errors import ConfigError, HarnessError
-from core.models import Platform
-from drivers.base import Driver
-from runtime.context import TaskContext
-from runtime.planner import Planner
-from runtime.task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
+from ..core.errors import ConfigError, HarnessError
+from ..core.models import Platform
+from ..drivers.base import Driver
+from .context import TaskContext
+from .planner import Planner
+from .task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
 __all__ = ["DevicePool", "LeaseTimeout", "PoolExhausted", "PoolTask"]
 
@@ -318,7 +318,7 @@ def _device_id(slot: _Slot) -> str:
 
 
 def _default_connect(options: Mapping[str, Any]) -> Connector:
-    from drivers.connect import connect
+    from ..drivers.connect import connect
 
     return lambda spec: connect(spec, **options)
 

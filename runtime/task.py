@@ -24,17 +24,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import ConfigError, DeviceError, HarnessError
-from core.models import PlannedStep, Scene, StepResult
-from drivers.base import Driver
-from runtime.context import DEFAULT_SCENE_HISTORY, StepRecord, TaskContext
-from runtime.executor import Executor
-from runtime.planner import Planner
-from semantic.enricher import DefaultEnricher, Enricher, enrich_scene, semantic_enabled
-from semantic.models import SemanticScene
-from world.config import WorldConfig
-from world.model import WorldModel
-from world.models import WorldState
+from ..core.errors import ConfigError, DeviceError, HarnessError
+from ..core.models import PlannedStep, Scene, StepResult
+from ..drivers.base import Driver
+from ..semantic.enricher import DefaultEnricher, Enricher, enrich_scene, semantic_enabled
+from ..semantic.models import SemanticScene
+from ..world.config import WorldConfig
+from ..world.model import WorldModel
+from ..world.models import WorldState
+from .context import DEFAULT_SCENE_HISTORY, StepRecord, TaskContext
+from .executor import Executor
+from .planner import Planner
 
 __all__ = ["StepListener", "TaskResult", "TaskRunner", "TaskRunnerConfig", "TaskStatus"]
 

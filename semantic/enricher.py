@@ -14,10 +14,10 @@ import os
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
-from core.apps import is_home_screen
-from core.models import Scene, UIElement
-from semantic.models import SemanticScene
-from world.config import parse_bool
+from ..core.apps import is_home_screen
+from ..core.models import Scene, UIElement
+from ..world.config import parse_bool
+from .models import SemanticScene
 
 __all__ = [
     "ENV_SEMANTIC",

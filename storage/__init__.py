@@ -1,8 +1,8 @@
 """Persistence of runs: the crash-safe run timeline, secret redaction and the HTML report."""
 
-from storage.redaction import RedactingFormatter, Redactor
-from storage.report import REPORT_FILE, render_html, render_report
-from storage.timeline import (
+from .redaction import RedactingFormatter, Redactor
+from .report import REPORT_FILE, render_html, render_report
+from .timeline import (
     TIMELINE_FILE,
     RunInfo,
     Timeline,

@@ -13,9 +13,9 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.models import PlannedStep, jsonable
-from world.model import SECRET_ARG_KEYS
-from world.models import REDACTED
+from ..core.models import PlannedStep, jsonable
+from ..world.model import SECRET_ARG_KEYS
+from ..world.models import REDACTED
 
 __all__ = ["REDACTED", "RedactingFormatter", "Redactor"]
 

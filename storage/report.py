@@ -20,7 +20,7 @@ from typing import Any
 
 import jinja2
 
-from storage.timeline import Timeline, read_timeline
+from .timeline import Timeline, read_timeline
 
 __all__ = ["REPORT_FILE", "StepView", "render_html", "render_report"]
 
@@ -103,7 +103,7 @@ def _step_view(run_dir: Path, record: Mapping[str, Any]) -> StepView:
 
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(
-        loader=jinja2.PackageLoader("storage", "templates"),
+        loader=jinja2.PackageLoader(__name__.rpartition(".")[0], "templates"),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,

@@ -26,13 +26,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from core.errors import ConfigError, HarnessError
-from runtime.executor import describe_step
-from storage.redaction import Redactor
+from ..core.errors import ConfigError, HarnessError
+from ..runtime.executor import describe_step
+from .redaction import Redactor
 
 if TYPE_CHECKING:
-    from core.models import Scene
-    from runtime.context import StepRecord, TaskContext
+    from ..core.models import Scene
+    from ..runtime.context import StepRecord, TaskContext
 
 __all__ = [
     "FORMAT_VERSION",

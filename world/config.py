@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from core.errors import ConfigError
+from ..core.errors import ConfigError
 
 __all__ = ["ENV_ENABLED", "ENV_HISTORY_SIZE", "WorldConfig", "parse_bool"]
 

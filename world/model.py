@@ -12,8 +12,8 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from world.config import WorldConfig
-from world.models import REDACTED, WorldEvent, WorldState
+from .config import WorldConfig
+from .models import REDACTED, WorldEvent, WorldState
 
 __all__ = ["APP_ID_KEYS", "SECRET_ARG_KEYS", "WorldModel", "app_id_from_args"]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from core.models import jsonable
+from ..core.models import jsonable
 
 __all__ = ["REDACTED", "WorldEvent", "WorldState"]
 

@@ -1,8 +1,8 @@
 """The simulated device: a phone's state machine, and ways to drive it without hardware."""
 
-from drivers.sim.catalog import ANDROID_LAUNCHER, DEMO_APP, DEMO_PASSWORD, DEMO_USER, IOS_SPRINGBOARD
-from drivers.sim.device import SimDevice
-from drivers.sim.driver import SimDriver
+from .catalog import ANDROID_LAUNCHER, DEMO_APP, DEMO_PASSWORD, DEMO_USER, IOS_SPRINGBOARD
+from .device import SimDevice
+from .driver import SimDriver
 
 __all__ = [
     "ANDROID_LAUNCHER",

@@ -34,16 +34,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from core.errors import ConfigError
-from drivers.sim.adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
-from drivers.sim.adb_sync import recv_exact, serve_sync
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import Fault, FaultInjector
-from drivers.sim.server import BackgroundServer
-from drivers.sim.u2_rpc import U2Server
+from ...core.errors import ConfigError
+from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from .adb_sync import recv_exact, serve_sync
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .server import BackgroundServer
+from .u2_rpc import U2Server
 
 if TYPE_CHECKING:
-    from drivers.u2 import U2Driver
+    from ..u2 import U2Driver
 
 __all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone", "connect_face"]
 
@@ -478,7 +478,7 @@ def connect_face(target: str, options: Mapping[str, Any]) -> U2Driver:
     ``device`` (a :class:`SimDevice`), ``device_id`` (names a new phone), ``faults`` (a shared
     :class:`~drivers.sim.faults.FaultInjector`) and ``latency`` (seconds added to every request).
     """
-    from drivers.u2 import U2Config, U2Driver  # here: loading the face needs no client
+    from ..u2 import U2Config, U2Driver  # here: loading the face needs no client
 
     if target != "android":
         raise ConfigError(f"bad device spec 'sim+adb:{target}': the adb face serves 'sim+adb:android'")

@@ -19,9 +19,9 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from drivers.sim.device import SimDevice
-from drivers.sim.layout import ANDROID_IME, ANDROID_SYSTEMUI
-from drivers.sim.u2_rpc import sdk_int
+from .device import SimDevice
+from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .u2_rpc import sdk_int
 
 __all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
 

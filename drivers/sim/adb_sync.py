@@ -13,7 +13,7 @@ import hashlib
 import socket
 import struct
 
-from drivers.sim.adb_shell import FileEntry
+from .adb_shell import FileEntry
 
 __all__ = ["recv_exact", "serve_sync"]
 

@@ -18,10 +18,10 @@ from typing import Any
 
 from lxml import etree
 
-from core.errors import AppNotInstalled, StepArgumentError
-from core.models import Bounds, Platform
-from drivers.sim import render_appium
-from drivers.sim.appium_input import (
+from ...core.errors import AppNotInstalled, StepArgumentError
+from ...core.models import Bounds, Platform
+from . import render_appium
+from .appium_input import (
     ELEMENT_KEY,
     Gesture,
     W3CError,
@@ -29,8 +29,8 @@ from drivers.sim.appium_input import (
     perform_actions,
     run_mobile,
 )
-from drivers.sim.device import SimDevice
-from drivers.sim.nodes import SimNode
+from .device import SimDevice
+from .nodes import SimNode
 
 __all__ = ["AppiumState"]
 

@@ -30,16 +30,16 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from core.errors import ConfigError
-from core.models import Platform
-from drivers.sim.appium_commands import AppiumState
-from drivers.sim.appium_input import Gesture, W3CError, execute_route
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import Fault, FaultInjector
-from drivers.sim.server import BackgroundServer
+from ...core.errors import ConfigError
+from ...core.models import Platform
+from .appium_commands import AppiumState
+from .appium_input import Gesture, W3CError, execute_route
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .server import BackgroundServer
 
 if TYPE_CHECKING:
-    from drivers.appium import AppiumDriver
+    from ..appium import AppiumDriver
 
 __all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace", "connect_face"]
 
@@ -255,7 +255,7 @@ def connect_face(target: str, options: Mapping[str, Any]) -> AppiumDriver:
     Options: ``device_id``, ``timeout`` and ``launch_timeout`` (seconds, for the driver) and
     ``latency`` (seconds the face adds to every request).
     """
-    from drivers.appium import AppiumDriver, options_for
+    from ..appium import AppiumDriver, options_for
 
     if target not in ("android", "ios"):
         raise ConfigError(

@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 from lxml import etree
 
-from core.errors import AppNotInstalled
-from core.models import Platform
-from drivers.sim.device import SimDevice
-from drivers.sim.nodes import SimNode
+from ...core.errors import AppNotInstalled
+from ...core.models import Platform
+from .device import SimDevice
+from .nodes import SimNode
 
 __all__ = [
     "ELEMENT_KEY",

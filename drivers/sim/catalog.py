@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from core.models import Platform
+from ...core.models import Platform
 
 __all__ = [
     "ANDROID_LAUNCHER",

@@ -13,10 +13,10 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from core.errors import AppNotInstalled, StepArgumentError
-from core.models import Platform
-from drivers.sim import layout
-from drivers.sim.catalog import (
+from ...core.errors import AppNotInstalled, StepArgumentError
+from ...core.models import Platform
+from . import layout
+from .catalog import (
     ANDROID_LAUNCHER,
     DEMO_PASSWORD,
     DEMO_USER,
@@ -26,8 +26,8 @@ from drivers.sim.catalog import (
     Widget,
     catalog,
 )
-from drivers.sim.nodes import SimNode
-from drivers.sim.png import solid_png
+from .nodes import SimNode
+from .png import solid_png
 
 __all__ = ["WINDOW_SIZES", "AppRun", "SimDevice"]
 

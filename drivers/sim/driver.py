@@ -6,12 +6,12 @@ import dataclasses
 import threading
 import time
 
-from core.errors import DeviceError, StepArgumentError
-from core.models import Platform, Scene
-from drivers.hierarchy import parse_source
-from drivers.sim.device import SimDevice
-from drivers.sim.render_android import render_hierarchy
-from drivers.sim.render_wda import render_xml, wda_tree
+from ...core.errors import DeviceError, StepArgumentError
+from ...core.models import Platform, Scene
+from ..hierarchy import parse_source
+from .device import SimDevice
+from .render_android import render_hierarchy
+from .render_wda import render_xml, wda_tree
 
 __all__ = ["SimDriver"]
 

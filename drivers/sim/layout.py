@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.models import Bounds
-from drivers.sim.catalog import Widget
-from drivers.sim.nodes import SimNode
+from ...core.models import Bounds
+from .catalog import Widget
+from .nodes import SimNode
 
 if TYPE_CHECKING:
-    from drivers.sim.device import AppRun, SimDevice
+    from .device import AppRun, SimDevice
 
 __all__ = ["build", "content_viewport", "max_scroll", "widget_height", "widget_text"]
 
@@ -55,10 +55,10 @@ def max_scroll(device: SimDevice, run: AppRun) -> int:
 def build(device: SimDevice) -> SimNode:
     """The whole screen of ``device`` as a native node tree (call with the device lock held)."""
     if device.platform == "android":
-        from drivers.sim.layout_android import android_screen
+        from .layout_android import android_screen
 
         return android_screen(device)
-    from drivers.sim.layout_ios import ios_screen
+    from .layout_ios import ios_screen
 
     return ios_screen(device)
 

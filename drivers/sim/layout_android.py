@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.models import Bounds
-from drivers.sim.catalog import Widget
-from drivers.sim.layout import (
+from ...core.models import Bounds
+from .catalog import Widget
+from .layout import (
     A_HEIGHTS,
     A_MARGIN,
     A_STATUS,
@@ -19,10 +19,10 @@ from drivers.sim.layout import (
     widget_height,
     widget_text,
 )
-from drivers.sim.nodes import SimNode
+from .nodes import SimNode
 
 if TYPE_CHECKING:
-    from drivers.sim.device import AppRun, SimDevice
+    from .device import AppRun, SimDevice
 
 __all__ = ["android_screen"]
 

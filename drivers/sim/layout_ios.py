@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.models import Bounds
-from drivers.sim.catalog import Widget
-from drivers.sim.layout import I_HEIGHTS, I_NAVBAR, I_STATUS, content_viewport, widget_height, widget_text
-from drivers.sim.nodes import SimNode
+from ...core.models import Bounds
+from .catalog import Widget
+from .layout import I_HEIGHTS, I_NAVBAR, I_STATUS, content_viewport, widget_height, widget_text
+from .nodes import SimNode
 
 if TYPE_CHECKING:
-    from drivers.sim.device import AppRun, SimDevice
+    from .device import AppRun, SimDevice
 
 __all__ = ["ios_screen"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from core.models import Bounds
+from ...core.models import Bounds
 
 __all__ = ["SimNode"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from drivers.sim.nodes import SimNode
+from .nodes import SimNode
 
 __all__ = ["XML_DECLARATION", "node_attributes", "render_hierarchy"]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from drivers.sim.nodes import SimNode
+from .nodes import SimNode
 
 __all__ = [
     "ANDROID_DECLARATION",

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.models import Bounds
-from drivers.sim.nodes import SimNode
+from ...core.models import Bounds
+from .nodes import SimNode
 
 __all__ = ["TYPE_PREFIX", "WdaNode", "pid_for", "render_accessible", "render_json", "render_xml", "wda_tree"]
 

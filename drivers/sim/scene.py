@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 
-from core.models import Scene, UIElement
-from drivers.sim.nodes import SimNode
+from ...core.models import Scene, UIElement
+from .nodes import SimNode
 
 __all__ = ["to_element", "to_scene"]
 

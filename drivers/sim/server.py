@@ -13,7 +13,7 @@ import threading
 from types import TracebackType
 from typing import Any, Generic, TypeVar
 
-from drivers.sim.faults import FaultInjector
+from .faults import FaultInjector
 
 __all__ = ["BackgroundServer"]
 

@@ -27,11 +27,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import Fault, FaultInjector
-from drivers.sim.nodes import SimNode
-from drivers.sim.render_android import render_hierarchy
-from drivers.sim.u2_selector import RpcError, candidates, obj_info, selector_matches
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .nodes import SimNode
+from .render_android import render_hierarchy
+from .u2_selector import RpcError, candidates, obj_info, selector_matches
 
 __all__ = ["RpcError", "U2Server", "sdk_int"]
 

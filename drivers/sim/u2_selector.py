@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from drivers.sim.layout import ANDROID_IME, ANDROID_SYSTEMUI
-from drivers.sim.nodes import SimNode
+from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .nodes import SimNode
 
 __all__ = ["RpcError", "candidates", "obj_info", "selector_matches"]
 

@@ -38,13 +38,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
-from core.errors import AppNotInstalled, ConfigError
-from drivers.options import seconds
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import Fault, FaultInjector
-from drivers.sim.render_wda import WdaNode, wda_tree
-from drivers.sim.server import BackgroundServer
-from drivers.sim.wda_routes import (
+from ...core.errors import AppNotInstalled, ConfigError
+from ..options import seconds
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .render_wda import WdaNode, wda_tree
+from .server import BackgroundServer
+from .wda_routes import (
     ELEMENT_KEY,
     ROUTE_NAMES,
     ROUTES,
@@ -55,7 +55,7 @@ from drivers.sim.wda_routes import (
 )
 
 if TYPE_CHECKING:
-    from drivers.wda import WdaDriver
+    from ..wda import WdaDriver
 
 __all__ = ["FACE_OPTIONS", "ROUTE_NAMES", "WdaFace", "connect_face"]
 
@@ -326,7 +326,7 @@ def connect_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
     (a shared ``FaultInjector``), ``latency`` (seconds added to every request), and the driver's
     ``timeout`` and ``launch_timeout``. The driver's ``close()`` stops the face.
     """
-    from drivers.wda import WdaDriver
+    from ..wda import WdaDriver
 
     if target != "ios":
         raise ConfigError(f"sim+wda drives the simulated iPhone: use 'sim+wda:ios', not 'sim+wda:{target}'")

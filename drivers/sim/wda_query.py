@@ -18,7 +18,7 @@ from typing import Any
 
 from lxml import etree
 
-from drivers.sim.render_wda import TYPE_PREFIX, WdaNode, render_xml
+from .render_wda import TYPE_PREFIX, WdaNode, render_xml
 
 __all__ = ["QueryError", "find"]
 

@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from drivers.sim.render_wda import pid_for, render_accessible, render_json, render_xml
-from drivers.sim.wda_query import QueryError, find
+from .render_wda import pid_for, render_accessible, render_json, render_xml
+from .wda_query import QueryError, find
 
 if TYPE_CHECKING:
-    from drivers.sim.wda_face import WdaFace
+    from .wda_face import WdaFace
 
 __all__ = [
     "ELEMENT_KEY",

@@ -12,13 +12,13 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
-from runtime.cli.common import EXIT_DEVICE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
-from runtime.cli.demo import run_demo, setup_demo
-from runtime.cli.devices import run_devices, run_inspect, setup_devices, setup_inspect
-from runtime.cli.doctor import run_doctor, setup_doctor
-from runtime.cli.run import run_flows, run_report, setup_report, setup_run
-from runtime.flows import FlowValidationError
+from ...core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
+from ..flows import FlowValidationError
+from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
+from .demo import run_demo, setup_demo
+from .devices import run_devices, run_inspect, setup_devices, setup_inspect
+from .doctor import run_doctor, setup_doctor
+from .run import run_flows, run_report, setup_report, setup_run
 
 __all__ = ["COMMANDS", "EXIT_DEVICE", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 

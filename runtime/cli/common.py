@@ -7,10 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
-from core.errors import ConfigError
-from drivers import connect as connect_module
-from drivers.base import Driver
-from runtime.task import TaskStatus
+from ...core.errors import ConfigError
+from ...drivers import connect as connect_module
+from ...drivers.base import Driver
+from ..task import TaskStatus
 
 __all__ = [
     "EXIT_DEVICE",

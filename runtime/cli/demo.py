@@ -7,13 +7,13 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
-from core.models import PlannedStep
-from drivers.sim import DEMO_APP, SimDriver
-from runtime.cli.common import Streams, exit_code
-from runtime.context import StepRecord, TaskContext
-from runtime.executor import describe_step
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig
+from ...core.models import PlannedStep
+from ...drivers.sim import DEMO_APP, SimDriver
+from ..context import StepRecord, TaskContext
+from ..executor import describe_step
+from ..planner import ScriptedPlanner
+from ..task import TaskRunner, TaskRunnerConfig
+from .common import Streams, exit_code
 
 __all__ = ["run_demo", "setup_demo"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from core.errors import ConfigError
-from core.models import Scene, UIElement
-from drivers import connect as connect_module
-from runtime.cli.common import EXIT_OK, Streams, add_device_options, choose_device, connect_device
+from ...core.errors import ConfigError
+from ...core.models import Scene, UIElement
+from ...drivers import connect as connect_module
+from .common import EXIT_OK, Streams, add_device_options, choose_device, connect_device
 
 __all__ = ["run_devices", "run_inspect", "scene_tree", "setup_devices", "setup_inspect"]
 

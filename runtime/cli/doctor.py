@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from runtime.cli.common import EXIT_DEVICE, EXIT_OK, Streams
+from .common import EXIT_DEVICE, EXIT_OK, Streams
 
 __all__ = ["CHECKS", "Check", "run_checks", "run_doctor", "setup_doctor"]
 

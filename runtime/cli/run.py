@@ -23,9 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.errors import ConfigError, FlowError
-from drivers.base import Driver
-from runtime.cli.common import (
+from ...core.errors import ConfigError, FlowError
+from ...drivers.base import Driver
+from ...storage.redaction import RedactingFormatter, Redactor
+from ...storage.report import render_report
+from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
+from ..context import StepRecord, TaskContext
+from ..flows import Flow, FlowPlanner, FlowValidationError, load_flow
+from ..task import TaskRunner, TaskRunnerConfig
+from .common import (
     EXIT_DEVICE,
     EXIT_FAILED,
     EXIT_OK,
@@ -35,12 +41,6 @@ from runtime.cli.common import (
     connect_device,
     exit_code,
 )
-from runtime.context import StepRecord, TaskContext
-from runtime.flows import Flow, FlowPlanner, FlowValidationError, load_flow
-from runtime.task import TaskRunner, TaskRunnerConfig
-from storage.redaction import RedactingFormatter, Redactor
-from storage.report import render_report
-from storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
 
 __all__ = ["FlowOutcome", "load_flows", "run_flows", "run_report", "setup_report", "setup_run"]
 

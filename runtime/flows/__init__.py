@@ -1,7 +1,7 @@
 """QA flows: YAML files of app steps, validated with positions, run through the task loop."""
 
-from runtime.flows.loader import MAX_FLOW_BYTES, load_flow, parse_flow
-from runtime.flows.model import (
+from .loader import MAX_FLOW_BYTES, load_flow, parse_flow
+from .model import (
     COMMANDS,
     AppRef,
     Flow,
@@ -9,7 +9,7 @@ from runtime.flows.model import (
     FlowValidationError,
     SourcePosition,
 )
-from runtime.flows.planner import FlowPlanner, skip_reason
+from .planner import FlowPlanner, skip_reason
 
 __all__ = [
     "COMMANDS",

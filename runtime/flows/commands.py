@@ -13,10 +13,10 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from core.errors import ConfigError
-from core.selectors import Selector
-from runtime.flows.model import COMMANDS, DEFAULT_TIMEOUTS, AppRef
-from runtime.flows.nodes import TAG, NodeReader, kind, suggest
+from ...core.errors import ConfigError
+from ...core.selectors import Selector
+from .model import COMMANDS, DEFAULT_TIMEOUTS, AppRef
+from .nodes import TAG, NodeReader, kind, suggest
 
 __all__ = ["DIRECTIONS", "KNOWN_KEYS", "MAX_TIMEOUT", "READERS", "StepArgs"]
 

@@ -20,10 +20,10 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from core.errors import FlowError
-from runtime.flows.commands import KNOWN_KEYS, READERS
-from runtime.flows.model import COMMANDS, Flow, FlowStep, FlowValidationError
-from runtime.flows.nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, kind, suggest
+from ...core.errors import FlowError
+from .commands import KNOWN_KEYS, READERS
+from .model import COMMANDS, Flow, FlowStep, FlowValidationError
+from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, kind, suggest
 
 __all__ = ["KNOWN_KEYS", "MAX_DEPTH", "MAX_FLOW_BYTES", "MAX_STEPS", "load_flow", "parse_flow"]
 

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.errors import FlowError
-from core.models import PlannedStep, Platform
-from runtime.executor import describe_step
+from ...core.errors import FlowError
+from ...core.models import PlannedStep, Platform
+from ..executor import describe_step
 
 __all__ = [
     "APP_COMMANDS",

@@ -16,8 +16,8 @@ from typing import Any
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from core.errors import FlowError
-from runtime.flows.model import SourcePosition
+from ...core.errors import FlowError
+from .model import SourcePosition
 
 __all__ = ["CONSTRUCTOR", "NAME", "PLAIN_TAGS", "TAG", "Invalid", "NodeReader", "kind", "suggest"]
 

@@ -16,11 +16,11 @@ them, bounded by each step's ``timeout``.
 
 from __future__ import annotations
 
-from core.models import PlannedStep, Platform, Scene
-from runtime.context import TaskContext
-from runtime.flows.model import Flow
-from runtime.planner import ScriptedPlanner
-from world.models import WorldState
+from ...core.models import PlannedStep, Platform, Scene
+from ...world.models import WorldState
+from ..context import TaskContext
+from ..planner import ScriptedPlanner
+from .model import Flow
 
 __all__ = ["FlowPlanner", "skip_reason"]
 

@@ -28,15 +28,15 @@ from typing import Any
 
 import pytest
 
-from core.errors import ConfigError, HarnessError
-from core.models import Platform
-from runtime.pytest_plugin.devices import DeviceSlot, RunnerFactory, StepLog, TrackedDriver
-from runtime.pytest_plugin.lease import DeviceLease, LeaseTimeout
-from runtime.pytest_plugin.options import AppIds, DeviceTarget, PluginOptions
-from runtime.pytest_plugin.report import PROP_CALLS, PROP_DEVICE, PROP_SPEC, PROP_TEST
-from runtime.pytest_plugin.scheduling import make_device_scheduler
-from runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows, requires_device_mark
-from runtime.pytest_plugin.session import (
+from ...core.errors import ConfigError, HarnessError
+from ...core.models import Platform
+from .devices import DeviceSlot, RunnerFactory, StepLog, TrackedDriver
+from .lease import DeviceLease, LeaseTimeout
+from .options import AppIds, DeviceTarget, PluginOptions
+from .report import PROP_CALLS, PROP_DEVICE, PROP_SPEC, PROP_TEST
+from .scheduling import make_device_scheduler
+from .selection import DEVICE_MARKS, markexpr_allows, requires_device_mark
+from .session import (
     ITEM_RUN,
     STATE,
     AmcSession,

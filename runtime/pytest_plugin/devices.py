@@ -19,14 +19,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import HarnessError
-from core.models import PlannedStep, Platform, Scene
-from drivers.base import Driver
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import Planner, ScriptedPlanner
-from runtime.pytest_plugin.options import DeviceTarget
-from runtime.task import StepListener, TaskRunner, TaskRunnerConfig
-from world.config import WorldConfig
+from ...core.errors import HarnessError
+from ...core.models import PlannedStep, Platform, Scene
+from ...drivers.base import Driver
+from ...world.config import WorldConfig
+from ..context import StepRecord, TaskContext
+from ..planner import Planner, ScriptedPlanner
+from ..task import StepListener, TaskRunner, TaskRunnerConfig
+from .options import DeviceTarget
 
 __all__ = ["DeviceFacts", "DeviceSlot", "RunnerFactory", "StepLog", "TrackedDriver", "os_version_of"]
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from drivers.base import Driver
+from ...drivers.base import Driver
 
 __all__ = ["capture", "evidence_dir"]
 

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from core.errors import ConfigError
-from core.models import Platform
-from drivers.connect import parse_spec
+from ...core.errors import ConfigError
+from ...core.models import Platform
+from ...drivers.connect import parse_spec
 
 __all__ = [
     "DEFAULT_APPS",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from runtime.pytest_plugin.devices import DeviceFacts
+from .devices import DeviceFacts
 
 __all__ = ["CLIENT_PACKAGES", "CompatibilityBook", "DeviceRecord", "OutcomeRecord", "client_versions"]
 

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
-from core.errors import HarnessError
-from drivers.connect import DeviceInfo, discover
-from runtime.pytest_plugin.options import DeviceTarget, parse_target
+from ...core.errors import HarnessError
+from ...drivers.connect import DeviceInfo, discover
+from .options import DeviceTarget, parse_target
 
 __all__ = [
     "DEVICE_MARKS",

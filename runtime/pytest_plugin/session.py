@@ -19,12 +19,12 @@ from typing import Any
 
 import pytest
 
-from drivers.connect import connect
-from runtime.pytest_plugin.devices import DeviceSlot, StepLog, TrackedDriver
-from runtime.pytest_plugin.evidence import capture, evidence_dir
-from runtime.pytest_plugin.options import DeviceTarget, PluginOptions
-from runtime.pytest_plugin.report import PROP_ARTIFACTS, CompatibilityBook
-from runtime.pytest_plugin.selection import discover_targets, no_device_reason
+from ...drivers.connect import connect
+from .devices import DeviceSlot, StepLog, TrackedDriver
+from .evidence import capture, evidence_dir
+from .options import DeviceTarget, PluginOptions
+from .report import PROP_ARTIFACTS, CompatibilityBook
+from .selection import discover_targets, no_device_reason
 
 __all__ = ["ITEM_RUN", "STATE", "AmcSession", "PluginState", "TestRun", "is_worker", "worker_id"]
 

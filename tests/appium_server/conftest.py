@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from amc.drivers.appium import AppiumDriver
 from appium.options.common import AppiumOptions
 
-from drivers.appium import AppiumDriver
 from tests.appium_server.servers import (
     HOST,
     NodeTools,

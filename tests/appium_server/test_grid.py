@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc.core.errors import DriverUnavailable
+from amc.core.models import PlannedStep
+from amc.drivers.appium import AppiumDriver
+from amc.drivers.connect import connect
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 
-from core.errors import DriverUnavailable
-from core.models import PlannedStep
-from drivers.appium import AppiumDriver
-from drivers.connect import connect
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from tests.appium_server.conftest import (
     APP_XML,
     APPIUM_START_TIMEOUT,

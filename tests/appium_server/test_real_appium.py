@@ -13,10 +13,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-
-from core.errors import DeviceError, SessionLost, TargetNotFound
-from core.models import Bounds
-from drivers.appium import AppiumDriver
+from amc.core.errors import DeviceError, SessionLost, TargetNotFound
+from amc.core.models import Bounds
+from amc.drivers.appium import AppiumDriver
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from core.models import Platform
-from drivers.appium import AppiumDriver, options_for
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.device import SimDevice
+from amc.core.models import Platform
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.device import SimDevice
+
 from tests.contract.rigs import Rig
 
 PLATFORMS = ("android", "ios")

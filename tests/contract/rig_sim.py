@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from core.models import Platform
-from drivers.sim import SimDriver
+from amc.core.models import Platform
+from amc.drivers.sim import SimDriver
+
 from tests.contract.rigs import Rig
 
 PLATFORMS = ("android", "ios")

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.device import SimDevice
-from drivers.u2 import U2Config, U2Driver
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.u2 import U2Config, U2Driver
+
 from tests.contract.rigs import Rig
 
 PLATFORMS = ("android",)

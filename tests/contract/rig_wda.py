@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import WdaFace
-from drivers.wda import WdaDriver
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import WdaFace
+from amc.drivers.wda import WdaDriver
+
 from tests.contract.rigs import Rig
 
 PLATFORMS = ("ios",)

@@ -14,9 +14,9 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from drivers.base import Driver
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import FaultInjector
+from amc.drivers.base import Driver
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.faults import FaultInjector
 
 __all__ = ["APPS", "Rig", "RigFactory", "all_rigs"]
 

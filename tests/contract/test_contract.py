@@ -8,14 +8,14 @@ expectations against real phones.
 from __future__ import annotations
 
 import pytest
+from amc.core.apps import is_home_screen
+from amc.core.errors import AppNotInstalled
+from amc.core.models import PlannedStep
+from amc.core.selectors import Selector, tap_point
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskStatus
 
-from core.apps import is_home_screen
-from core.errors import AppNotInstalled
-from core.models import PlannedStep
-from core.selectors import Selector, tap_point
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskStatus
 from tests.contract.rigs import Rig
 
 

@@ -11,16 +11,16 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
-from core.models import Platform
-from drivers.appium import AppiumDriver, options_for
-from drivers.base import Driver
-from drivers.sim.adb_face import AdbFace, AdbState
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import FaultInjector
-from drivers.sim.wda_face import WdaFace
-from drivers.u2 import U2Config, U2Driver
-from drivers.wda import WdaDriver
+from amc.core.models import Platform
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.base import Driver
+from amc.drivers.sim.adb_face import AdbFace, AdbState
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.faults import FaultInjector
+from amc.drivers.sim.wda_face import WdaFace
+from amc.drivers.u2 import U2Config, U2Driver
+from amc.drivers.wda import WdaDriver
 
 __all__ = ["ADAPTERS", "APPS", "TIMEOUT", "FaultRig", "make_rig"]
 

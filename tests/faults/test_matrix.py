@@ -28,13 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc.core.models import PlannedStep
+from amc.drivers.sim.faults import Fault
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskStatus
+from amc.storage.timeline import RunInfo, TimelineWriter, read_timeline
 
-from core.models import PlannedStep
-from drivers.sim.faults import Fault
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskStatus
-from storage.timeline import RunInfo, TimelineWriter, read_timeline
 from tests.faults.rigs import ADAPTERS, APPS, TIMEOUT, FaultRig, make_rig
 
 pytestmark = pytest.mark.timeout(30)

@@ -9,7 +9,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from runtime.cli import main
+from amc.runtime.cli import main
 
 __all__ = ["EXAMPLES", "REPO", "CliResult", "amc", "amc_command", "run_files_text", "write_flow"]
 
@@ -40,7 +40,7 @@ def amc(*argv: str | os.PathLike[str]) -> CliResult:
 def amc_command() -> list[str]:
     """The installed `amc` script when there is one beside this Python, else `python -m runtime.cli`."""
     script = Path(sys.executable).with_name("amc")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "runtime.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "amc.runtime.cli"]
 
 
 def run_files_text(run_dir: Path) -> dict[str, bytes]:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.models import PlannedStep, Scene
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import ACTIONS, Executor, describe_step
+from amc.world.model import WorldModel
+from amc.world.models import REDACTED
 
-from core.models import PlannedStep, Scene
-from runtime.context import TaskContext
-from runtime.executor import ACTIONS, Executor, describe_step
 from tests.unit.fakes import FakeDriver, scene
-from world.model import WorldModel
-from world.models import REDACTED
 
 APP = "com.example.app"
 

@@ -9,12 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from amc.core.errors import DeviceOffline, DriverUnavailable
+from amc.drivers import connect as connect_module
+from amc.drivers.connect import DeviceInfo
+from amc.drivers.sim import SimDriver
+from amc.storage.timeline import read_timeline
 
-from core.errors import DeviceOffline, DriverUnavailable
-from drivers import connect as connect_module
-from drivers.connect import DeviceInfo
-from drivers.sim import SimDriver
-from storage.timeline import read_timeline
 from tests.unit.fakes import FakeDriver, scene
 
 from .helpers import EXAMPLES, amc, amc_command, write_flow

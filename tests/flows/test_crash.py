@@ -8,8 +8,8 @@ import signal
 import subprocess
 from pathlib import Path
 
-from storage.report import render_report
-from storage.timeline import read_timeline
+from amc.storage.report import render_report
+from amc.storage.timeline import read_timeline
 
 from .helpers import amc_command, write_flow
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from drivers import connect as connect_module
-from runtime.flows import COMMANDS, load_flow
+from amc.drivers import connect as connect_module
+from amc.runtime.flows import COMMANDS, load_flow
 
 from .helpers import EXAMPLES, REPO, amc
 

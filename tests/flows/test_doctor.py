@@ -12,8 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-
-from runtime.cli import doctor
+from amc.runtime.cli import doctor
 
 from .helpers import amc
 

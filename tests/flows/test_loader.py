@@ -6,9 +6,8 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-
-from core.errors import FlowError
-from runtime.flows import COMMANDS, MAX_FLOW_BYTES, FlowValidationError, load_flow, parse_flow
+from amc.core.errors import FlowError
+from amc.runtime.flows import COMMANDS, MAX_FLOW_BYTES, FlowValidationError, load_flow, parse_flow
 
 from .helpers import write_flow
 

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.models import PlannedStep
-from drivers.sim import DEMO_APP, SimDriver
-from runtime.context import TaskContext
-from runtime.flows import FlowPlanner, load_flow, parse_flow, skip_reason
-from runtime.planner import Planner
-from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.core.models import PlannedStep
+from amc.drivers.sim import DEMO_APP, SimDriver
+from amc.runtime.context import TaskContext
+from amc.runtime.flows import FlowPlanner, load_flow, parse_flow, skip_reason
+from amc.runtime.planner import Planner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.world.config import WorldConfig
+from amc.world.models import WorldState
+
 from tests.unit.fakes import scene
-from world.config import WorldConfig
-from world.models import WorldState
 
 from .helpers import write_flow
 

@@ -9,13 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from drivers.sim import SimDevice, SimDriver
-from drivers.sim.catalog import AppSpec, Screen, Widget
-from runtime.flows import FlowPlanner, parse_flow
-from runtime.task import TaskRunner
-from storage.report import render_html, render_report
-from storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, read_timeline
+from amc.drivers.sim import SimDevice, SimDriver
+from amc.drivers.sim.catalog import AppSpec, Screen, Widget
+from amc.runtime.flows import FlowPlanner, parse_flow
+from amc.runtime.task import TaskRunner
+from amc.storage.report import render_html, render_report
+from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, read_timeline
 
 CHROMIUM = "/usr/bin/chromium"
 HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'

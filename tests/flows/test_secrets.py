@@ -7,8 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from drivers import connect as connect_module
+from amc.drivers import connect as connect_module
 
 from .helpers import EXAMPLES, amc, amc_command, run_files_text, write_flow
 

@@ -6,15 +6,15 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from amc.core.errors import ConfigError, DeviceTimeout
+from amc.core.models import PlannedStep
+from amc.drivers.sim import DEMO_APP, SimDriver
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.flows import FlowPlanner, parse_flow
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner
+from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
 
-from core.errors import ConfigError, DeviceTimeout
-from core.models import PlannedStep
-from drivers.sim import DEMO_APP, SimDriver
-from runtime.context import StepRecord, TaskContext
-from runtime.flows import FlowPlanner, parse_flow
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner
-from storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
 from tests.unit.fakes import FakeDriver, scene
 
 FLOW = f"""

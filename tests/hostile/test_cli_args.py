@@ -9,10 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from amc.core.errors import FlowError
+from amc.drivers.sim.wda_face import WdaFace
+from amc.runtime.flows import load_flow
 
-from core.errors import FlowError
-from drivers.sim.wda_face import WdaFace
-from runtime.flows import load_flow
 from tests.flows.helpers import amc
 from tests.hostile.conftest import GOOD_FLOW
 

@@ -10,12 +10,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-
-from core.errors import ConfigError
-from drivers.connect import SPEC_FORMS, connect
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import WdaFace
+from amc.core.errors import ConfigError
+from amc.drivers.connect import SPEC_FORMS, connect
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import WdaFace
 
 pytestmark = pytest.mark.timeout(60)
 

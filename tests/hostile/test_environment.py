@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from amc.core.errors import ConfigError
+from amc.drivers.connect import connect
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import WdaFace
 
-from core.errors import ConfigError
-from drivers.connect import connect
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import WdaFace
 from tests.flows.helpers import EXAMPLES, amc
 from tests.hostile.conftest import GOOD_FLOW
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from amc.drivers.sim.wda_face import WdaFace
+from amc.runtime.flows.loader import MAX_DEPTH, MAX_FLOW_BYTES, MAX_STEPS
 
-from drivers.sim.wda_face import WdaFace
-from runtime.flows.loader import MAX_DEPTH, MAX_FLOW_BYTES, MAX_STEPS
 from tests.flows.helpers import amc
 
 pytestmark = pytest.mark.timeout(60)

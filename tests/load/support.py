@@ -8,9 +8,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from core.models import PlannedStep, Scene
-from runtime.context import TaskContext
-from world.models import WorldState
+from amc.core.models import PlannedStep, Scene
+from amc.runtime.context import TaskContext
+from amc.world.models import WorldState
 
 __all__ = ["SCREENS", "MarkerPlanner", "Resources", "rss_kib", "settle"]
 

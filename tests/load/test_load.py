@@ -19,17 +19,17 @@ import sys
 from collections.abc import Sequence
 
 import pytest
+from amc.drivers.base import Driver
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import WdaFace
+from amc.drivers.u2 import U2Config, U2Driver
+from amc.drivers.wda import WdaDriver
+from amc.runtime.planner import Planner
+from amc.runtime.pool import DevicePool, PoolTask
+from amc.runtime.task import TaskResult, TaskRunnerConfig, TaskStatus
 
 from benchmarks.common import SceneSimDriver
-from drivers.base import Driver
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import WdaFace
-from drivers.u2 import U2Config, U2Driver
-from drivers.wda import WdaDriver
-from runtime.planner import Planner
-from runtime.pool import DevicePool, PoolTask
-from runtime.task import TaskResult, TaskRunnerConfig, TaskStatus
 from tests.load.support import MarkerPlanner, Resources, rss_kib, settle
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(120)]

@@ -8,17 +8,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
+from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable
+from amc.core.models import PlannedStep, Scene
+from amc.drivers.base import Driver
+from amc.drivers.sim.driver import SimDriver
+from amc.runtime.context import TaskContext
+from amc.runtime.planner import Planner, ScriptedPlanner
+from amc.runtime.pool import DevicePool, LeaseTimeout, PoolExhausted, PoolTask
+from amc.runtime.task import TaskStatus
+from amc.world.models import WorldState
 
-from core.errors import ConfigError, DeviceOffline, DriverUnavailable
-from core.models import PlannedStep, Scene
-from drivers.base import Driver
-from drivers.sim.driver import SimDriver
-from runtime.context import TaskContext
-from runtime.planner import Planner, ScriptedPlanner
-from runtime.pool import DevicePool, LeaseTimeout, PoolExhausted, PoolTask
-from runtime.task import TaskStatus
 from tests.load.support import SCREENS, MarkerPlanner
-from world.models import WorldState
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.models import Scene, UIElement
-from drivers.hierarchy import parse_source
+from amc.core.models import Scene, UIElement
+from amc.drivers.hierarchy import parse_source
 
 __all__ = ["FIXTURES", "SHARED_ANDROID", "fixture", "parse_fixture", "the"]
 

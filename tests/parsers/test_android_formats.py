@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.errors import TargetNotFound
+from amc.core.models import Bounds
+from amc.core.selectors import Selector, tap_point
+from amc.drivers.hierarchy import parse_source
+from amc.semantic.enricher import DefaultEnricher
 
-from core.errors import TargetNotFound
-from core.models import Bounds
-from core.selectors import Selector, tap_point
-from drivers.hierarchy import parse_source
-from semantic.enricher import DefaultEnricher
 from tests.parsers.support import fixture, parse_fixture, the
 
 NBH = "\u2011"  # non-breaking hyphen, as Android writes "Wi\u2011Fi"

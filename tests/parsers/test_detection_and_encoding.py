@@ -5,9 +5,9 @@ from __future__ import annotations
 import codecs
 
 import pytest
+from amc.core.errors import ConfigError, SceneParseError
+from amc.drivers.hierarchy import decode_source, detect_format, parse_source
 
-from core.errors import ConfigError, SceneParseError
-from drivers.hierarchy import decode_source, detect_format, parse_source
 from tests.parsers.support import FIXTURES, fixture, parse_fixture
 
 EXPECTED_FORMATS = {

@@ -10,11 +10,11 @@ import json
 from pathlib import Path
 
 import pytest
+from amc.core.errors import SceneParseError
+from amc.drivers.hierarchy import parse_source
+from amc.drivers.parse_android import AndroidTarget
+from amc.drivers.parse_common import Limits, parse_xml
 
-from core.errors import SceneParseError
-from drivers.hierarchy import parse_source
-from drivers.parse_android import AndroidTarget
-from drivers.parse_common import Limits, parse_xml
 from tests.parsers.support import fixture
 
 SECRET = "canary-7f3a9c-do-not-read"

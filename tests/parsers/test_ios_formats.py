@@ -6,13 +6,13 @@ import json
 from typing import Any
 
 import pytest
+from amc.core.errors import TargetNotFound
+from amc.core.models import Bounds
+from amc.core.selectors import Selector, tap_point
+from amc.drivers.hierarchy import parse_source
+from amc.semantic.enricher import HOME_PAGE, DefaultEnricher
 from lxml import etree
 
-from core.errors import TargetNotFound
-from core.models import Bounds
-from core.selectors import Selector, tap_point
-from drivers.hierarchy import parse_source
-from semantic.enricher import HOME_PAGE, DefaultEnricher
 from tests.parsers.support import fixture, parse_fixture, the
 
 NBH = "\u2011"

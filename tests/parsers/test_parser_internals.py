@@ -6,11 +6,10 @@ import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-
-from core.errors import SceneParseError
-from core.models import Bounds, UIElement
-from drivers.hierarchy import parse_source
-from drivers.parse_common import (
+from amc.core.errors import SceneParseError
+from amc.core.models import Bounds, UIElement
+from amc.drivers.hierarchy import parse_source
+from amc.drivers.parse_common import (
     EMPTY,
     ampersand_refs,
     new_bounds,
@@ -18,6 +17,7 @@ from drivers.parse_common import (
     rect_bounds,
     restore_ampersands,
 )
+
 from tests.parsers.support import fixture
 
 

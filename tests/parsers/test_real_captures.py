@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.models import Bounds
+from amc.core.selectors import Selector, tap_point
+from amc.drivers.hierarchy import parse_source
 
-from core.models import Bounds
-from core.selectors import Selector, tap_point
-from drivers.hierarchy import parse_source
 from tests.parsers.support import SHARED_ANDROID
 
 # file -> (expected foreground package, element count including the hierarchy root, window size)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from amc.core.models import Bounds, Scene
+from amc.drivers.hierarchy import parse_source
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.models import Bounds, Scene
-from drivers.hierarchy import parse_source
 from tests.parsers import render
 from tests.parsers.render import Node
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.errors import ConfigError, TargetNotFound
+from amc.core.models import Bounds, Scene, UIElement
+from amc.core.selectors import Selector, tap_point, xpath_view
+from amc.drivers.hierarchy import parse_source
 
-from core.errors import ConfigError, TargetNotFound
-from core.models import Bounds, Scene, UIElement
-from core.selectors import Selector, tap_point, xpath_view
-from drivers.hierarchy import parse_source
 from tests.parsers.support import parse_fixture
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import amc.drivers.sim.driver  # noqa: F401 - imported here so in-process runs do not re-import it each time
 import pytest
-
-import drivers.sim.driver  # noqa: F401 - imported here so in-process runs do not re-import it each time
-from drivers.connect import DeviceInfo
+from amc.drivers.connect import DeviceInfo
 
 INI = """
 [pytest]
@@ -38,7 +37,7 @@ def fake_discovery(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[DeviceInfo
             calls.append(1)
             return list(devices)
 
-        monkeypatch.setattr("runtime.pytest_plugin.selection.discover", discover)
+        monkeypatch.setattr("amc.runtime.pytest_plugin.selection.discover", discover)
         return calls
 
     return install

@@ -10,7 +10,7 @@ from tests.plugin.conftest import read
 
 RESET_TESTS = """
 import pytest
-from core.models import PlannedStep
+from amc.core.models import PlannedStep
 
 pytestmark = pytest.mark.device
 
@@ -30,7 +30,7 @@ def test_2_starts_on_the_home_screen_with_nothing_running(amc_driver, amc_device
 
 FAILING_TESTS = """
 import pytest
-from core.models import PlannedStep
+from amc.core.models import PlannedStep
 
 pytestmark = pytest.mark.device
 
@@ -65,8 +65,8 @@ def test_the_runner_factory_keeps_the_world_model_on(
     amc_pytester.makepyfile(
         """
         import pytest
-        from core.models import PlannedStep
-        from runtime.task import TaskRunnerConfig
+        from amc.core.models import PlannedStep
+        from amc.runtime.task import TaskRunnerConfig
 
         @pytest.mark.device
         def test_world(amc_driver, amc_runner, amc_apps):

@@ -11,9 +11,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-
-from runtime.pytest_plugin.lease import DeviceLease, LeaseTimeout, read_lease_log
-from runtime.pytest_plugin.scheduling import device_scope
+from amc.runtime.pytest_plugin.lease import DeviceLease, LeaseTimeout, read_lease_log
+from amc.runtime.pytest_plugin.scheduling import device_scope
 
 
 def test_a_lease_is_exclusive_and_a_waiter_gives_up_naming_the_holder(tmp_path: Path) -> None:
@@ -51,7 +50,7 @@ def test_a_waiter_gets_the_lease_when_the_holder_lets_go(tmp_path: Path) -> None
         f"""
         import sys, time
         from pathlib import Path
-        from runtime.pytest_plugin.lease import DeviceLease
+        from amc.runtime.pytest_plugin.lease import DeviceLease
         lease = DeviceLease(Path({str(tmp_path)!r}), "phone", holder={{"worker": "other"}})
         lease.acquire(5)
         print("held", flush=True)
@@ -85,7 +84,7 @@ def test_the_xdist_scope_is_the_device_named_in_the_test_id() -> None:
 XDIST_TESTS = """
 import time
 import pytest
-from core.models import PlannedStep
+from amc.core.models import PlannedStep
 
 pytestmark = pytest.mark.device
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from core.errors import ConfigError
-from drivers.sim import SimDriver
-from runtime.pytest_plugin.devices import TrackedDriver
-from runtime.pytest_plugin.options import (
+from amc.core.errors import ConfigError
+from amc.drivers.sim import SimDriver
+from amc.runtime.pytest_plugin.devices import TrackedDriver
+from amc.runtime.pytest_plugin.options import (
     DEFAULT_SECOND_APPS,
     DeviceTarget,
     PluginOptions,
@@ -18,7 +17,7 @@ from runtime.pytest_plugin.options import (
     platform_of,
     redact_spec,
 )
-from runtime.pytest_plugin.report import CompatibilityBook
+from amc.runtime.pytest_plugin.report import CompatibilityBook
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
-from drivers.connect import DeviceInfo
-from runtime.pytest_plugin import requires_device_mark
-from runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
+from amc.drivers.connect import DeviceInfo
+from amc.runtime.pytest_plugin import requires_device_mark
+from amc.runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
 
 DEVICE_AND_UNIT = """
 import pytest

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from core.errors import HarnessError
-from core.models import Bounds, Platform, Scene, UIElement
+from amc.core.errors import HarnessError
+from amc.core.models import Bounds, Platform, Scene, UIElement
 
 
 def scene(

@@ -5,8 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-
-from runtime.cli import main
+from amc.runtime.cli import main
 
 
 @pytest.mark.parametrize("platform", ["android", "ios"])

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from core.errors import (
+from amc.core.errors import (
     AppNotInstalled,
     ConfigError,
     DeviceTimeout,
@@ -14,8 +13,9 @@ from core.errors import (
     SceneParseError,
     TargetNotFound,
 )
-from core.models import Bounds, PlannedStep, Scene, StepResult, UIElement
-from core.selectors import Selector, tap_point
+from amc.core.models import Bounds, PlannedStep, Scene, StepResult, UIElement
+from amc.core.selectors import Selector, tap_point
+
 from tests.unit.fakes import scene
 
 

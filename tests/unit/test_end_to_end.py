@@ -5,16 +5,16 @@ from __future__ import annotations
 import threading
 
 import pytest
+from amc.core.apps import is_home_screen
+from amc.core.models import PlannedStep, Scene
+from amc.drivers.sim import SimDriver
+from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.semantic.models import SemanticScene
+from amc.world.config import WorldConfig
 
-from core.apps import is_home_screen
-from core.models import PlannedStep, Scene
-from drivers.sim import SimDriver
-from runtime.context import StepRecord, TaskContext
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
-from semantic.models import SemanticScene
 from tests.unit.fakes import FakeDriver, scene
-from world.config import WorldConfig
 
 
 class ScriptedEnricher:

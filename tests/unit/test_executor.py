@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.errors import AppNotInstalled, DeviceTimeout
+from amc.core.models import PlannedStep
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import ACTIONS, Executor
 
-from core.errors import AppNotInstalled, DeviceTimeout
-from core.models import PlannedStep
-from runtime.context import TaskContext
-from runtime.executor import ACTIONS, Executor
 from tests.unit.fakes import FakeDriver, scene
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from amc.core.errors import ConfigError
+from amc.core.models import Bounds, Scene, UIElement
+from amc.drivers.sim import SimDriver
+from amc.semantic.enricher import HOME_PAGE, DefaultEnricher, enrich_scene, semantic_enabled, title_of
 
-from core.errors import ConfigError
-from core.models import Bounds, Scene, UIElement
-from drivers.sim import SimDriver
-from semantic.enricher import HOME_PAGE, DefaultEnricher, enrich_scene, semantic_enabled, title_of
 from tests.unit.fakes import scene
 
 

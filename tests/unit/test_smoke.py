@@ -6,7 +6,15 @@ import importlib
 
 import pytest
 
-PACKAGES = ["core", "world", "semantic", "runtime", "drivers", "drivers.sim", "storage"]
+PACKAGES = [
+    "amc.core",
+    "amc.world",
+    "amc.semantic",
+    "amc.runtime",
+    "amc.drivers",
+    "amc.drivers.sim",
+    "amc.storage",
+]
 
 
 @pytest.mark.parametrize("name", PACKAGES)
@@ -19,6 +27,6 @@ def test_package_imports_and_exports_its_public_api(name: str) -> None:
 
 
 def test_world_package_exposes_the_world_model() -> None:
-    import world
+    import amc.world
 
-    assert {"WorldState", "WorldEvent", "WorldModel", "WorldConfig"} <= set(world.__all__)
+    assert {"WorldState", "WorldEvent", "WorldModel", "WorldConfig"} <= set(amc.world.__all__)

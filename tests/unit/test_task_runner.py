@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from amc.core.errors import DeviceOffline, DeviceTimeout, SessionLost
+from amc.core.models import PlannedStep, Scene
+from amc.runtime.context import TaskContext
+from amc.runtime.planner import ScriptedPlanner, StubPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.world.config import WorldConfig
+from amc.world.model import WorldModel
+from amc.world.models import WorldState
 
-from core.errors import DeviceOffline, DeviceTimeout, SessionLost
-from core.models import PlannedStep, Scene
-from runtime.context import TaskContext
-from runtime.planner import ScriptedPlanner, StubPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from tests.unit.fakes import FakeDriver, scene
-from world.config import WorldConfig
-from world.model import WorldModel
-from world.models import WorldState
 
 DISABLED = TaskRunnerConfig(world=WorldConfig(enabled=False))
 
@@ -206,7 +206,7 @@ def test_listeners_see_every_step_in_order() -> None:
 
 
 def test_config_is_validated() -> None:
-    from core.errors import ConfigError
+    from amc.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="max_steps"):
         TaskRunnerConfig(max_steps=0)

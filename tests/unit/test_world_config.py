@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from core.errors import ConfigError
-from world.config import ENV_ENABLED, ENV_HISTORY_SIZE, WorldConfig
+from amc.core.errors import ConfigError
+from amc.world.config import ENV_ENABLED, ENV_HISTORY_SIZE, WorldConfig
 
 
 def test_defaults_are_enabled_with_ten_steps_of_history() -> None:

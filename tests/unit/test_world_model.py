@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 
 import pytest
+from amc.core.models import PlannedStep, StepResult
+from amc.semantic.models import SemanticScene
+from amc.world.config import WorldConfig
+from amc.world.model import WorldModel
 
-from core.models import PlannedStep, StepResult
-from semantic.models import SemanticScene
 from tests.unit.fakes import scene
-from world.config import WorldConfig
-from world.model import WorldModel
 
 OK = StepResult(success=True)
 FAILED = StepResult(success=False, error="boom", error_kind="DeviceTimeout")
@@ -58,7 +58,7 @@ def test_terminate_clears_current_app_only_when_it_names_it() -> None:
 def test_launch_without_an_app_id_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None:
     model = WorldModel()
     model.observe(scene(), None, PlannedStep("launch_app", {"app_id": "com.a"}), OK)
-    with caplog.at_level(logging.WARNING, logger="world.model"):
+    with caplog.at_level(logging.WARNING, logger="amc.world.model"):
         model.observe(scene(), None, PlannedStep("launch_app", {"name": "Settings"}), OK)
     assert model.state.current_app == "com.a"
     assert "without app_id" in caplog.text

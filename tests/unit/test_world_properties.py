@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from amc.core.models import PlannedStep, StepResult
+from amc.semantic.models import SemanticScene
+from amc.world.config import WorldConfig
+from amc.world.model import WorldModel
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.models import PlannedStep, StepResult
-from semantic.models import SemanticScene
 from tests.unit.fakes import scene
-from world.config import WorldConfig
-from world.model import WorldModel
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),

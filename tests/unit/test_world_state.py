@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from world.models import REDACTED, WorldEvent, WorldState
+from amc.world.models import REDACTED, WorldEvent, WorldState
 
 
 def _event(i: int) -> WorldEvent:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-
-from core.models import Platform
-from drivers.appium import AppiumDriver, options_for
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.device import SimDevice
+from amc.core.models import Platform
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.device import SimDevice
 
 # Small enough that every hang-type fault test proves the call gives up in time.
 TIMEOUT = 1.0

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
-from core.errors import (
+from amc.core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
     ConfigError,
@@ -14,16 +13,16 @@ from core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from core.models import PlannedStep
-from core.selectors import Selector, tap_point
-from drivers.appium import AppiumDriver, options_for
-from drivers.base import Driver
-from drivers.connect import connect
-from drivers.sim import appium_input
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.catalog import DEMO_APP
-from runtime.context import TaskContext
-from runtime.executor import Executor
+from amc.core.models import PlannedStep
+from amc.core.selectors import Selector, tap_point
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.base import Driver
+from amc.drivers.connect import connect
+from amc.drivers.sim import appium_input
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.catalog import DEMO_APP
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import Executor
 
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
 SUBPAGE = {"android": "Connected devices", "ios": "General"}

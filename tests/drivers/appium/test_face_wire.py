@@ -7,13 +7,12 @@ import json
 from typing import Any
 
 import pytest
+from amc.drivers.hierarchy import detect_format, parse_source
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.appium_input import ELEMENT_KEY
+from amc.drivers.sim.catalog import DEMO_APP
+from amc.drivers.sim.driver import SimDriver
 from lxml import etree
-
-from drivers.hierarchy import detect_format, parse_source
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.appium_input import ELEMENT_KEY
-from drivers.sim.catalog import DEMO_APP
-from drivers.sim.driver import SimDriver
 
 CAPS = {
     "android": {"platformName": "Android", "appium:automationName": "UiAutomator2"},

@@ -7,14 +7,14 @@ up by itself; pytest-timeout is only the backstop.
 from __future__ import annotations
 
 import pytest
+from amc.core.errors import DeviceError, DeviceTimeout, DriverUnavailable, SessionLost
+from amc.core.models import PlannedStep
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.faults import Fault
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 
-from core.errors import DeviceError, DeviceTimeout, DriverUnavailable, SessionLost
-from core.models import PlannedStep
-from drivers.appium import AppiumDriver, options_for
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.faults import Fault
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from tests.drivers.appium.conftest import TIMEOUT
 
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}

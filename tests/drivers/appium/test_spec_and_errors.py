@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import pytest
 import urllib3.exceptions as u3
-from appium.options.android import UiAutomator2Options
-from appium.options.ios import XCUITestOptions
-from selenium.common import exceptions as se
-
-from core.errors import (
+from amc.core.errors import (
     ConfigError,
     DeviceError,
     DeviceTimeout,
@@ -17,11 +13,14 @@ from core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from drivers.appium import AppiumDriver, options_for
-from drivers.appium_errors import ERROR_TABLE, StrictErrorHandler, map_error, server_refused, unsupported
-from drivers.connect import connect
-from drivers.sim.appium_face import AppiumFace
-from drivers.sim.device import SimDevice
+from amc.drivers.appium import AppiumDriver, options_for
+from amc.drivers.appium_errors import ERROR_TABLE, StrictErrorHandler, map_error, server_refused, unsupported
+from amc.drivers.connect import connect
+from amc.drivers.sim.appium_face import AppiumFace
+from amc.drivers.sim.device import SimDevice
+from appium.options.android import UiAutomator2Options
+from appium.options.ios import XCUITestOptions
+from selenium.common import exceptions as se
 
 # --- specs ---------------------------------------------------------------------------------------
 
@@ -175,10 +174,9 @@ def test_http_errors_without_a_w3c_body_are_not_taken_for_values() -> None:
 def test_each_new_session_request_gets_its_own_idempotency_key() -> None:
     from urllib.parse import urlsplit
 
+    from amc.drivers.appium import _CountingConnection
     from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
     from appium.webdriver.client_config import AppiumClientConfig
-
-    from drivers.appium import _CountingConnection
 
     shared_before = dict(AppiumConnection.extra_headers)
     config = AppiumClientConfig(remote_server_addr="http://127.0.0.1:4723")

@@ -7,19 +7,19 @@ import socket
 
 import adbutils._adb
 import pytest
+from amc.core.errors import AppLaunchFailed, AppNotInstalled, ConfigError, StepArgumentError
+from amc.core.models import PlannedStep
+from amc.core.selectors import Selector, tap_point
+from amc.drivers.base import KEYS, Driver
+from amc.drivers.connect import connect
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.faults import FaultInjector
+from amc.drivers.u2 import U2Config, U2Driver, connect_spec, discover_android
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import Executor
 from PIL import Image
 
-from core.errors import AppLaunchFailed, AppNotInstalled, ConfigError, StepArgumentError
-from core.models import PlannedStep
-from core.selectors import Selector, tap_point
-from drivers.base import KEYS, Driver
-from drivers.connect import connect
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import FaultInjector
-from drivers.u2 import U2Config, U2Driver, connect_spec, discover_android
-from runtime.context import TaskContext
-from runtime.executor import Executor
 from tests.drivers.u2.conftest import SERIAL, DriverFactory
 
 SETTINGS = "com.android.settings"

@@ -7,15 +7,15 @@ import io
 import adbutils
 import pytest
 import uiautomator2
+from amc.core.models import Bounds, Scene
+from amc.drivers.hierarchy import parse_source
+from amc.drivers.sim.adb_face import U2_JAR, AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.render_android import render_hierarchy
+from amc.drivers.sim.scene import to_scene
 from lxml import etree
 from PIL import Image
 
-from core.models import Bounds, Scene
-from drivers.hierarchy import parse_source
-from drivers.sim.adb_face import U2_JAR, AdbFace
-from drivers.sim.device import SimDevice
-from drivers.sim.render_android import render_hierarchy
-from drivers.sim.scene import to_scene
 from tests.drivers.u2.conftest import SERIAL
 
 DEMO = "com.example.amc.demo"

@@ -10,8 +10,7 @@ import socket
 
 import adbutils._adb
 import pytest
-
-from core.errors import (
+from amc.core.errors import (
     DeviceError,
     DeviceOffline,
     DeviceTimeout,
@@ -19,13 +18,14 @@ from core.errors import (
     SceneParseError,
     SessionLost,
 )
-from core.models import PlannedStep
-from drivers.sim.adb_face import AdbFace
-from drivers.sim.device import SimDevice
-from drivers.sim.faults import Fault
-from drivers.u2 import U2Config, U2Driver
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskResult, TaskRunner, TaskStatus
+from amc.core.models import PlannedStep
+from amc.drivers.sim.adb_face import AdbFace
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.faults import Fault
+from amc.drivers.u2 import U2Config, U2Driver
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskResult, TaskRunner, TaskStatus
+
 from tests.drivers.u2.conftest import SERIAL, DriverFactory
 
 SETTINGS = "com.android.settings"

@@ -6,6 +6,17 @@ import http.client
 import json
 
 import pytest
+from amc.core.errors import (
+    AppNotInstalled,
+    DeviceError,
+    DeviceTimeout,
+    DriverUnavailable,
+    HarnessError,
+    SessionLost,
+    StepArgumentError,
+    TargetNotFound,
+)
+from amc.drivers.wda_errors import ERROR_TABLE, WdaCall, map_error, session_gone
 from wda.exceptions import (
     WDABadGateway,
     WDAEmptyResponseError,
@@ -17,18 +28,6 @@ from wda.exceptions import (
     WDAUnknownError,
 )
 from wda.usbmux.exceptions import HTTPError, MuxError
-
-from core.errors import (
-    AppNotInstalled,
-    DeviceError,
-    DeviceTimeout,
-    DriverUnavailable,
-    HarnessError,
-    SessionLost,
-    StepArgumentError,
-    TargetNotFound,
-)
-from drivers.wda_errors import ERROR_TABLE, WdaCall, map_error, session_gone
 
 CALL = WdaCall("POST /wda/apps/launch", "http://127.0.0.1:8100", 2.0, app_id="com.example.app")
 

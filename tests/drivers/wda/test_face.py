@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 import wda
-
-from core.selectors import Selector
-from drivers.hierarchy import parse_source
-from drivers.sim.device import SimDevice
-from drivers.sim.wda_face import ROUTE_NAMES, WdaFace
+from amc.core.selectors import Selector
+from amc.drivers.hierarchy import parse_source
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.wda_face import ROUTE_NAMES, WdaFace
 
 SETTINGS = "com.apple.Preferences"
 

@@ -13,16 +13,16 @@ import time
 from collections.abc import Callable
 
 import pytest
+from amc.core.errors import DeviceError, DeviceTimeout, DriverUnavailable, HarnessError, SessionLost
+from amc.core.models import PlannedStep
+from amc.drivers.sim.faults import Fault
+from amc.drivers.sim.wda_face import WdaFace
+from amc.drivers.wda import WdaDriver
+from amc.runtime.context import TaskContext
+from amc.runtime.executor import Executor
+from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.task import TaskRunner, TaskStatus
 
-from core.errors import DeviceError, DeviceTimeout, DriverUnavailable, HarnessError, SessionLost
-from core.models import PlannedStep
-from drivers.sim.faults import Fault
-from drivers.sim.wda_face import WdaFace
-from drivers.wda import WdaDriver
-from runtime.context import TaskContext
-from runtime.executor import Executor
-from runtime.planner import ScriptedPlanner
-from runtime.task import TaskRunner, TaskStatus
 from tests.drivers.wda.conftest import TIMEOUT
 
 pytestmark = pytest.mark.timeout(30)

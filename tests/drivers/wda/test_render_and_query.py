@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from amc.drivers.sim.device import SimDevice
+from amc.drivers.sim.render_wda import WdaNode, render_accessible, render_json, render_xml, wda_tree
+from amc.drivers.sim.wda_query import QueryError, find, parse_predicate
 from lxml import etree
-
-from drivers.sim.device import SimDevice
-from drivers.sim.render_wda import WdaNode, render_accessible, render_json, render_xml, wda_tree
-from drivers.sim.wda_query import QueryError, find, parse_predicate
 
 
 def _tree(app: str | None = None, *, typed: str | None = None) -> WdaNode:

@@ -1,0 +1,187 @@
+"""The wheel installs one import name, ``amc``, and leaves a user's own ``core`` and ``runtime`` alone.
+
+The wheel is built from a copy of the source tree and installed, without its dependencies and with
+no package index, into a fresh virtual environment; the dependencies come from this environment's
+site-packages through a folder of links that leaves out this project's own installation. Beside it
+lives a throwaway project with packages called ``core`` and ``runtime`` (every Django project has a
+``core`` app), whose tests must pass under ``pytest`` and ``python -m pytest`` with the ``amc``
+plugin loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import textwrap
+import venv
+import zipfile
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+LAYERS = ("core", "world", "semantic", "runtime", "drivers", "storage")
+OWN = ("agentic_mobile_control", "__editable__", "_agentic_mobile_control", "__editable___agentic")
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _run(args: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=240, check=False)
+
+
+def _clean_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV"))}
+    env.update(PIP_NO_INDEX="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = tmp_path_factory.mktemp("src")
+    for name in ("pyproject.toml", "README.md", *LAYERS):
+        path = REPO / name
+        if path.is_dir():
+            shutil.copytree(path, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        else:
+            shutil.copy2(path, src / name)
+    out = tmp_path_factory.mktemp("dist")
+    done = _run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(src)],
+        cwd=src,
+        env=_clean_env(),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    (built,) = out.glob("agentic_mobile_control-*.whl")
+    return built
+
+
+def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        tops = {n.split("/", 1)[0] for n in names if not n.split("/", 1)[0].endswith(".dist-info")}
+        top_level = next(n for n in names if n.endswith(".dist-info/top_level.txt"))
+        declared = archive.read(top_level).decode().split()
+    assert tops == {"amc"}
+    assert declared == ["amc"]
+    assert "amc/storage/templates/report.html.j2" in names
+    assert {f"amc/{layer}/py.typed" for layer in LAYERS} <= set(names)
+
+
+def _dependency_links(target: Path) -> Path:
+    """This environment's site-packages as links, minus this project's own installation."""
+    site = Path(sysconfig.get_paths()["purelib"])
+    target.mkdir()
+    for entry in site.iterdir():
+        if entry.name.startswith(OWN) or entry.suffix == ".pth" or entry.name in ("amc", *LAYERS):
+            continue
+        (target / entry.name).symlink_to(entry)
+    return target
+
+
+PROJECT_FILES = {
+    "core/__init__.py": "",
+    "core/models.py": (
+        "class PlannedStep:\n    '''Not the harness's: this project's own.'''\n\n\nOWNER = 'project'\n"
+    ),
+    "runtime/__init__.py": "",
+    "runtime/task.py": "def run() -> str:\n    return 'project task'\n",
+    "pytest.ini": "[pytest]\npythonpath = .\naddopts = -p no:cacheprovider\n",
+    "tests/test_project.py": textwrap.dedent(
+        """
+        import core.models
+        import runtime.task
+
+
+        def test_own_core_is_imported():
+            assert core.models.OWNER == "project"
+            assert core.models.PlannedStep.__doc__ == "Not the harness's: this project's own."
+
+
+        def test_own_runtime_is_imported():
+            assert runtime.task.run() == "project task"
+
+
+        def test_the_harness_lives_under_amc(pytestconfig):
+            from amc.core import PlannedStep
+            from amc.drivers.connect import connect
+
+            assert PlannedStep("tap", {"x": 1, "y": 2}).action == "tap"
+            assert callable(connect)
+            assert pytestconfig.pluginmanager.has_plugin("amc")
+        """
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    root = tmp_path_factory.mktemp("user")
+    env_dir = root / "venv"
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    done = _run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", str(wheel)],
+        cwd=root,
+        env=_clean_env(),
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    purelib = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], root, {})
+    deps = _dependency_links(root / "deps")
+    (Path(purelib.stdout.strip()) / "zz_dependencies.pth").write_text(f"{deps}\n")
+    # pytest's console script, written as pip writes it from pytest's own entry point (pip cannot
+    # install pytest here: there is no index).
+    (entry,) = (e for e in metadata.entry_points(group="console_scripts", name="pytest"))
+    script = env_dir / "bin" / "pytest"
+    script.write_text(
+        f"#!{python}\nimport sys\nfrom {entry.module} import {entry.attr}\n"
+        f"if __name__ == '__main__':\n    sys.exit({entry.attr}())\n"
+    )
+    script.chmod(0o755)
+    project = root / "project"
+    for name, text in PROJECT_FILES.items():
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        (project / name).write_text(text)
+    yield env_dir, project
+
+
+@pytest.mark.parametrize(
+    "command", [["pytest"], ["python", "-m", "pytest"]], ids=["pytest", "python -m pytest"]
+)
+def test_a_project_with_its_own_core_and_runtime_still_runs_its_tests(
+    installed: tuple[Path, Path], command: list[str]
+) -> None:
+    env_dir, project = installed
+    done = _run([str(env_dir / "bin" / command[0]), *command[1:], "-q"], cwd=project, env=_clean_env())
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 passed" in done.stdout
+
+
+def test_the_installed_command_runs(installed: tuple[Path, Path]) -> None:
+    env_dir, project = installed
+    done = _run([str(env_dir / "bin" / "amc"), "--help"], cwd=project, env=_clean_env())
+    assert done.returncode == 0, done.stderr
+    assert "usage: amc" in done.stdout
+
+
+def _declared_packages() -> set[str]:
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert config["package-dir"] == {f"amc.{layer}": layer for layer in LAYERS}
+    return set(config["packages"])
+
+
+def test_pyproject_lists_every_package_folder() -> None:
+    folders = {
+        "amc." + ".".join(init.parent.relative_to(REPO).parts)
+        for layer in LAYERS
+        for init in (REPO / layer).rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
+    assert _declared_packages() == folders
