@@ -22,22 +22,22 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from amc.core.models import PlannedStep, Platform, Scene
+from amc.core.models import PlannedStep, Platform, Scene, StepResult
 from amc.core.selectors import Selector, tap_point
+from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.hierarchy import parse_source
 from amc.drivers.sim.driver import SimDriver
 from amc.drivers.sim.render_android import render_hierarchy
 from amc.drivers.sim.render_wda import render_xml, wda_tree
-from amc.runtime.context import TaskContext
-from amc.runtime.executor import Executor
+from amc.runtime.executor import Executor, Screen
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.semantic.enricher import DefaultEnricher
-from amc.semantic.models import SemanticScene
+from amc.semantic.models import Observation, SemanticScene
 from amc.world.model import WorldModel
 from amc.world.models import WorldState
 
@@ -159,12 +159,12 @@ class _TimedPlanner:
         self.inner, self.clock = inner, clock
 
     def plan(
-        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+        self, *, goal: str, observation: Observation, world: WorldState | None, steps: Sequence[StepRecord]
     ) -> list[PlannedStep]:
         started = time.perf_counter()
-        steps = self.inner.plan(goal=goal, scene=scene, context=context, world=world)
+        planned = self.inner.plan(goal=goal, observation=observation, world=world, steps=steps)
         self.clock["plan"] += time.perf_counter() - started
-        return steps
+        return planned
 
 
 class _TimedEnricher:
@@ -185,10 +185,10 @@ class _TimedExecutor(Executor):
         super().__init__(driver)
         self.clock = clock
 
-    def execute(self, step: PlannedStep, context: TaskContext):  # type: ignore[no-untyped-def]
+    def execute(self, step: PlannedStep, screen: Screen) -> StepResult:
         device_before = self.clock["device action"]
         started = time.perf_counter()
-        result = super().execute(step, context)
+        result = super().execute(step, screen)
         inside = self.clock["device action"] - device_before
         self.clock["execute"] += time.perf_counter() - started - inside
         return result
@@ -199,9 +199,9 @@ class _TimedWorld(WorldModel):
         super().__init__()
         self.clock = clock
 
-    def observe(self, scene: object, semantic_scene: object, step: object, result: object) -> None:
+    def observe(self, observation: Observation | None, step: PlannedStep, result: StepResult) -> None:
         started = time.perf_counter()
-        super().observe(scene, semantic_scene, step, result)
+        super().observe(observation, step, result)
         self.clock["world hook"] += time.perf_counter() - started
 
 

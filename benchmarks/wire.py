@@ -37,8 +37,8 @@ from amc.drivers.sim.device import SimDevice
 from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.drivers.wda import WdaDriver
-from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor
+from amc.runtime.observer import Observer
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from appium import webdriver
@@ -117,9 +117,9 @@ def _harness_action(driver: Driver, selector: dict[str, str]) -> Callable[[], No
     executor = Executor(driver)
 
     def act() -> None:
-        context = TaskContext(goal="bench", device_id=driver.device_id)
-        context.add_scene(driver.observe())
-        result = executor.execute(PlannedStep("tap", selector), context)
+        screen = Observer(driver)
+        screen.look()
+        result = executor.execute(PlannedStep("tap", selector), screen)
         if not result.success:
             raise RuntimeError(f"the harness's tap failed: {result.error}")
 

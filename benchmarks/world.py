@@ -17,11 +17,13 @@ import gc
 import time
 
 from amc.core.models import PlannedStep, StepResult
+from amc.core.steps import StepRecord
 from amc.drivers.sim.driver import SimDriver
-from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.semantic.enricher import DefaultEnricher
+from amc.semantic.models import Observation
 from amc.world.config import WorldConfig
 from amc.world.model import WorldModel
 
@@ -34,7 +36,7 @@ def _world_rows(steps: int, every: int, history: int) -> tuple[list[list[object]
     driver = SimDriver("android")
     driver.launch_app("com.android.settings")
     scene = driver.observe()
-    semantic = DefaultEnricher().enrich(scene)
+    observation = Observation(scene, DefaultEnricher().enrich(scene))
     model = WorldModel(WorldConfig(history_size=history))
     result = StepResult(success=True, output={"x": 540, "y": 294}, duration=0.001)
     gc.collect()
@@ -49,7 +51,7 @@ def _world_rows(steps: int, every: int, history: int) -> tuple[list[list[object]
             rationale=f"step {n}: open the network settings",
         )
         started = time.perf_counter()
-        model.observe(scene, semantic, step, result)
+        model.observe(observation, step, result)
         chunk.append(time.perf_counter() - started)
         if n % every == 0:
             chunk_medians.append(median(chunk))

@@ -19,6 +19,7 @@ from .errors import (
 )
 from .models import Bounds, PlannedStep, Platform, Scene, StepResult, UIElement, jsonable
 from .selectors import Selector, tap_point
+from .steps import StepRecord
 
 __all__ = [
     "AppError",
@@ -39,6 +40,7 @@ __all__ = [
     "Selector",
     "SessionLost",
     "StepArgumentError",
+    "StepRecord",
     "StepResult",
     "TargetNotFound",
     "UIElement",

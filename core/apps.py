@@ -1,8 +1,19 @@
-"""Well-known app IDs the harness treats specially."""
+"""Well-known app IDs the harness treats specially: home screens, system UI, on-screen keyboards.
+
+These are facts about the platforms, used by the parsers (which window is the app in front) and by
+the semantic layer (is a keyboard up, is the home screen showing); the heuristics that use them
+live with their users.
+"""
 
 from __future__ import annotations
 
-__all__ = ["HOME_SCREEN_APPS", "is_home_screen"]
+__all__ = [
+    "ANDROID_SYSTEMUI",
+    "HOME_SCREEN_APPS",
+    "IME_PACKAGES",
+    "is_home_screen",
+    "is_ime_package",
+]
 
 # Launchers and SpringBoard: when one of these is in front, the device shows its home screen.
 HOME_SCREEN_APPS: frozenset[str] = frozenset(
@@ -24,6 +35,32 @@ HOME_SCREEN_APPS: frozenset[str] = frozenset(
     }
 )
 
+# Android's status bar and notification shade: a window of it is never the app in front.
+ANDROID_SYSTEMUI = "com.android.systemui"
+
+# On-screen keyboard (input method) packages met in the field; any package whose name mentions
+# "inputmethod" or "keyboard" counts too.
+IME_PACKAGES: frozenset[str] = frozenset(
+    {
+        "com.google.android.inputmethod.latin",
+        "com.android.inputmethod.latin",
+        "com.samsung.android.honeyboard",
+        "com.touchtype.swiftkey",
+        "com.baidu.input",
+        "com.baidu.input_mi",
+        "com.sohu.inputmethod.sogou",
+        "com.iflytek.inputmethod",
+    }
+)
+
 
 def is_home_screen(app_id: str | None) -> bool:
     return app_id is not None and app_id in HOME_SCREEN_APPS
+
+
+def is_ime_package(package: str | None) -> bool:
+    """True for an Android input-method (on-screen keyboard) package."""
+    if not package:
+        return False
+    low = package.lower()
+    return package in IME_PACKAGES or "inputmethod" in low or "keyboard" in low

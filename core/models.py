@@ -15,15 +15,12 @@ if TYPE_CHECKING:
     from .selectors import Selector
 
 __all__ = [
-    "ANDROID_SYSTEMUI",
-    "IME_PACKAGES",
     "Bounds",
     "PlannedStep",
     "Platform",
     "Scene",
     "StepResult",
     "UIElement",
-    "is_ime_package",
     "jsonable",
 ]
 
@@ -162,70 +159,6 @@ class UIElement:
         return out
 
 
-# --- what covers the screen -------------------------------------------------------------------
-
-# On-screen keyboard (input method) packages met in the field; any package whose name mentions
-# "inputmethod" or "keyboard" counts too.
-IME_PACKAGES: frozenset[str] = frozenset(
-    {
-        "com.google.android.inputmethod.latin",
-        "com.android.inputmethod.latin",
-        "com.samsung.android.honeyboard",
-        "com.touchtype.swiftkey",
-        "com.baidu.input",
-        "com.baidu.input_mi",
-        "com.sohu.inputmethod.sogou",
-        "com.iflytek.inputmethod",
-    }
-)
-ANDROID_SYSTEMUI = "com.android.systemui"
-_IOS_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
-_IOS_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
-# Resource-id local names of Android's AlertDialog layout and the runtime-permission dialog.
-_ANDROID_DIALOG_IDS = frozenset({"alertTitle", "parentPanel", "grant_dialog"})
-_ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
-
-
-def is_ime_package(package: str | None) -> bool:
-    """True for an Android input-method (on-screen keyboard) package."""
-    if not package:
-        return False
-    low = package.lower()
-    return package in IME_PACKAGES or "inputmethod" in low or "keyboard" in low
-
-
-def _package_of(window: UIElement) -> str:
-    """The Android package a window belongs to: its own, else its first descendant's."""
-    for el in window.iter():
-        package = el.attributes.get("package")
-        if package:
-            return package
-    return ""
-
-
-def _android_windows(root: UIElement) -> tuple[UIElement, ...]:
-    return root.children if root.type == "hierarchy" else (root,)
-
-
-def _android_alert(root: UIElement) -> UIElement | None:
-    windows = [(w, _package_of(w)) for w in _android_windows(root) if w.visible]
-    windows = [(w, pkg) for w, pkg in windows if not is_ime_package(pkg)]
-    apps = [w for w, pkg in windows if pkg != ANDROID_SYSTEMUI]
-    largest = max(apps, key=lambda w: w.bounds.area, default=None)
-    for w, pkg in windows:
-        if any(marker in pkg for marker in _ANDROID_DIALOG_PACKAGES):
-            return w
-        floating = w.bounds.left > 0 and w.bounds.top > 0 and not w.bounds.is_empty()
-        if floating and pkg != ANDROID_SYSTEMUI and (w is not largest or len(apps) == 1):
-            return w
-    for w, _ in windows:
-        for el in w.iter():
-            ident = el.identifier
-            if ident and el.visible and ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS:
-                return w
-    return None
-
-
 ElementPredicate = Callable[[UIElement], bool]
 
 
@@ -287,36 +220,6 @@ class Scene:
             if match(el):
                 return el
         return None
-
-    @property
-    def keyboard_visible(self) -> bool:
-        """True when an on-screen keyboard is shown (so part of the screen is covered).
-
-        iOS: a visible ``XCUIElementTypeKeyboard``. Android: a visible top-level window of an
-        input-method package (see :func:`is_ime_package`).
-        """
-        if self.platform == "ios":
-            return any(
-                el.type in _IOS_KEYBOARD_TYPES and el.visible and not el.bounds.is_empty()
-                for el in self.root.iter()
-            )
-        return any(
-            w.visible and not w.bounds.is_empty() and is_ime_package(_package_of(w))
-            for w in _android_windows(self.root)
-        )
-
-    @property
-    def alert(self) -> UIElement | None:
-        """The alert or dialog covering the app, or None.
-
-        iOS: the first visible ``XCUIElementTypeAlert`` / ``XCUIElementTypeSheet``. Android: the
-        top-level window that is a permission / installer dialog, floats (touches neither the left
-        nor the top edge) above the app's main window, or holds an AlertDialog panel
-        (``…:id/alertTitle``, ``…:id/parentPanel``).
-        """
-        if self.platform == "ios":
-            return next((el for el in self.root.iter() if el.type in _IOS_ALERT_TYPES and el.visible), None)
-        return _android_alert(self.root)
 
     def texts(self) -> list[str]:
         """The readable text of every visible element that has some, in document order."""

@@ -7,14 +7,15 @@ polled with a bound (``FOREGROUND_TIMEOUT``); on the simulated device the first 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from amc.core.models import PlannedStep, Platform, Scene
 from amc.core.selectors import Selector
+from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
-from amc.runtime.context import TaskContext
 from amc.semantic.enricher import enrich_scene
+from amc.semantic.models import Observation
 from amc.world.models import WorldState
 
 __all__ = [
@@ -116,20 +117,21 @@ class SettingsPagePlanner:
         self.page_before_tap: str | None = None
 
     def plan(
-        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+        self, *, goal: str, observation: Observation, world: WorldState | None, steps: Sequence[StepRecord]
     ) -> list[PlannedStep]:
-        last = context.step_results[-1] if context.step_results else None
+        last = steps[-1].result if steps else None
+        scene = observation.scene
         if self.phase == "launch":
             self.phase = "find"
             return [PlannedStep("launch_app", {"app_id": self.settings_app}, purpose="open Settings")]
         if self.phase == "find":
-            if last is not None and not last.success and context.steps[-1].step.action == "launch_app":
+            if last is not None and not last.success and steps[-1].step.action == "launch_app":
                 return []
             if self.row.find_all(scene):
                 self.phase = "tapped"
-                self.page_before_tap = page_of(scene)
+                self.page_before_tap = observation.page
                 return [PlannedStep("tap", {"target": self.row.to_dict()}, purpose="open the sub-page")]
-            if context.steps[-1].step.action == "launch_app":
+            if steps[-1].step.action == "launch_app":
                 return [PlannedStep("wait_for", {"target": self.row.to_dict(), "timeout": 10.0})]
             if self.scrolls_left > 0:  # each swipe's own observation is checked, with no further wait
                 self.scrolls_left -= 1
@@ -138,7 +140,7 @@ class SettingsPagePlanner:
         if self.phase == "tapped":
             if last is not None and not last.success:
                 return []
-            page = page_of(scene)
+            page = observation.page
             if page is not None and page != self.page_before_tap:
                 return []
             if self.settle_left <= 0:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from amc.core.apps import is_home_screen
 from amc.core.models import PlannedStep
-from amc.runtime.context import StepRecord, TaskContext
+from amc.core.steps import StepRecord
+from amc.runtime.context import TaskContext
 from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.task import TaskStatus
 

@@ -6,7 +6,8 @@ import pytest
 from amc.core.errors import TargetNotFound
 from amc.core.models import PlannedStep
 from amc.core.selectors import tap_point
-from amc.runtime.context import StepRecord, TaskContext
+from amc.core.steps import StepRecord
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.task import TaskStatus

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from ..core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ..core.errors import SceneParseError
-from ..core.models import ANDROID_SYSTEMUI, Bounds, UIElement, is_ime_package
+from ..core.models import Bounds, UIElement
 from .parse_common import (
     BOOL,
     EMPTY,

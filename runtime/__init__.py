@@ -1,7 +1,10 @@
 """The agent runtime: the Observe -> Plan -> Act loop and its parts."""
 
-from .context import StepRecord, TaskContext
-from .executor import ACTIONS, Action, Executor, describe_scene
+from ..core.steps import StepRecord
+from ..semantic.models import Observation
+from .context import StepView, TaskContext
+from .executor import ACTIONS, Action, Executor, Screen, describe_scene
+from .observer import Observer
 from .planner import Planner, ScriptedPlanner, StubPlanner
 from .task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
@@ -9,10 +12,14 @@ __all__ = [
     "ACTIONS",
     "Action",
     "Executor",
+    "Observation",
+    "Observer",
     "Planner",
+    "Screen",
     "ScriptedPlanner",
     "StepListener",
     "StepRecord",
+    "StepView",
     "StubPlanner",
     "TaskContext",
     "TaskResult",

@@ -1,86 +1,96 @@
-"""Everything one task run has seen and done, in one object the planner can read."""
+"""Everything one task run has seen and done: the runner's record, returned in its result.
+
+Only the task loop writes it. A planner never gets it: it is handed the latest
+:class:`~amc.semantic.Observation`, the task's current (frozen) WorldState and a read-only view of
+the executed steps instead (see :mod:`amc.runtime.planner`).
+"""
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from ..core.models import PlannedStep, Scene, StepResult
+from ..core.models import StepResult
+from ..core.steps import StepRecord
+from ..semantic.models import Observation
 from ..world.models import WorldState
 
-__all__ = ["StepRecord", "TaskContext"]
+__all__ = ["DEFAULT_SCENE_HISTORY", "StepView", "TaskContext"]
 
 DEFAULT_SCENE_HISTORY = 50
 
 
-@dataclass(frozen=True)
-class StepRecord:
-    """One executed step: what was planned, what happened, and the screen it led to.
+class StepView(Sequence[StepRecord]):
+    """A read-only view of a task's executed steps (no copy: it follows the task as it goes)."""
 
-    ``scene`` is the observation made right after the step (None when the device could not be
-    observed, and dropped once the record is older than the task's ``scene_history``); ``page``
-    and ``foreground_app`` summarise it and stay.
-    """
+    __slots__ = ("_steps",)
 
-    index: int
-    step: PlannedStep
-    result: StepResult
-    page: str | None = None
-    foreground_app: str | None = None
-    scene: Scene | None = field(default=None, compare=False, repr=False)
+    def __init__(self, steps: list[StepRecord]) -> None:
+        self._steps = steps
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "step": self.step.to_dict(),
-            "result": self.result.to_dict(),
-            "page": self.page,
-            "foreground_app": self.foreground_app,
-        }
+    @overload
+    def __getitem__(self, index: int) -> StepRecord: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[StepRecord]: ...
+    def __getitem__(self, index: int | slice) -> StepRecord | Sequence[StepRecord]:
+        if isinstance(index, slice):
+            return tuple(self._steps[index])
+        return self._steps[index]
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __iter__(self) -> Iterator[StepRecord]:
+        return iter(self._steps)
+
+    def __repr__(self) -> str:
+        return f"StepView({len(self._steps)} steps)"
+
+    @property
+    def last_result(self) -> StepResult | None:
+        """The result of the last executed step, or None before the first."""
+        return self._steps[-1].result if self._steps else None
+
+    @property
+    def failures_in_a_row(self) -> int:
+        count = 0
+        for record in reversed(self._steps):
+            if record.result.success:
+                break
+            count += 1
+        return count
 
 
 @dataclass
 class TaskContext:
     """A task's running record.
 
-    ``scenes`` keeps the most recent observations (``scene_history`` of them; a long task does
-    not hold every tree in memory, the run timeline keeps them on disk); ``step_results`` and
-    ``steps`` keep every executed step. ``world`` is the task's WorldState, or None when the
-    world model is off.
+    ``steps`` holds every executed step (each keeps its post-step Scene only while it is among the
+    last ``scene_history``: the run timeline keeps every page source on disk). ``first`` is the look
+    before the first plan, ``latest`` the last look of all, ``observations`` how many looks were
+    made. ``world`` is the task's WorldState as it stands (None when the world model is off): the
+    one source of truth for what the task believes.
     """
 
     goal: str
     device_id: str
     scene_history: int = DEFAULT_SCENE_HISTORY
-    scenes: deque[Scene] = field(init=False)
-    step_results: list[StepResult] = field(default_factory=list)
     steps: list[StepRecord] = field(default_factory=list)
     world: WorldState | None = None
+    first: Observation | None = None
+    latest: Observation | None = None
+    observations: int = 0
+    view: StepView = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.scene_history < 1:
             raise ValueError(f"scene_history must be at least 1, got {self.scene_history}")
-        self.scenes = deque(maxlen=self.scene_history)
-
-    @property
-    def latest_scene(self) -> Scene | None:
-        return self.scenes[-1] if self.scenes else None
-
-    def add_scene(self, scene: Scene) -> None:
-        self.scenes.append(scene)
-
-    def add_step_result(self, result: StepResult) -> None:
-        self.step_results.append(result)
+        self.view = StepView(self.steps)
 
     @property
     def failures_in_a_row(self) -> int:
-        count = 0
-        for result in reversed(self.step_results):
-            if result.success:
-                break
-            count += 1
-        return count
+        return self.view.failures_in_a_row
 
     def to_dict(self) -> dict[str, Any]:
         return {

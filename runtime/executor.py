@@ -3,7 +3,9 @@
 Actions are dispatched through a table (:data:`ACTIONS`) from name to handler. Each entry says
 which arguments the action takes and whether repeating it is safe (``idempotent``): the task
 loop only repeats a step after a transient device error when it is. Selectors in a step are
-resolved against the task's latest Scene, so finding a target costs no device request.
+resolved against the task's latest observation, so finding a target costs no device request;
+steps that wait for the screen (``wait_for``, the asserts) look again through the task's
+:class:`Screen` (the runner's observer), never by asking the driver themselves.
 """
 
 from __future__ import annotations
@@ -12,20 +14,36 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
 from ..core.models import PlannedStep, Scene, StepResult
 from ..core.selectors import Selector, tap_point
+from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver
-from ..world.model import APP_ID_KEYS, app_id_from_args
-from .context import TaskContext
+from ..semantic.models import Observation
+from ..world.models import WorldState
 
-__all__ = ["ACTIONS", "Action", "Executor", "describe_scene", "describe_step"]
+__all__ = ["ACTIONS", "Action", "Executor", "Screen", "describe_scene"]
 
 log = logging.getLogger(__name__)
 
-SELECTOR_KEYS = frozenset(Selector.__dataclass_fields__)
+
+class Screen(Protocol):
+    """What a step sees of the device: the latest observation and a way to look again.
+
+    :class:`amc.runtime.observer.Observer` is the one implementation the task loop uses.
+    """
+
+    @property
+    def latest(self) -> Observation | None: ...
+
+    @property
+    def world(self) -> WorldState | None: ...
+
+    def observe(self) -> Observation: ...
+
+
 COMMON_KEYS = frozenset({"remember", "secret"})
 MAX_WAIT = 300.0
 MAX_SWIPE_DURATION = 60.0
@@ -35,7 +53,7 @@ MAX_SWIPE_DURATION = 60.0
 class Action:
     """One entry of the action table."""
 
-    handler: Callable[[Executor, Mapping[str, Any], TaskContext], Any]
+    handler: Callable[[Executor, Mapping[str, Any], Screen], Any]
     keys: frozenset[str]
     idempotent: bool
     summary: str
@@ -85,11 +103,11 @@ def _selector(args: Mapping[str, Any], *, key: str = "target", inline: bool = Tr
     return None
 
 
-def _latest(context: TaskContext) -> Scene:
-    scene = context.latest_scene
-    if scene is None:
+def _latest(screen: Screen) -> Scene:
+    latest = screen.latest
+    if latest is None:
         raise TargetNotFound("no screen has been observed yet, so a selector cannot be resolved")
-    return scene
+    return latest.scene
 
 
 def describe_scene(scene: Scene, limit: int = 40) -> str:
@@ -103,95 +121,49 @@ def describe_scene(scene: Scene, limit: int = 40) -> str:
     return f"{scene.platform} {scene.device_id}: {where}; {len(scene)} elements; texts: {shown}{more}"
 
 
-def _describe_selector(args: Mapping[str, Any], *, inline: bool) -> str | None:
-    raw: Any = args.get("target")
-    if raw is None and inline:
-        raw = {k: v for k, v in args.items() if k in SELECTOR_KEYS} or None
-    if raw is None:
-        return None
-    try:
-        return Selector.from_mapping(raw).describe()
-    except ConfigError:
-        return repr(raw)
-
-
-def describe_step(action: str, args: Mapping[str, Any]) -> str:
-    """What a step acts on, in a few words for a console line or a report; never a secret's value.
-
-    ``type_text`` with ``secret: true`` shows ``'***'`` for its text; ``remember`` shows only names.
-    """
-    secret = args.get("secret") is True
-    if action == "skip":
-        return f"{args.get('skipped') or 'step'} skipped: {args.get('reason')}"
-    parts: list[str] = []
-    app = app_id_from_args(args)
-    if app is not None:
-        parts.append(app)
-    if action == "type_text" and "text" in args:
-        parts.append("'***'" if secret else repr(args["text"]))
-    selector = _describe_selector(args, inline=action != "type_text")  # type_text's text is not a selector
-    if selector is not None:
-        parts.append(("into " if action == "type_text" else "") + selector)
-    if "x" in args and "y" in args:
-        parts.append(f"({args['x']}, {args['y']})")
-    if "direction" in args:
-        parts.append(str(args["direction"]))
-    elif all(k in args for k in ("x1", "y1", "x2", "y2")):
-        parts.append(f"({args['x1']}, {args['y1']}) -> ({args['x2']}, {args['y2']})")
-    if "key" in args:
-        parts.append(str(args["key"]))
-    remember = args.get("remember")
-    if isinstance(remember, Mapping):
-        names = ", ".join(str(k) for k in remember)
-        parts.append(f"{names} (secret)" if secret else names)
-    if action == "screenshot" and "name" in args:
-        parts.append(repr(args["name"]))
-    return " ".join(parts) or "-"
-
-
 # --- handlers -------------------------------------------------------------------------------
 
 
-def _launch_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _launch_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     ex.driver.launch_app(_app_id(args))
     return None
 
 
-def _terminate_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _terminate_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     ex.driver.terminate_app(_app_id(args))
     return None
 
 
-def _point(args: Mapping[str, Any], context: TaskContext) -> tuple[int, int]:
+def _point(args: Mapping[str, Any], screen: Screen) -> tuple[int, int]:
     if "x" in args or "y" in args:
         return round(_number(args, "x")), round(_number(args, "y"))
     selector = _selector(args)
     if selector is None:
         raise StepArgumentError("needs either x and y, or a selector (target / text / id / label …)")
-    scene = _latest(context)
+    scene = _latest(screen)
     return tap_point(selector.resolve(scene), scene.window)
 
 
-def _tap(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
-    x, y = _point(args, context)
+def _tap(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    x, y = _point(args, screen)
     ex.driver.tap(x, y)
     return {"x": x, "y": y}
 
 
-def _long_press(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = _number(args, "duration", default=1.0)
     if not 0 < duration <= MAX_SWIPE_DURATION:
         raise StepArgumentError(f"argument 'duration' must be above 0 and at most {MAX_SWIPE_DURATION} s")
-    x, y = _point(args, context)
+    x, y = _point(args, screen)
     ex.driver.long_press(x, y, duration)
     return {"x": x, "y": y, "duration": duration}
 
 
-def _type_text(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     text = _string(args, "text", allow_empty=True)
     selector = _selector(args, inline=False)
     if selector is not None:
-        scene = _latest(context)
+        scene = _latest(screen)
         x, y = tap_point(selector.resolve(scene), scene.window)
         ex.driver.tap(x, y)
     ex.driver.type_text(text)
@@ -206,7 +178,7 @@ _DIRECTIONS = {
 }
 
 
-def _swipe(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = _number(args, "duration", default=0.3)
     if not 0 <= duration <= MAX_SWIPE_DURATION:
         raise StepArgumentError(f"argument 'duration' must be between 0 and {MAX_SWIPE_DURATION} s")
@@ -216,7 +188,7 @@ def _swipe(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
             raise StepArgumentError(
                 f"argument 'direction' must be one of {', '.join(_DIRECTIONS)}, got {direction!r}"
             )
-        scene = _latest(context)
+        scene = _latest(screen)
         width, height = scene.window_size
         fx1, fy1, fx2, fy2 = _DIRECTIONS[direction]
         x1, y1, x2, y2 = round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
@@ -226,20 +198,17 @@ def _swipe(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
     return {"from": [x1, y1], "to": [x2, y2], "duration": duration}
 
 
-def _press(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     ex.driver.press(_string(args, "key"))
     return None
 
 
-def _describe_screen(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
-    scene = context.latest_scene
-    if scene is None:
-        scene = ex.driver.observe()
-        context.add_scene(scene)
-    return describe_scene(scene)
+def _describe_screen(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    latest = screen.latest or screen.observe()
+    return describe_scene(latest.scene)
 
 
-def _screenshot(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _screenshot(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     if "name" in args:
         _string(args, "name")
     return ex.driver.screenshot()
@@ -260,20 +229,21 @@ def _interval(args: Mapping[str, Any], timeout: float) -> float:
 
 
 def _poll(
-    ex: Executor,
-    context: TaskContext,
+    screen: Screen,
     args: Mapping[str, Any],
     check: Callable[[Scene], Any],
     *,
     default_timeout: float,
 ) -> tuple[Any, int, Scene]:
-    """Run ``check`` on the latest Scene, then on fresh observations, until it returns something
-    other than None or ``timeout`` seconds have passed (bounded: at most one observation per
-    ``interval``). Returns (what check returned or None, observations made, last Scene)."""
+    """Run ``check`` on the latest Scene, then on fresh observations (each one look through the
+    screen), until it returns something other than None or ``timeout`` seconds have passed
+    (bounded: at most one observation per ``interval``). Returns (what check returned or None,
+    observations made, last Scene)."""
     timeout = _timeout(args, default_timeout)
     interval = _interval(args, timeout)
     deadline = time.monotonic() + timeout
-    scene = context.latest_scene
+    latest = screen.latest
+    scene = latest.scene if latest is not None else None
     polls = 0
     while True:
         if scene is not None:
@@ -281,8 +251,7 @@ def _poll(
             if value is not None or time.monotonic() >= deadline:
                 return value, polls, scene
             time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
-        scene = ex.driver.observe()
-        context.add_scene(scene)
+        scene = screen.observe().scene
         polls += 1
 
 
@@ -303,9 +272,9 @@ def _found(selector: Selector) -> Callable[[Scene], Any]:
     return check
 
 
-def _wait_for(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _wait_for(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     selector = _needs_selector(args)
-    found, polls, _scene = _poll(ex, context, args, _found(selector), default_timeout=10.0)
+    found, polls, _scene = _poll(screen, args, _found(selector), default_timeout=10.0)
     if found is None:
         raise TargetNotFound(
             f"{selector.describe()} did not appear within {_timeout(args, 10.0):g} s ({polls} observations)",
@@ -321,9 +290,9 @@ def _on_screen(scene: Scene, limit: int = 8) -> str:
     return f"app {scene.foreground_app or 'unknown'}, screen shows: {shown or 'no text'}"
 
 
-def _assert_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _assert_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     selector = _needs_selector(args)
-    found, polls, scene = _poll(ex, context, args, _found(selector), default_timeout=0.0)
+    found, polls, scene = _poll(screen, args, _found(selector), default_timeout=0.0)
     if found is None:
         raise AssertionFailed(
             f"expected {selector.describe()} on screen, but it is not there after {polls} new "
@@ -333,13 +302,13 @@ def _assert_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext)
     return {**found, "polls": polls}
 
 
-def _assert_not_visible(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _assert_not_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     selector = _needs_selector(args)
 
     def absent(scene: Scene) -> Any:
         return None if selector.find_all(scene) else {"absent": True}
 
-    gone, polls, scene = _poll(ex, context, args, absent, default_timeout=0.0)
+    gone, polls, scene = _poll(screen, args, absent, default_timeout=0.0)
     if gone is None:
         raise AssertionFailed(
             f"expected {selector.describe()} to be gone, but it is still on screen after {polls} new "
@@ -349,7 +318,7 @@ def _assert_not_visible(ex: Executor, args: Mapping[str, Any], context: TaskCont
     return {**gone, "polls": polls}
 
 
-def _assert_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _assert_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     expected = _app_id(args)
     seen: list[str | None] = []
 
@@ -360,7 +329,7 @@ def _assert_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> 
         seen.append(app)
         return {"app": app} if app == expected else None
 
-    ok, polls, _scene = _poll(ex, context, args, in_front, default_timeout=0.0)
+    ok, polls, _scene = _poll(screen, args, in_front, default_timeout=0.0)
     if ok is None:
         raise AssertionFailed(
             f"expected {expected} in front, but the device shows {seen[-1] or 'the home screen'}",
@@ -369,7 +338,7 @@ def _assert_app(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> 
     return {**ok, "polls": polls}
 
 
-def _remember(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _remember(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     # The world model stores args["remember"] (hiding it when args["secret"] is true); this only checks it.
     values = args.get("remember")
     if not isinstance(values, Mapping) or not values:
@@ -379,12 +348,12 @@ def _remember(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> An
             raise StepArgumentError(f"variable name {name!r} must be a non-empty string")
     if "secret" in args and not isinstance(args["secret"], bool):
         raise StepArgumentError(f"argument 'secret' must be true or false, got {args['secret']!r}")
-    if context.world is None:
+    if screen.world is None:
         log.warning("remember: the world model is off, so %s will not be kept", ", ".join(sorted(values)))
     return {"remembered": sorted(values)}
 
 
-def _skip(ex: Executor, args: Mapping[str, Any], context: TaskContext) -> Any:
+def _skip(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     # A planner decided a step was not needed; recorded like any step, with no device call.
     reason = _string(args, "reason")
     skipped = args.get("skipped")
@@ -445,11 +414,12 @@ class Executor:
             )
         return entry
 
-    def execute(self, step: PlannedStep, context: TaskContext) -> StepResult:
+    def execute(self, step: PlannedStep, screen: Screen) -> StepResult:
+        """Run ``step``, resolving selectors on ``screen.latest`` and waiting through ``screen``."""
         started = time.perf_counter()
         try:
             entry = self._check(step)
-            output = entry.handler(self, step.args, context)
+            output = entry.handler(self, step.args, screen)
         except HarnessError as exc:
             duration = time.perf_counter() - started
             log.info("step %s failed: %s: %s", step.action, exc.kind, exc)

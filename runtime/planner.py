@@ -1,8 +1,15 @@
 """Planners decide the next steps. The loop only knows the ``Planner`` protocol.
 
-``plan()`` returns the steps to run next; an empty list means the planner considers the goal
-reached (or has nothing more it can do). A planner reads ``world`` and ``context`` and must not
-change them.
+``plan()`` is handed, each turn, one copy of each input, none of which it can change:
+
+- ``goal``: what the task is for;
+- ``observation``: the latest look at the device, the Scene with its SemanticScene (the first
+  call already gets the look made before any step);
+- ``world``: the task's WorldState as it stands (frozen; None when the world model is off);
+- ``steps``: a read-only view of every step executed so far, with its result.
+
+It returns the steps to run next; an empty list means the planner considers the goal reached (or
+has nothing more it can do).
 """
 
 from __future__ import annotations
@@ -11,9 +18,10 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Protocol, runtime_checkable
 
-from ..core.models import PlannedStep, Scene
+from ..core.models import PlannedStep
+from ..core.steps import StepRecord
+from ..semantic.models import Observation
 from ..world.models import WorldState
-from .context import TaskContext
 
 __all__ = ["Planner", "ScriptedPlanner", "StubPlanner"]
 
@@ -24,10 +32,14 @@ class Planner(Protocol):
         self,
         *,
         goal: str,
-        scene: Scene,
-        context: TaskContext,
-        world: WorldState | None = None,
+        observation: Observation,
+        world: WorldState | None,
+        steps: Sequence[StepRecord],
     ) -> list[PlannedStep]: ...
+
+
+def _last_failed(steps: Sequence[StepRecord]) -> bool:
+    return bool(steps) and not steps[-1].result.success
 
 
 class StubPlanner:
@@ -40,11 +52,11 @@ class StubPlanner:
         self,
         *,
         goal: str,
-        scene: Scene,
-        context: TaskContext,
-        world: WorldState | None = None,
+        observation: Observation,
+        world: WorldState | None,
+        steps: Sequence[StepRecord],
     ) -> list[PlannedStep]:
-        if any(result.success for result in context.step_results):
+        if any(record.result.success for record in steps):
             return []
         return [
             PlannedStep(
@@ -80,12 +92,12 @@ class ScriptedPlanner:
         self,
         *,
         goal: str,
-        scene: Scene,
-        context: TaskContext,
-        world: WorldState | None = None,
+        observation: Observation,
+        world: WorldState | None,
+        steps: Sequence[StepRecord],
     ) -> list[PlannedStep]:
         with self._lock:
-            if self.stop_on_failure and context.step_results and not context.step_results[-1].success:
+            if self.stop_on_failure and _last_failed(steps):
                 return []
             if self._next >= len(self._steps):
                 return []

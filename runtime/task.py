@@ -1,8 +1,12 @@
 """The task loop: Observe -> Plan -> Act, with the world hook after every executed step.
 
-One ``run(goal)`` observes the device, asks the planner for steps, executes them one at a time,
-observes again after each (that Scene is both the step's outcome and the next plan's input) and
-folds each step into the task's WorldState. The loop's control flow is explicit and bounded:
+One ``run(goal)`` observes the device once and shows that first look to the world model (so the
+first plan already knows the app and page in front), asks the planner for steps, executes them one
+at a time, observes again after each (that observation is both the step's outcome and the next
+plan's input) and folds each step into the task's WorldState. Every look goes through the task's
+one :class:`~amc.runtime.observer.Observer`, the polls of waiting steps included. The planner is
+handed the latest observation, the current frozen WorldState and a read-only view of the steps:
+nothing it can change. The loop's control flow is explicit and bounded:
 
 - a step that fails with a transient device error (``DeviceTimeout``, ``SessionLost``) is run
   again up to ``step_retries`` times, and only when the action is safe to repeat;
@@ -25,15 +29,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.errors import ConfigError, DeviceError, HarnessError
-from ..core.models import PlannedStep, Scene, StepResult
+from ..core.models import PlannedStep, StepResult
+from ..core.steps import StepRecord
 from ..drivers.base import Driver
-from ..semantic.enricher import DefaultEnricher, Enricher, enrich_scene, semantic_enabled
-from ..semantic.models import SemanticScene
+from ..semantic.enricher import DefaultEnricher, Enricher, semantic_enabled
+from ..semantic.models import Observation
 from ..world.config import WorldConfig
 from ..world.model import WorldModel
 from ..world.models import WorldState
-from .context import DEFAULT_SCENE_HISTORY, StepRecord, TaskContext
+from .context import DEFAULT_SCENE_HISTORY, TaskContext
 from .executor import Executor
+from .observer import Observer
 from .planner import Planner
 
 __all__ = ["StepListener", "TaskResult", "TaskRunner", "TaskRunnerConfig", "TaskStatus"]
@@ -160,37 +166,34 @@ class TaskRunner:
             return None
         return self._world_model if self._world_model is not None else WorldModel(self.config.world)
 
-    def _observe(self, context: TaskContext) -> Scene:
-        """One observation, repeated on a transient device error up to ``step_retries`` times."""
+    def _observer(self, context: TaskContext, world_model: WorldModel | None) -> Observer:
+        def seen(observation: Observation) -> None:
+            if context.first is None:
+                context.first = observation
+            context.latest = observation
+            context.observations += 1
+
+        return Observer(
+            self.driver,
+            enricher=self.enricher,
+            world_model=world_model,
+            retries=self.config.step_retries,
+            on_observation=seen,
+        )
+
+    @staticmethod
+    def _look(observer: Observer, *, first: bool) -> Observation:
+        """The loop's own look (the first one, or a step's outcome); a device error ends the task."""
+        try:
+            return observer.observe() if first else observer.look()
+        except HarnessError as exc:
+            raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
+
+    def _execute(self, step: PlannedStep, observer: Observer) -> StepResult:
         attempt = 0
         while True:
             attempt += 1
-            try:
-                scene = self.driver.observe()
-            except HarnessError as exc:
-                if exc.transient and attempt <= self.config.step_retries:
-                    log.warning(
-                        "observe failed (%s: %s); retrying (%d/%d)",
-                        exc.kind,
-                        exc,
-                        attempt,
-                        self.config.step_retries,
-                    )
-                    continue
-                raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
-            context.add_scene(scene)
-            return scene
-
-    def _enrich(self, scene: Scene) -> SemanticScene | None:
-        if self.enricher is None:
-            return None
-        return enrich_scene(scene, self.enricher)
-
-    def _execute(self, step: PlannedStep, context: TaskContext) -> StepResult:
-        attempt = 0
-        while True:
-            attempt += 1
-            result = self.executor.execute(step, context)
+            result = self.executor.execute(step, observer)
             if result.success or not result.retryable or attempt > self.config.step_retries:
                 return dataclasses.replace(result, attempts=attempt) if attempt > 1 else result
             log.warning(
@@ -201,9 +204,11 @@ class TaskRunner:
                 self.config.step_retries,
             )
 
-    def _plan(self, goal: str, scene: Scene, context: TaskContext) -> list[PlannedStep]:
+    def _plan(self, goal: str, observation: Observation, context: TaskContext) -> list[PlannedStep]:
         try:
-            steps = self.planner.plan(goal=goal, scene=scene, context=context, world=context.world)
+            steps = self.planner.plan(
+                goal=goal, observation=observation, world=context.world, steps=context.view
+            )
         except HarnessError as exc:
             status = TaskStatus.DEVICE_ERROR if isinstance(exc, DeviceError) else TaskStatus.FAILED
             raise _Stop(status, f"planner failed: {exc}", exc.kind) from exc
@@ -226,23 +231,24 @@ class TaskRunner:
             goal=goal, device_id=self.driver.device_id, scene_history=self.config.scene_history
         )
         world_model = self._new_world_model()
-        if world_model is not None:
-            context.world = world_model.state
+        observer = self._observer(context, world_model)
+        context.world = observer.world
         status, error, kind = TaskStatus.SUCCEEDED, None, None
         try:
-            scene = self._observe(context)
+            observation = self._look(observer, first=True)
+            context.world = observer.world
             while True:
-                steps = self._plan(goal, scene, context)
+                steps = self._plan(goal, observation, context)
                 if not steps:
-                    if context.failures_in_a_row:
-                        last = context.step_results[-1]
+                    last = context.view.last_result
+                    if last is not None and not last.success:
                         raise _Stop(TaskStatus.FAILED, last.error, last.error_kind)
                     break
                 for step in steps:
                     if len(context.steps) >= self.config.max_steps:
                         raise _Stop(TaskStatus.MAX_STEPS, f"stopped after {self.config.max_steps} steps")
-                    scene = self._step(step, context, world_model)
-                    if not context.step_results[-1].success:
+                    observation = self._step(step, context, observer)
+                    if not context.steps[-1].result.success:
                         break  # the rest of this plan assumed success: ask the planner again
         except _Stop as stop:
             status, error, kind = stop.status, stop.error, stop.kind
@@ -256,31 +262,29 @@ class TaskRunner:
         if old >= 0 and context.steps[old].scene is not None:
             context.steps[old] = dataclasses.replace(context.steps[old], scene=None)
 
-    def _step(self, step: PlannedStep, context: TaskContext, world_model: WorldModel | None) -> Scene:
+    def _step(self, step: PlannedStep, context: TaskContext, observer: Observer) -> Observation:
         """Execute one step, observe its outcome, record it, and decide whether the task goes on."""
-        result = self._execute(step, context)
-        context.add_step_result(result)
+        result = self._execute(step, observer)
         device_failed = not result.success and result.error_category == "device"
-        scene: Scene | None = None
+        observation: Observation | None = None
         stop: _Stop | None = None
         if device_failed:
             stop = _Stop(TaskStatus.DEVICE_ERROR, result.error, result.error_kind)
         else:
             try:
-                scene = self._observe(context)
+                observation = self._look(observer, first=False)
             except _Stop as exc:
                 stop = exc
-        semantic = self._enrich(scene) if scene is not None else None
-        if world_model is not None:
-            world_model.observe(scene, semantic, step, result)
-            context.world = world_model.state
+        if observer.world_model is not None:
+            observer.world_model.observe(observation, step, result)
+            context.world = observer.world
         record = StepRecord(
             index=len(context.steps),
             step=step,
             result=result,
-            page=semantic.page if semantic is not None else None,
-            foreground_app=scene.foreground_app if scene is not None else None,
-            scene=scene,
+            page=observation.page if observation is not None else None,
+            foreground_app=observation.foreground_app if observation is not None else None,
+            scene=observation.scene if observation is not None else None,
         )
         context.steps.append(record)
         self._forget_old_scene(context)
@@ -294,5 +298,5 @@ class TaskRunner:
                 f"{context.failures_in_a_row} steps failed in a row; last: {result.error}",
                 result.error_kind,
             )
-        assert scene is not None
-        return scene
+        assert observation is not None
+        return observation

@@ -1,6 +1,17 @@
-"""Semantic enrichment: what page a Scene shows, derived without I/O."""
+"""Semantic enrichment: what page a Scene shows and what covers it, derived without I/O."""
 
 from .enricher import DefaultEnricher, Enricher, enrich_scene, semantic_enabled, title_of
-from .models import SemanticScene
+from .models import Observation, SemanticScene
+from .screen import alert_of, keyboard_visible
 
-__all__ = ["DefaultEnricher", "Enricher", "SemanticScene", "enrich_scene", "semantic_enabled", "title_of"]
+__all__ = [
+    "DefaultEnricher",
+    "Enricher",
+    "Observation",
+    "SemanticScene",
+    "alert_of",
+    "enrich_scene",
+    "keyboard_visible",
+    "semantic_enabled",
+    "title_of",
+]

@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
 from ..core.apps import is_home_screen
+from ..core.config import parse_bool
 from ..core.models import Scene, UIElement
-from ..world.config import parse_bool
 from .models import SemanticScene
+from .screen import alert_of, keyboard_visible
 
 __all__ = [
     "ENV_SEMANTIC",
@@ -109,8 +110,8 @@ class DefaultEnricher:
 
     def enrich(self, scene: Scene) -> SemanticScene | None:
         title = title_of(scene)
-        keyboard = scene.keyboard_visible
-        alert_el = scene.alert
+        keyboard = keyboard_visible(scene)
+        alert_el = alert_of(scene)
         alert = _alert_name(alert_el) if alert_el is not None else None
         if is_home_screen(scene.foreground_app):
             page, source = HOME_PAGE, "home"

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SemanticScene"]
+from ..core.models import Scene
+
+__all__ = ["Observation", "SemanticScene"]
 
 
 @dataclass(frozen=True)
@@ -38,3 +40,23 @@ class SemanticScene:
             "keyboard_visible": self.keyboard_visible,
             "alert": self.alert,
         }
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One look at the device, built once by the task loop: the Scene and what it means.
+
+    This is what a planner is handed and what the world model folds in, so both read the same
+    screen. ``semantic`` is None when enrichment is off or could not name the page.
+    """
+
+    scene: Scene
+    semantic: SemanticScene | None = None
+
+    @property
+    def page(self) -> str | None:
+        return self.semantic.page if self.semantic is not None else None
+
+    @property
+    def foreground_app(self) -> str | None:
+        return self.scene.foreground_app

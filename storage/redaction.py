@@ -2,9 +2,8 @@
 
 A :class:`Redactor` knows the run's secret values (typed or remembered with ``secret: true``)
 and replaces every occurrence with ``***`` in strings, nested JSON-like values, page sources
-and log lines. It also applies the step convention on its own (``secret: true`` hides a step's
-``text`` / ``value`` and the values under ``remember``), so a secret is hidden even when it was
-not registered.
+and log lines. It also applies the step's own secret rule (:func:`amc.core.steps.hide_secrets`),
+so a secret is hidden even when it was not registered.
 """
 
 from __future__ import annotations
@@ -14,8 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..core.models import PlannedStep, jsonable
-from ..world.model import SECRET_ARG_KEYS
-from ..world.models import REDACTED
+from ..core.steps import REDACTED, hide_secrets
 
 __all__ = ["REDACTED", "RedactingFormatter", "Redactor"]
 
@@ -56,15 +54,7 @@ class Redactor:
     def step(self, step: PlannedStep) -> dict[str, Any]:
         """``step.to_dict()`` with its secret arguments hidden and every known secret scrubbed."""
         out = step.to_dict()
-        args = dict(out["args"])
-        if step.args.get("secret") is True:
-            for key in SECRET_ARG_KEYS:
-                if key in args:
-                    args[key] = REDACTED
-            remember = args.get("remember")
-            if isinstance(remember, Mapping):
-                args["remember"] = {str(k): REDACTED for k in remember}
-        out["args"] = args
+        out["args"] = jsonable(hide_secrets(step.args))
         scrubbed: dict[str, Any] = self.value(out)
         return scrubbed
 

@@ -2,17 +2,18 @@
 
 A run folder holds ``timeline.jsonl`` and, beside it, each step's page source
 (``step-003-source.xml``, or ``.json`` when the Scene has no raw source: a dump of its tree) and
-screenshot (``step-003.png``: the output of a ``screenshot`` step, and one taken when a step
-fails). The first line is a ``run`` record (flow, device, start), then one ``step`` record per
-executed step (the planned step, its result, a Scene summary and the world state), and an ``end``
-record (status, end time) when the run finishes.
+screenshot (``step-003.png``: the output of a ``screenshot`` step, or the picture whoever runs
+the loop took, for example when a step failed). The first line is a ``run`` record (flow, device,
+start), then one ``step`` record per executed step (the planned step, its result, a Scene summary
+and the world state), and an ``end`` record (status, end time) when the run finishes.
 
 Every file is written, flushed and ``os.fsync``-ed, the folder synced, and only then the step's
 record appended and synced, all before the task loop starts the next step: a killed process
 loses nothing it had executed, and no record points at a missing file. :func:`read_timeline`
 returns the complete records and reports a last line cut off mid-write.
 
-Secrets never reach the disk: every string goes through the run's :class:`Redactor`.
+Secrets never reach the disk: every string goes through the run's :class:`Redactor`. This module
+only writes and reads files: it takes values from ``amc.core`` and asks no device for anything.
 """
 
 from __future__ import annotations
@@ -20,19 +21,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
-from ..core.errors import ConfigError, HarnessError
-from ..runtime.executor import describe_step
+from ..core.errors import ConfigError
+from ..core.models import Scene
+from ..core.steps import StepRecord, describe_step
 from .redaction import Redactor
-
-if TYPE_CHECKING:
-    from ..core.models import Scene
-    from ..runtime.context import StepRecord, TaskContext
 
 __all__ = [
     "FORMAT_VERSION",
@@ -159,19 +157,11 @@ def scene_summary(scene: Scene | None, page: str | None) -> dict[str, Any] | Non
 
 
 class TimelineWriter:
-    """Writes one run folder. ``screenshot`` (e.g. ``driver.screenshot``) is called when a step
-    fails, so the report can show the screen it failed on. Nothing is touched before ``start``."""
+    """Writes one run folder. Nothing is touched before ``start``."""
 
-    def __init__(
-        self,
-        run_dir: str | os.PathLike[str],
-        *,
-        redactor: Redactor | None = None,
-        screenshot: Callable[[], bytes] | None = None,
-    ) -> None:
+    def __init__(self, run_dir: str | os.PathLike[str], *, redactor: Redactor | None = None) -> None:
         self.run_dir = Path(run_dir)
         self.redactor = redactor or Redactor()
-        self.screenshot = screenshot
         self.steps_written = 0
         self._file: IO[bytes] | None = None
 
@@ -197,7 +187,9 @@ class TimelineWriter:
         _fsync_dir(self.run_dir)
         self._append(info.to_dict())
 
-    def _files(self, number: int, record: StepRecord) -> dict[str, str]:
+    def _files(
+        self, number: int, record: StepRecord, screenshot: bytes | None, screenshot_error: str | None
+    ) -> dict[str, str]:
         files: dict[str, str] = {}
         stem = f"step-{number:03d}"
         scene = record.scene
@@ -209,13 +201,10 @@ class TimelineWriter:
             _write_file(self.run_dir / name, self.redactor.text(text).encode("utf-8"))
             files["source"] = name
         image = record.result.output if record.step.action == "screenshot" else None
-        # On failure, show the screen it failed on (unless the device itself failed: it would again).
-        failed = not record.result.success and record.result.error_category != "device"
-        if failed and self.screenshot is not None and not isinstance(image, bytes | bytearray):
-            try:
-                image = self.screenshot()
-            except HarnessError as exc:
-                files["screenshot_error"] = str(exc)
+        if not isinstance(image, bytes | bytearray) or not image:
+            image = screenshot
+        if screenshot_error is not None:
+            files["screenshot_error"] = self.redactor.text(screenshot_error)
         if isinstance(image, bytes | bytearray) and image:
             name = f"{stem}{_image_suffix(bytes(image))}"
             _write_file(self.run_dir / name, bytes(image))
@@ -224,13 +213,24 @@ class TimelineWriter:
             _fsync_dir(self.run_dir)
         return files
 
-    def write_step(self, record: StepRecord, context: TaskContext) -> dict[str, Any]:
-        """Write one executed step (files first, then its line) and return the record as written."""
+    def write_step(
+        self,
+        record: StepRecord,
+        *,
+        world: Mapping[str, Any] | None = None,
+        screenshot: bytes | None = None,
+        screenshot_error: str | None = None,
+    ) -> dict[str, Any]:
+        """Write one executed step (files first, then its line) and return the record as written.
+
+        ``world`` is the world state as ``WorldState.to_dict()`` gives it (its history is left out:
+        the timeline itself is the history); ``screenshot`` is a picture to keep with the step when
+        it is not a ``screenshot`` step, and ``screenshot_error`` why one could not be taken.
+        """
         number = record.index + 1
         step, result = record.step, record.result
-        world = context.world.to_dict() if context.world is not None else None
         if world is not None:
-            world.pop("history", None)  # the timeline itself is the history
+            world = {k: v for k, v in world.items() if k != "history"}
         data: dict[str, Any] = {
             "type": "step",
             "index": record.index,
@@ -245,15 +245,11 @@ class TimelineWriter:
             "foreground_app": record.foreground_app,
             "scene": scene_summary(record.scene, record.page),
             "world": world,
-            "files": self._files(number, record),
+            "files": self._files(number, record, screenshot, screenshot_error),
         }
         written = self._append(data)
         self.steps_written += 1
         return written
-
-    def listener(self, record: StepRecord, context: TaskContext) -> None:
-        """A ``TaskRunner`` listener: called after every executed step."""
-        self.write_step(record, context)
 
     def finish(
         self,

@@ -6,29 +6,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..core.config import parse_bool
 from ..core.errors import ConfigError
 
-__all__ = ["ENV_ENABLED", "ENV_HISTORY_SIZE", "WorldConfig", "parse_bool"]
+__all__ = ["ENV_ENABLED", "ENV_HISTORY_SIZE", "WorldConfig"]
 
 ENV_ENABLED = "AMC_WORLD_ENABLED"
 ENV_HISTORY_SIZE = "AMC_WORLD_HISTORY_SIZE"
 
-_TRUE = frozenset({"1", "true", "yes", "on"})
-_FALSE = frozenset({"0", "false", "no", "off"})
 _MAX_HISTORY = 100_000
-
-
-def parse_bool(name: str, raw: str) -> bool:
-    """Read an on/off environment value; anything else is a ``ConfigError`` naming it."""
-    value = raw.strip().lower()
-    if value in _TRUE:
-        return True
-    if value in _FALSE:
-        return False
-    raise ConfigError(
-        f"{name}={raw!r} is not a boolean",
-        hint=f"use one of {', '.join(sorted(_TRUE | _FALSE))}",
-    )
 
 
 @dataclass(frozen=True)

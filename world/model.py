@@ -1,27 +1,37 @@
 """The world model: derives a task's WorldState from the data the loop already has.
 
-``observe()`` is the one update entry point, called once per executed step. Each rule is pure
-bookkeeping over its arguments (no I/O, no model call) and is applied on its own: a rule that
-cannot use its input logs why and leaves its field unchanged, and nothing ever raises out of
-``observe()``, whatever it is given.
+Two entry points, both pure bookkeeping over their arguments (no I/O, no model call):
+
+- :meth:`WorldModel.see` folds in a look at the device that is not a step's outcome (the first
+  observation of a task, and the polls of a waiting step): the observed app, the page, the overlay;
+- :meth:`WorldModel.observe` folds in one executed step with the observation made after it: the
+  same three, plus the current app, the variables and one history record.
+
+Each rule is applied on its own: a rule that cannot use its input logs why and leaves its field
+unchanged, and nothing ever raises out of either method, whatever the values inside the typed
+arguments are. Each update makes a new frozen :class:`WorldState`; ``state`` is the latest.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..core.models import PlannedStep, StepResult
+from ..core.steps import app_id_from_args, hide_secrets
+from ..semantic.models import Observation
 from .config import WorldConfig
-from .models import REDACTED, WorldEvent, WorldState
+from .models import WorldEvent, WorldState, frozen
 
-__all__ = ["APP_ID_KEYS", "SECRET_ARG_KEYS", "WorldModel", "app_id_from_args"]
+__all__ = ["WorldModel"]
 
 log = logging.getLogger(__name__)
 
-APP_ID_KEYS: tuple[str, ...] = ("app_id", "bundle_id", "package")
-SECRET_ARG_KEYS: tuple[str, ...] = ("text", "value")
 _MAX_TEXT = 2000
+
+Changes = dict[str, Any]
 
 
 def _text(value: Any) -> str | None:
@@ -29,32 +39,6 @@ def _text(value: Any) -> str | None:
     if isinstance(value, str):
         return value if len(value) <= _MAX_TEXT else value[:_MAX_TEXT] + "…"
     return None
-
-
-def app_id_from_args(args: Any) -> str | None:
-    """The app a launch/terminate step names under ``app_id``, ``bundle_id`` or ``package``."""
-    if not isinstance(args, Mapping):
-        return None
-    for key in APP_ID_KEYS:
-        value = args.get(key)
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return None
-
-
-def _recorded_args(args: Any) -> dict[str, Any]:
-    """A copy of the step's arguments safe to keep: secrets typed with ``secret: true`` hidden."""
-    if not isinstance(args, Mapping):
-        return {}
-    out = {str(k): v for k, v in args.items()}
-    if out.get("secret") is True:
-        for key in SECRET_ARG_KEYS:
-            if key in out:
-                out[key] = REDACTED
-        remember = out.get("remember")
-        if isinstance(remember, Mapping):
-            out["remember"] = {str(k): REDACTED for k in remember}
-    return out
 
 
 class WorldModel:
@@ -68,26 +52,56 @@ class WorldModel:
     def state(self) -> WorldState:
         return self._state
 
-    def observe(self, scene: Any, semantic_scene: Any, step: Any, result: Any) -> None:
-        """Fold one executed step into the state. Never raises."""
-        for rule in (self._page, self._app, self._observed_app, self._variables, self._history):
+    def see(self, observation: Observation) -> None:
+        """Fold in a look at the device that no step caused. Never raises."""
+        self._apply((self._screen,), observation, None, None)
+
+    def observe(self, observation: Observation | None, step: PlannedStep, result: StepResult) -> None:
+        """Fold one executed step, and the observation made after it (None when the device could
+        not be observed), into the state. Never raises."""
+        self._apply((self._screen, self._app, self._variables, self._history), observation, step, result)
+
+    def _apply(
+        self,
+        rules: tuple[Callable[[Changes, Observation | None, Any, Any], None], ...],
+        observation: Observation | None,
+        step: PlannedStep | None,
+        result: StepResult | None,
+    ) -> None:
+        changes: Changes = {}
+        for rule in rules:
             try:
-                rule(scene, semantic_scene, step, result)
+                rule(changes, observation, step, result)
             except Exception:
                 log.exception("world model: rule %s skipped for step %r", rule.__name__, step)
+        if changes:
+            self._state = dataclasses.replace(self._state, **changes)
+
+    def _now(self, changes: Changes, name: str) -> Any:
+        """A field's value as the rules applied so far left it."""
+        return changes[name] if name in changes else getattr(self._state, name)
 
     # --- rules ------------------------------------------------------------------------------
 
-    def _page(self, scene: Any, semantic_scene: Any, step: Any, result: Any) -> None:
-        if semantic_scene is None:
+    def _screen(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
+        if observation is None:
             return
-        page = getattr(semantic_scene, "page", None)
+        app = getattr(observation.scene, "foreground_app", None)
+        if isinstance(app, str) and app:
+            changes["observed_app"] = app
+        semantic = observation.semantic
+        if semantic is None:
+            changes["overlay"] = None
+            return
+        page = getattr(semantic, "page", None)
         if isinstance(page, str) and page.strip():
-            self._state.current_page = page
+            changes["current_page"] = page
         else:
             log.debug("world model: semantic scene without a usable page (%r); page unchanged", page)
+        alert = getattr(semantic, "alert", None)
+        changes["overlay"] = alert if isinstance(alert, str) and alert else None
 
-    def _app(self, scene: Any, semantic_scene: Any, step: Any, result: Any) -> None:
+    def _app(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
         action = getattr(step, "action", None)
         if action not in ("launch_app", "terminate_app"):
             return
@@ -100,16 +114,11 @@ class WorldModel:
             )
             return
         if action == "launch_app":
-            self._state.current_app = app_id
-        elif self._state.current_app == app_id:
-            self._state.current_app = None
+            changes["current_app"] = app_id
+        elif self._now(changes, "current_app") == app_id:
+            changes["current_app"] = None
 
-    def _observed_app(self, scene: Any, semantic_scene: Any, step: Any, result: Any) -> None:
-        app = getattr(scene, "foreground_app", None)
-        if isinstance(app, str) and app:
-            self._state.observed_app = app
-
-    def _variables(self, scene: Any, semantic_scene: Any, step: Any, result: Any) -> None:
+    def _variables(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
         args = getattr(step, "args", None)
         if not isinstance(args, Mapping) or "remember" not in args:
             return
@@ -121,30 +130,33 @@ class WorldModel:
             )
             return
         secret = args.get("secret") is True
+        variables = dict(self._now(changes, "variables"))
+        secrets = set(self._now(changes, "secret_variables"))
         for key, value in remember.items():
             if not isinstance(key, str) or not key:
                 log.warning("world model: variable name %r is not a string; skipped", key)
                 continue
-            self._state.variables[key] = value
+            variables[key] = frozen(value)
             if secret:
-                self._state.secret_variables.add(key)
+                secrets.add(key)
             else:
-                self._state.secret_variables.discard(key)
+                secrets.discard(key)
+        changes["variables"] = frozen(variables)
+        changes["secret_variables"] = frozenset(secrets)
 
-    def _history(self, scene: Any, semantic_scene: Any, step: Any, result: Any) -> None:
+    def _history(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
         action = getattr(step, "action", None)
         success = getattr(result, "success", None)
-        self._state.history.append(
-            WorldEvent(
-                action=action if isinstance(action, str) else repr(action),
-                args=_recorded_args(getattr(step, "args", None)),
-                success=success is True,
-                page=self._state.current_page,
-                rationale=_text(getattr(step, "rationale", None)),
-                thinking=_text(getattr(step, "thinking", None)),
-                purpose=_text(getattr(step, "purpose", None)),
-                expected_outcome=_text(getattr(step, "expected_outcome", None)),
-                error=_text(getattr(result, "error", None)),
-                scene_summary=semantic_scene,
-            )
+        event = WorldEvent(
+            action=action if isinstance(action, str) else repr(action),
+            args=hide_secrets(getattr(step, "args", None)),
+            success=success is True,
+            page=self._now(changes, "current_page"),
+            rationale=_text(getattr(step, "rationale", None)),
+            thinking=_text(getattr(step, "thinking", None)),
+            purpose=_text(getattr(step, "purpose", None)),
+            expected_outcome=_text(getattr(step, "expected_outcome", None)),
+            error=_text(getattr(result, "error", None)),
+            scene_summary=observation.semantic if observation is not None else None,
         )
+        changes["history"] = self._state.with_event(event)

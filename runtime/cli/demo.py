@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ...core.models import PlannedStep
+from ...core.steps import StepRecord, describe_step
 from ...drivers.sim import DEMO_APP, SimDriver
-from ..context import StepRecord, TaskContext
-from ..executor import describe_step
+from ..context import TaskContext
 from ..planner import ScriptedPlanner
 from ..task import TaskRunner, TaskRunnerConfig
 from .common import Streams, exit_code

@@ -28,8 +28,8 @@ from ...drivers.base import Driver
 from ...storage.redaction import RedactingFormatter, Redactor
 from ...storage.report import render_report
 from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
-from ..context import StepRecord, TaskContext
 from ..flows import Flow, FlowPlanner, FlowValidationError, load_flow
+from ..recording import TimelineRecorder
 from ..task import TaskRunner, TaskRunnerConfig
 from .common import (
     EXIT_DEVICE,
@@ -276,7 +276,7 @@ def _run_one(
 ) -> FlowOutcome:
     config = dataclasses.replace(base_config, max_steps=max(1, planner.total))
     run_dir = new_run_dir(args.out, flow.name)
-    writer = TimelineWriter(run_dir, redactor=redactor, screenshot=driver.screenshot)
+    writer = TimelineWriter(run_dir, redactor=redactor)
     writer.start(
         RunInfo(
             flow=flow.name,
@@ -292,12 +292,12 @@ def _run_one(
     console.flow_start(flow, spec, reason, driver, run_dir, planner.total)
     counts: Counter[str] = Counter()
 
-    def on_step(record: StepRecord, context: TaskContext) -> None:
-        written = writer.write_step(record, context)  # on disk before the line is printed
+    def on_written(written: dict[str, Any]) -> None:  # called once the step is on disk
         counts[str(written["status"])] += 1
         console.step(flow, planner.total, written)
 
-    runner = TaskRunner(driver, planner, config=config, listeners=[on_step])
+    recorder = TimelineRecorder(writer, driver, on_written=on_written)
+    runner = TaskRunner(driver, planner, config=config, listeners=[recorder])
     with _run_logging(redactor, run_dir / LOG_FILE, io):
         try:
             result = runner.run(f"flow {flow.name}")

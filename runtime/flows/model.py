@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.errors import FlowError
 from ...core.models import PlannedStep, Platform
-from ..executor import describe_step
+from ...core.steps import describe_step
 
 __all__ = [
     "APP_COMMANDS",

@@ -1,10 +1,10 @@
 """``FlowPlanner``: a flow's steps, handed out one at a time, read against the world state.
 
-It implements :class:`runtime.planner.Planner`. Two decisions use what the harness already
+It implements :class:`amc.runtime.planner.Planner`. Two decisions use what the harness already
 knows instead of asking the device again:
 
 - a ``launch_app`` of the app that both the world model (``world.current_app``, set by an
-  earlier successful launch in this task) and the latest Scene (``foreground_app``) show in
+  earlier successful launch in this task) and the latest observation (``foreground_app``) show in
   front is not sent to the device: the planner hands out a ``skip`` step instead, which the
   executor records like any step, with the reason, so the timeline, report and console show it;
 - after a failed step it hands out nothing more, so the task ends ``failed`` instead of acting on
@@ -16,9 +16,12 @@ them, bounded by each step's ``timeout``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...core.models import PlannedStep, Platform, Scene
+from ...core.steps import StepRecord
+from ...semantic.models import Observation
 from ...world.models import WorldState
-from ..context import TaskContext
 from ..planner import ScriptedPlanner
 from .model import Flow
 
@@ -65,15 +68,15 @@ class FlowPlanner:
         self,
         *,
         goal: str,
-        scene: Scene,
-        context: TaskContext,
-        world: WorldState | None = None,
+        observation: Observation,
+        world: WorldState | None,
+        steps: Sequence[StepRecord],
     ) -> list[PlannedStep]:
-        planned = self._script.plan(goal=goal, scene=scene, context=context, world=world)
+        planned = self._script.plan(goal=goal, observation=observation, world=world, steps=steps)
         if not planned:
             return []
         step = planned[0]
-        reason = skip_reason(step, context.latest_scene or scene, world)
+        reason = skip_reason(step, observation.scene, world)
         if reason is None:
             return [step]
         return [

@@ -21,9 +21,10 @@ from typing import Any
 
 from ...core.errors import HarnessError
 from ...core.models import PlannedStep, Platform, Scene
+from ...core.steps import StepRecord
 from ...drivers.base import Driver
 from ...world.config import WorldConfig
-from ..context import StepRecord, TaskContext
+from ..context import TaskContext
 from ..planner import Planner, ScriptedPlanner
 from ..task import StepListener, TaskRunner, TaskRunnerConfig
 from .options import DeviceTarget

@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 from amc.core.errors import DriverUnavailable
 from amc.core.models import PlannedStep
+from amc.core.steps import StepRecord
 from amc.drivers.appium import AppiumDriver
 from amc.drivers.connect import connect
-from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 

@@ -12,7 +12,8 @@ from amc.core.apps import is_home_screen
 from amc.core.errors import AppNotInstalled
 from amc.core.models import PlannedStep
 from amc.core.selectors import Selector, tap_point
-from amc.runtime.context import StepRecord, TaskContext
+from amc.core.steps import StepRecord
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskStatus
 

@@ -29,9 +29,11 @@ from typing import Any
 
 import pytest
 from amc.core.models import PlannedStep
+from amc.core.steps import StepRecord
 from amc.drivers.sim.faults import Fault
-from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskStatus
 from amc.storage.timeline import RunInfo, TimelineWriter, read_timeline
 
@@ -200,7 +202,7 @@ def test_fault_matrix(fault: str, adapter: str, cell: Cell, tmp_path: Path) -> N
     with make_rig(adapter) as rig:
         app, row_text = APPS[rig.platform]
         steps = [PlannedStep("launch_app", {"app_id": app}), PlannedStep("tap", {"text": row_text})]
-        writer = TimelineWriter(tmp_path / "run", screenshot=rig.driver.screenshot)
+        writer = TimelineWriter(tmp_path / "run")
         writer.start(RunInfo(fault, "fault matrix", rig.driver.device_id, rig.platform, rig.driver.backend))
         armed: list[float] = []
 
@@ -211,7 +213,9 @@ def test_fault_matrix(fault: str, adapter: str, cell: Cell, tmp_path: Path) -> N
                 case.arm(rig)
 
         runner = TaskRunner(
-            rig.driver, ScriptedPlanner(steps), listeners=[writer.listener, arm_after_first_step]
+            rig.driver,
+            ScriptedPlanner(steps),
+            listeners=[TimelineRecorder(writer, rig.driver), arm_after_first_step],
         )
         result = runner.run(f"{fault} on {adapter}")
         took = time.monotonic() - armed[0]

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 import pytest
 from amc.core.models import PlannedStep, Scene
-from amc.runtime.context import TaskContext
-from amc.runtime.executor import ACTIONS, Executor, describe_step
+from amc.core.steps import REDACTED, describe_step
+from amc.runtime.executor import ACTIONS, Executor
+from amc.semantic.models import Observation
 from amc.world.model import WorldModel
-from amc.world.models import REDACTED
 
-from tests.unit.fakes import FakeDriver, scene
+from tests.unit.fakes import FakeDriver, SeenScreen, scene
 
 APP = "com.example.app"
 
 
-def _context(*scenes: Scene) -> TaskContext:
-    context = TaskContext(goal="test", device_id="fake-1")
-    for s in scenes:
-        context.add_scene(s)
-    return context
+def _context(driver: FakeDriver, first: Scene) -> SeenScreen:
+    """What the executor sees: ``first`` on screen; any further look goes to ``driver``."""
+    return SeenScreen(driver, first)
 
 
 def test_the_table_has_every_flow_action_with_its_keys() -> None:
@@ -33,7 +31,7 @@ def test_long_press_holds_the_centre_of_the_target_for_the_duration() -> None:
     driver = FakeDriver()
     result = Executor(driver).execute(
         PlannedStep("long_press", {"target": {"text": "hold me"}, "duration": 2.0}),
-        _context(scene("hold me")),
+        _context(driver, scene("hold me")),
     )
     assert result.success, result.error
     assert driver.calls == [("long_press", (540, 294, 2.0))]
@@ -42,7 +40,7 @@ def test_long_press_holds_the_centre_of_the_target_for_the_duration() -> None:
 def test_long_press_rejects_a_zero_duration_before_touching_the_device() -> None:
     driver = FakeDriver()
     result = Executor(driver).execute(
-        PlannedStep("long_press", {"x": 1, "y": 2, "duration": 0}), _context(scene())
+        PlannedStep("long_press", {"x": 1, "y": 2, "duration": 0}), _context(driver, scene())
     )
     assert not result.success and result.error_kind == "StepArgumentError"
     assert driver.calls == []
@@ -52,7 +50,7 @@ def test_assert_not_visible_passes_once_the_element_is_gone() -> None:
     driver = FakeDriver(scenes=[scene("Loading…"), scene("Done")])
     result = Executor(driver).execute(
         PlannedStep("assert_not_visible", {"text": "Loading…", "timeout": 5, "interval": 0.01}),
-        _context(scene("Loading…")),
+        _context(driver, scene("Loading…")),
     )
     assert result.success, result.error
     assert result.output == {"absent": True, "polls": 2}
@@ -61,7 +59,8 @@ def test_assert_not_visible_passes_once_the_element_is_gone() -> None:
 def test_assert_not_visible_fails_while_the_element_stays() -> None:
     driver = FakeDriver(scenes=[scene("Sign-in failed")])
     result = Executor(driver).execute(
-        PlannedStep("assert_not_visible", {"text": "Sign-in failed"}), _context(scene("Sign-in failed"))
+        PlannedStep("assert_not_visible", {"text": "Sign-in failed"}),
+        _context(driver, scene("Sign-in failed")),
     )
     assert not result.success
     assert result.error_kind == "AssertionFailed" and result.error_category == "assertion"
@@ -71,17 +70,20 @@ def test_assert_not_visible_fails_while_the_element_stays() -> None:
 
 def test_assert_visible_failure_says_what_the_screen_shows() -> None:
     result = Executor(FakeDriver()).execute(
-        PlannedStep("assert_visible", {"text": "Welcome"}), _context(scene("Sign-in failed", "OK"))
+        PlannedStep("assert_visible", {"text": "Welcome"}),
+        _context(FakeDriver(), scene("Sign-in failed", "OK")),
     )
     assert result.error_kind == "AssertionFailed"
     assert "screen shows: 'Sign-in failed', 'OK'" in (result.error or "")
 
 
 def test_assert_app_compares_the_scenes_foreground_app() -> None:
-    ok = Executor(FakeDriver()).execute(PlannedStep("assert_app", {"app_id": APP}), _context(scene(app=APP)))
+    ok = Executor(FakeDriver()).execute(
+        PlannedStep("assert_app", {"app_id": APP}), _context(FakeDriver(), scene(app=APP))
+    )
     assert ok.success and ok.output == {"app": APP, "polls": 0}
     bad = Executor(FakeDriver()).execute(
-        PlannedStep("assert_app", {"app_id": "com.other"}), _context(scene(app=APP))
+        PlannedStep("assert_app", {"app_id": "com.other"}), _context(FakeDriver(), scene(app=APP))
     )
     assert bad.error_kind == "AssertionFailed"
     assert bad.error is not None and bad.error.startswith(
@@ -91,7 +93,9 @@ def test_assert_app_compares_the_scenes_foreground_app() -> None:
 
 def test_assert_app_asks_the_device_when_the_scene_does_not_say() -> None:
     driver = FakeDriver(foreground=APP)
-    result = Executor(driver).execute(PlannedStep("assert_app", {"app_id": APP}), _context(scene(app=None)))
+    result = Executor(driver).execute(
+        PlannedStep("assert_app", {"app_id": APP}), _context(driver, scene(app=None))
+    )
     assert result.success
     assert driver.count("current_app") == 1
 
@@ -100,15 +104,14 @@ def test_assert_app_polls_until_the_app_comes_to_the_front() -> None:
     driver = FakeDriver(scenes=[scene(app="com.android.launcher3"), scene(app=APP)])
     result = Executor(driver).execute(
         PlannedStep("assert_app", {"app_id": APP, "timeout": 5, "interval": 0.01}),
-        _context(scene(app="com.android.launcher3")),
+        _context(driver, scene(app="com.android.launcher3")),
     )
     assert result.success and result.output["polls"] == 2
 
 
 def test_remember_stores_variables_through_the_world_model_and_hides_secret_ones() -> None:
     world = WorldModel()
-    context = _context(scene())
-    context.world = world.state
+    context = SeenScreen(FakeDriver(), scene(), world=world.state)
     executor = Executor(FakeDriver())
     for step in (
         PlannedStep("remember", {"remember": {"user": "qa", "tries": 3}}),
@@ -117,7 +120,7 @@ def test_remember_stores_variables_through_the_world_model_and_hides_secret_ones
         result = executor.execute(step, context)
         assert result.success
         assert "abc-123" not in repr(result.output)
-        world.observe(scene(), None, step, result)
+        world.observe(Observation(scene()), step, result)
     assert world.state.variables == {"user": "qa", "tries": 3, "token": "abc-123"}
     shown = world.state.to_dict()
     assert shown["variables"] == {"user": "qa", "tries": 3, "token": REDACTED}
@@ -135,18 +138,18 @@ def test_remember_stores_variables_through_the_world_model_and_hides_secret_ones
     ],
 )
 def test_remember_rejects_bad_arguments(args: dict[str, object]) -> None:
-    result = Executor(FakeDriver()).execute(PlannedStep("remember", args), _context(scene()))
+    result = Executor(FakeDriver()).execute(PlannedStep("remember", args), _context(FakeDriver(), scene()))
     assert not result.success and result.error_kind == "StepArgumentError"
 
 
 def test_skip_records_a_reason_without_any_device_call() -> None:
     driver = FakeDriver()
     result = Executor(driver).execute(
-        PlannedStep("skip", {"reason": "already there", "skipped": "launch_app"}), _context(scene())
+        PlannedStep("skip", {"reason": "already there", "skipped": "launch_app"}), _context(driver, scene())
     )
     assert result.success and result.output == {"skipped": "launch_app", "reason": "already there"}
     assert driver.calls == []
-    assert not Executor(driver).execute(PlannedStep("skip", {}), _context(scene())).success
+    assert not Executor(driver).execute(PlannedStep("skip", {}), _context(driver, scene())).success
 
 
 def test_describe_step_never_shows_a_secret() -> None:

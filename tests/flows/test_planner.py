@@ -6,10 +6,10 @@ from pathlib import Path
 
 from amc.core.models import PlannedStep
 from amc.drivers.sim import DEMO_APP, SimDriver
-from amc.runtime.context import TaskContext
 from amc.runtime.flows import FlowPlanner, load_flow, parse_flow, skip_reason
 from amc.runtime.planner import Planner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.semantic.models import Observation
 from amc.world.config import WorldConfig
 from amc.world.models import WorldState
 
@@ -132,11 +132,11 @@ def test_wait_for_polls_fresh_observations_within_its_bound(tmp_path: Path) -> N
     assert result.steps[4].result.output["found"] == "Signed in as qa"
 
 
-def test_context_is_read_only_for_the_planner() -> None:
+def test_planning_changes_nothing_but_the_planners_own_cursor() -> None:
     flow = parse_flow("steps:\n  - press: home\n  - press: back\n", environ={})
     planner = FlowPlanner(flow, "android")
-    context = TaskContext(goal="g", device_id="d")
-    first = planner.plan(goal="g", scene=scene("x"), context=context)
+    world = WorldState()
+    first = planner.plan(goal="g", observation=Observation(scene("x")), world=world, steps=())
     assert [s.action for s in first] == ["press"]
-    assert context.steps == [] and context.step_results == []
+    assert world == WorldState()
     assert planner.remaining == 1

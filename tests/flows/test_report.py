@@ -12,6 +12,7 @@ import pytest
 from amc.drivers.sim import SimDevice, SimDriver
 from amc.drivers.sim.catalog import AppSpec, Screen, Widget
 from amc.runtime.flows import FlowPlanner, parse_flow
+from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner
 from amc.storage.report import render_html, render_report
 from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, read_timeline
@@ -34,9 +35,11 @@ def _hostile_device() -> SimDriver:
 
 def _run(run_dir: Path, text: str, driver: SimDriver) -> None:
     flow = parse_flow(text, environ={})
-    writer = TimelineWriter(run_dir, screenshot=driver.screenshot)
+    writer = TimelineWriter(run_dir)
     writer.start(RunInfo(flow.name, "goal", driver.device_id, driver.platform, driver.backend, "sim:android"))
-    result = TaskRunner(driver, FlowPlanner(flow, driver.platform), listeners=[writer.listener]).run("goal")
+    result = TaskRunner(
+        driver, FlowPlanner(flow, driver.platform), listeners=[TimelineRecorder(writer, driver)]
+    ).run("goal")
     writer.finish(
         result.status.value, duration=result.duration, error=result.error, error_kind=result.error_kind
     )

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 from amc.core.errors import ConfigError, DeviceTimeout
 from amc.core.models import PlannedStep
+from amc.core.steps import StepRecord
 from amc.drivers.sim import DEMO_APP, SimDriver
-from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.context import TaskContext
 from amc.runtime.flows import FlowPlanner, parse_flow
 from amc.runtime.planner import ScriptedPlanner
+from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner
 from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
 
@@ -43,10 +45,12 @@ def _info(driver: SimDriver | FakeDriver, planned: int | None = None) -> RunInfo
 
 def _run_flow(run_dir: Path) -> TimelineWriter:
     driver = SimDriver("android")
-    writer = TimelineWriter(run_dir, screenshot=driver.screenshot)
+    writer = TimelineWriter(run_dir)
     writer.start(_info(driver, 5))
     runner = TaskRunner(
-        driver, FlowPlanner(parse_flow(FLOW, environ={}), "android"), listeners=[writer.listener]
+        driver,
+        FlowPlanner(parse_flow(FLOW, environ={}), "android"),
+        listeners=[TimelineRecorder(writer, driver)],
     )
     result = runner.run("flow")
     writer.finish(
@@ -109,7 +113,9 @@ def test_each_record_is_on_disk_before_the_next_step_starts(tmp_path: Path) -> N
     writer = TimelineWriter(tmp_path)
     writer.start(_info(driver))
     steps = [PlannedStep("press", {"key": "home"}) for _ in range(4)]
-    TaskRunner(driver, ScriptedPlanner(steps), listeners=[writer.listener, after_write]).run("g")
+    TaskRunner(driver, ScriptedPlanner(steps), listeners=[TimelineRecorder(writer, driver), after_write]).run(
+        "g"
+    )
     assert seen == [1, 2, 3, 4]
     assert not read_timeline(tmp_path).finished  # no end record until finish()
 
@@ -147,17 +153,21 @@ def test_the_raw_page_source_is_kept_when_the_scene_has_one(tmp_path: Path) -> N
     writer = TimelineWriter(tmp_path)
     writer.start(_info(driver))
     TaskRunner(
-        driver, ScriptedPlanner([PlannedStep("press", {"key": "back"})]), listeners=[writer.listener]
+        driver,
+        ScriptedPlanner([PlannedStep("press", {"key": "back"})]),
+        listeners=[TimelineRecorder(writer, driver)],
     ).run("g")
     assert (tmp_path / "step-001-source.xml").read_text() == xml
 
 
 def test_no_failure_screenshot_after_a_device_error(tmp_path: Path) -> None:
     driver = FakeDriver(errors={"press": [DeviceTimeout("no answer"), DeviceTimeout("no answer")]})
-    writer = TimelineWriter(tmp_path, screenshot=driver.screenshot)
+    writer = TimelineWriter(tmp_path)
     writer.start(_info(driver))
     TaskRunner(
-        driver, ScriptedPlanner([PlannedStep("press", {"key": "back"})]), listeners=[writer.listener]
+        driver,
+        ScriptedPlanner([PlannedStep("press", {"key": "back"})]),
+        listeners=[TimelineRecorder(writer, driver)],
     ).run("g")
     (step,) = read_timeline(tmp_path).steps
     assert step["status"] == "failed" and step["files"] == {}

@@ -6,10 +6,12 @@ import gc
 import os
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from amc.core.models import PlannedStep, Scene
-from amc.runtime.context import TaskContext
+from amc.core.models import PlannedStep
+from amc.core.steps import StepRecord
+from amc.semantic.models import Observation
 from amc.world.models import WorldState
 
 __all__ = ["SCREENS", "MarkerPlanner", "Resources", "rss_kib", "settle"]
@@ -34,7 +36,7 @@ class MarkerPlanner:
     """Remembers ``marker``, launches Settings, then goes to a sub-page and back until ``steps`` ran.
 
     At every turn it checks that the world it is shown holds its own marker and only its own
-    steps, and that the context belongs to its device; what it finds wrong goes to ``violations``.
+    steps, and that the screen is its device's; what it finds wrong goes to ``violations``.
     """
 
     marker: str
@@ -44,13 +46,13 @@ class MarkerPlanner:
     violations: list[str] = field(default_factory=list)
 
     def plan(
-        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+        self, *, goal: str, observation: Observation, world: WorldState | None, steps: Sequence[StepRecord]
     ) -> list[PlannedStep]:
-        done = len(context.steps)
-        if context.device_id != self.device_id or scene.device_id != self.device_id:
-            self.violations.append(f"step {done}: context of {context.device_id}, scene of {scene.device_id}")
-        if context.step_results and not context.step_results[-1].success:
-            self.violations.append(f"step {done}: {context.step_results[-1].error}")
+        done = len(steps)
+        if observation.scene.device_id != self.device_id:
+            self.violations.append(f"step {done}: a screen of {observation.scene.device_id}")
+        if steps and not steps[-1].result.success:
+            self.violations.append(f"step {done}: {steps[-1].result.error}")
             return []
         if done:
             if world is None or world.variables != {"marker": self.marker}:

@@ -5,17 +5,19 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pytest
 from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable
-from amc.core.models import PlannedStep, Scene
+from amc.core.models import PlannedStep
+from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.sim.driver import SimDriver
-from amc.runtime.context import TaskContext
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.pool import DevicePool, LeaseTimeout, PoolExhausted, PoolTask
 from amc.runtime.task import TaskStatus
+from amc.semantic.models import Observation
 from amc.world.models import WorldState
 
 from tests.load.support import SCREENS, MarkerPlanner
@@ -41,7 +43,7 @@ class _OccupyingPlanner:
         self.calls = 0
 
     def plan(
-        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+        self, *, goal: str, observation: Observation, world: WorldState | None, steps: Sequence[StepRecord]
     ) -> list[PlannedStep]:
         occ = self.occupancy
         with occ.lock:

@@ -8,6 +8,7 @@ from amc.core.models import Bounds
 from amc.core.selectors import Selector, tap_point
 from amc.drivers.hierarchy import parse_source
 from amc.semantic.enricher import DefaultEnricher
+from amc.semantic.screen import alert_of, keyboard_visible
 
 from tests.parsers.support import fixture, parse_fixture, the
 
@@ -43,8 +44,8 @@ def test_u2_dump_root_is_the_hierarchy_with_one_child_per_window(add_network) ->
 
 def test_u2_dump_foreground_is_the_app_not_systemui_or_the_keyboard(add_network) -> None:  # type: ignore[no-untyped-def]
     assert add_network.foreground_app == "com.android.settings"
-    assert add_network.keyboard_visible is True
-    assert add_network.alert is None
+    assert keyboard_visible(add_network) is True
+    assert alert_of(add_network) is None
 
 
 def test_u2_dump_maps_node_attributes(add_network) -> None:  # type: ignore[no-untyped-def]
@@ -100,11 +101,11 @@ def test_u2_dump_enricher_sees_the_keyboard(add_network) -> None:  # type: ignor
 def test_permission_dialog_is_the_alert_and_the_app_stays_in_front() -> None:
     scene = parse_fixture("u2_notes_permission_dialog.xml")
     assert scene.foreground_app == "org.example.notes"
-    alert = scene.alert
+    alert = alert_of(scene)
     assert alert is not None
     assert alert.attributes["package"] == "com.google.android.permissioncontroller"
     assert alert.bounds == Bounds(0, 1359, 1080, 2400)
-    assert scene.keyboard_visible is False
+    assert keyboard_visible(scene) is False
     semantic = DefaultEnricher().enrich(scene)
     assert semantic is not None
     # The bidi isolates Android puts around the app name are kept.
@@ -136,7 +137,7 @@ def test_dump_with_trailing_line_and_offset_dialog_root() -> None:
     assert scene.window_size == (1017, 1524)
     assert scene.foreground_app == "com.android.settings"
     assert all(el.visible for el in scene)  # no visible-to-user attribute: visible
-    assert scene.alert is window
+    assert alert_of(scene) is window
     title = scene.find(Selector(id="android:id/alertTitle"))
     assert title is not None and title.text == f"Allow Wi{NBH}Fi & Bluetooth scanning?"
     semantic = DefaultEnricher().enrich(scene)
@@ -188,7 +189,7 @@ def test_offset_window_on_a_wide_display() -> None:
     assert scene.foreground_app == "com.google.android.keep"  # not the launcher's taskbar
     app = scene.root.children[0]
     assert app.bounds == Bounds(640, 64, 1920, 1504)
-    assert scene.alert is None and scene.keyboard_visible is False
+    assert alert_of(scene) is None and keyboard_visible(scene) is False
     note = scene.find(Selector(text_contains="Oat milk"))
     assert note is not None and note.text == "Oat milk\nApples"  # &#10; is a newline
 
@@ -221,7 +222,7 @@ def test_appium_new_form_root_size_smaller_than_the_nodes() -> None:
     assert footer is not None and footer.bounds.bottom == 2300
     assert tap_point(footer, scene.window) == (540, 2265)
     assert scene.foreground_app == "com.example.wallet"
-    assert scene.keyboard_visible is True  # Samsung's honeyboard window
+    assert keyboard_visible(scene) is True  # Samsung's honeyboard window
 
 
 def test_appium_new_form_attributes() -> None:

@@ -11,6 +11,7 @@ from amc.core.models import Bounds
 from amc.core.selectors import Selector, tap_point
 from amc.drivers.hierarchy import parse_source
 from amc.semantic.enricher import HOME_PAGE, DefaultEnricher
+from amc.semantic.screen import alert_of, keyboard_visible
 from lxml import etree
 
 from tests.parsers.support import fixture, parse_fixture, the
@@ -37,8 +38,8 @@ def test_wda_root_is_the_application(settings) -> None:  # type: ignore[no-untyp
 
 
 def test_wda_keyboard_and_alert_are_recognised(settings) -> None:  # type: ignore[no-untyped-def]
-    assert settings.keyboard_visible is True
-    alert = settings.alert
+    assert keyboard_visible(settings) is True
+    alert = alert_of(settings)
     assert alert is not None and alert.type == "XCUIElementTypeAlert" and alert.label == "Apple ID Password"
     semantic = DefaultEnricher().enrich(settings)
     assert semantic is not None
@@ -193,4 +194,4 @@ def test_xml_and_json_sources_of_one_screen_agree() -> None:
     assert [[getattr(e, f) for f in fields] for e in from_json] == [
         [getattr(e, f) for f in fields] for e in from_xml
     ]
-    assert from_json.keyboard_visible and from_json.alert is not None
+    assert keyboard_visible(from_json) and alert_of(from_json) is not None

@@ -6,6 +6,7 @@ import pytest
 from amc.core.models import Bounds
 from amc.core.selectors import Selector, tap_point
 from amc.drivers.hierarchy import parse_source
+from amc.semantic.screen import alert_of, keyboard_visible
 
 from tests.parsers.support import SHARED_ANDROID
 
@@ -38,7 +39,7 @@ def test_capture_parses_with_its_expected_app(name: str) -> None:
     assert scene.foreground_app == package
     assert len(scene) == count
     assert scene.window_size == size and scene.root.bounds == Bounds(0, 0, *size)
-    assert scene.keyboard_visible is False and scene.alert is None
+    assert keyboard_visible(scene) is False and alert_of(scene) is None
     assert all(el.type and not el.type.startswith("node") for el in scene)
     assert len(scene.texts()) > 0
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from amc.core.errors import ConfigError, TargetNotFound
 from amc.core.models import Bounds, Scene, UIElement
-from amc.core.selectors import Selector, tap_point, xpath_view
+from amc.core.selectors import Selector, tap_point
+from amc.core.xpath import xpath_view
 from amc.drivers.hierarchy import parse_source
 
 from tests.parsers.support import parse_fixture

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from amc.core.errors import HarnessError
 from amc.core.models import Bounds, Platform, Scene, UIElement
+from amc.semantic.models import Observation
+from amc.world.models import WorldState
 
 
 def scene(
@@ -108,3 +110,27 @@ def script(*scenes: Scene) -> list[Scene]:
 
 def texts_of(items: Iterable[Scene]) -> list[list[str]]:
     return [s.texts() for s in items]
+
+
+class SeenScreen:
+    """A ``Screen`` for executor unit tests: it starts on ``first`` (nothing seen when None) and
+    looks again through ``driver``. The task loop's own ``Observer`` is tested with the loop."""
+
+    def __init__(
+        self, driver: FakeDriver, first: Scene | None = None, world: WorldState | None = None
+    ) -> None:
+        self.driver = driver
+        self._latest = Observation(first) if first is not None else None
+        self._world = world
+
+    @property
+    def latest(self) -> Observation | None:
+        return self._latest
+
+    @property
+    def world(self) -> WorldState | None:
+        return self._world
+
+    def observe(self) -> Observation:
+        self._latest = Observation(self.driver.observe())
+        return self._latest

@@ -7,8 +7,9 @@ import threading
 import pytest
 from amc.core.apps import is_home_screen
 from amc.core.models import PlannedStep, Scene
+from amc.core.steps import StepRecord
 from amc.drivers.sim import SimDriver
-from amc.runtime.context import StepRecord, TaskContext
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from amc.semantic.models import SemanticScene
@@ -55,7 +56,7 @@ def test_world_follows_a_scripted_multi_step_task() -> None:
         PlannedStep("terminate_app", {"app_id": "com.android.settings"}),
     ]
     runner = TaskRunner(
-        driver, ScriptedPlanner(steps), enricher=ScriptedEnricher("Settings", "Network", None)
+        driver, ScriptedPlanner(steps), enricher=ScriptedEnricher("Home", "Settings", "Network", None)
     )
     snaps = _snapshots(runner)
     result = runner.run("visit network settings")

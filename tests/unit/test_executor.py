@@ -5,17 +5,15 @@ from __future__ import annotations
 import pytest
 from amc.core.errors import AppNotInstalled, DeviceTimeout
 from amc.core.models import PlannedStep
-from amc.runtime.context import TaskContext
 from amc.runtime.executor import ACTIONS, Executor
 
-from tests.unit.fakes import FakeDriver, scene
+from tests.unit.fakes import FakeDriver, SeenScreen, scene
+
+_DRIVER = FakeDriver()
 
 
-def _context(*texts: str) -> TaskContext:
-    context = TaskContext(goal="g", device_id="fake-1")
-    if texts:
-        context.add_scene(scene(*texts, title="Settings"))
-    return context
+def _context(*texts: str, driver: FakeDriver = _DRIVER) -> SeenScreen:
+    return SeenScreen(driver, scene(*texts, title="Settings") if texts else None)
 
 
 def test_unknown_action_is_a_failed_step_naming_the_known_ones() -> None:
@@ -111,20 +109,20 @@ def test_an_unexpected_driver_exception_is_contained() -> None:
 
 def test_wait_for_polls_fresh_observations_until_the_target_shows() -> None:
     driver = FakeDriver(scenes=[scene("loading"), scene("loading"), scene("Done")])
-    context = _context("loading")
+    screen = _context("loading", driver=driver)
     result = Executor(driver).execute(
-        PlannedStep("wait_for", {"text": "Done", "timeout": 5, "interval": 0.01}), context
+        PlannedStep("wait_for", {"text": "Done", "timeout": 5, "interval": 0.01}), screen
     )
     assert result.success, result.error
     assert driver.count("observe") == 3
-    latest = context.latest_scene
-    assert latest is not None and "Done" in latest.texts()
+    latest = screen.latest
+    assert latest is not None and "Done" in latest.scene.texts()
 
 
 def test_wait_for_gives_up_at_its_bound() -> None:
     driver = FakeDriver(scenes=[scene("loading")])
     step = PlannedStep("wait_for", {"text": "Done", "timeout": 0.2, "interval": 0.05})
-    result = Executor(driver).execute(step, _context("loading"))
+    result = Executor(driver).execute(step, _context("loading", driver=driver))
     assert not result.success and result.error_kind == "TargetNotFound"
     assert "did not appear within 0.2 s" in (result.error or "")
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from amc.core.errors import DeviceOffline, DeviceTimeout, SessionLost
-from amc.core.models import PlannedStep, Scene
-from amc.runtime.context import TaskContext
+from amc.core.models import PlannedStep
+from amc.core.steps import StepRecord
 from amc.runtime.planner import ScriptedPlanner, StubPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.semantic.models import Observation
 from amc.world.config import WorldConfig
 from amc.world.model import WorldModel
 from amc.world.models import WorldState
@@ -25,14 +28,16 @@ class RecordingPlanner:
     def __init__(self, *steps: PlannedStep) -> None:
         self.inner = ScriptedPlanner(steps)
         self.worlds: list[WorldState | None] = []
-        self.contexts: list[TaskContext] = []
+        self.observations: list[Observation] = []
+        self.step_counts: list[int] = []
 
     def plan(
-        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+        self, *, goal: str, observation: Observation, world: WorldState | None, steps: Sequence[StepRecord]
     ) -> list[PlannedStep]:
         self.worlds.append(world)
-        self.contexts.append(context)
-        return self.inner.plan(goal=goal, scene=scene, context=context, world=world)
+        self.observations.append(observation)
+        self.step_counts.append(len(steps))
+        return self.inner.plan(goal=goal, observation=observation, world=world, steps=steps)
 
 
 def test_world_is_populated_after_a_step_by_default() -> None:
@@ -67,16 +72,99 @@ def test_outcome_is_the_same_with_or_without_the_world_model(config: TaskRunnerC
 def test_the_planner_gets_the_current_world_by_the_second_step() -> None:
     planner = RecordingPlanner(PlannedStep("launch_app", {"app_id": "com.a"}), PlannedStep("describe_screen"))
     result = TaskRunner(FakeDriver(), planner).run("go")
-    assert planner.worlds[0] is result.world  # the same object all along
-    second = planner.worlds[1]
-    assert second is not None and second.current_app == "com.a"
-    assert planner.worlds[1] is planner.contexts[1].world
+    first, second = planner.worlds[0], planner.worlds[1]
+    assert first is not None and first.current_app is None and first.history == ()
+    assert second is not None and second.current_app == "com.a" and len(second.history) == 1
+    assert planner.worlds[-1] is result.world  # the last plan saw the task's final world
+    assert planner.step_counts == [0, 1, 2]
+
+
+def test_the_first_plan_already_sees_the_first_screen() -> None:
+    driver = FakeDriver(scenes=[scene("Wi-Fi", app="com.android.settings", title="Settings")])
+    planner = RecordingPlanner(PlannedStep("describe_screen"))
+    result = TaskRunner(driver, planner).run("look")
+    first = planner.worlds[0]
+    assert first is not None
+    assert (first.observed_app, first.current_page) == ("com.android.settings", "Settings")
+    assert first.history == ()  # a look is not a step
+    assert planner.observations[0].page == "Settings" and planner.observations[0].scene.texts()[-1] == "Wi-Fi"
+    assert result.world is not None and len(result.world.history) == 1
+    assert result.context.first is planner.observations[0]
+
+
+def test_a_planner_cannot_change_the_world_or_the_steps() -> None:
+    class Meddler:
+        tries: list[str] = []
+
+        def plan(
+            self,
+            *,
+            goal: str,
+            observation: Observation,
+            world: WorldState | None,
+            steps: Sequence[StepRecord],
+        ) -> list[PlannedStep]:
+            assert world is not None
+            attempts = {
+                "assign current_app": lambda: setattr(world, "current_app", "com.evil"),
+                "add a variable": lambda: world.variables.__setitem__("token", "x"),  # type: ignore[attr-defined]
+                "clear the history": lambda: world.history.clear(),  # type: ignore[attr-defined]
+                "drop a step": lambda: steps.pop(),  # type: ignore[attr-defined]
+                "replace a step": lambda: steps.__setitem__(0, steps[0]),  # type: ignore[attr-defined]
+                "replace the screen": lambda: setattr(observation, "scene", None),
+            }
+            for name, attempt in attempts.items():
+                try:
+                    attempt()
+                except (AttributeError, TypeError, dataclasses.FrozenInstanceError, IndexError):
+                    Meddler.tries.append(name)
+            if steps:
+                return []
+            return [PlannedStep("remember", {"remember": {"user": "qa"}})]
+
+    result = TaskRunner(FakeDriver(), Meddler()).run("meddle")
+    assert result.status is TaskStatus.SUCCEEDED
+    assert set(Meddler.tries) >= {
+        "assign current_app",
+        "add a variable",
+        "clear the history",
+        "replace the screen",
+    }
+    assert "drop a step" in Meddler.tries and "replace a step" in Meddler.tries
+    world = result.world
+    assert world is not None and world.current_app is None
+    assert dict(world.variables) == {"user": "qa"} and len(world.history) == 1
+    assert len(result.steps) == 1
+
+
+def test_a_planner_that_raises_on_a_frozen_world_fails_the_task_and_changes_nothing() -> None:
+    class Writer:
+        def plan(self, *, world: WorldState | None, **kwargs: Any) -> list[PlannedStep]:
+            assert world is not None
+            world.current_app = "com.evil"  # type: ignore[misc]
+            return []
+
+    result = TaskRunner(FakeDriver(), Writer()).run("write")
+    assert result.status is TaskStatus.FAILED and result.error_kind == "FrozenInstanceError"
+    assert result.world is not None and result.world.current_app is None
+
+
+def test_waiting_steps_look_through_the_runner_and_the_world_follows_them() -> None:
+    driver = FakeDriver(
+        scenes=[scene("loading", app="com.a"), scene("loading", app="com.b"), scene("Done", app="com.c")]
+    )
+    step = PlannedStep("wait_for", {"text": "Done", "timeout": 5, "interval": 0.01})
+    result = TaskRunner(driver, ScriptedPlanner([step])).run("wait")
+    assert result.status is TaskStatus.SUCCEEDED, result.error
+    assert result.steps[0].result.output["polls"] == 2
+    assert result.context.observations == driver.count("observe") == 4  # first look, 2 polls, outcome
+    assert result.world is not None and result.world.observed_app == "com.c"
 
 
 def test_stub_planner_ignores_the_world() -> None:
-    context = TaskContext(goal="g", device_id="d")
-    plain = StubPlanner().plan(goal="g", scene=scene(), context=context)
-    with_world = StubPlanner().plan(goal="g", scene=scene(), context=context, world=WorldState())
+    seen = Observation(scene())
+    plain = StubPlanner().plan(goal="g", observation=seen, world=None, steps=())
+    with_world = StubPlanner().plan(goal="g", observation=seen, world=WorldState(), steps=())
     assert plain == with_world and [s.action for s in plain] == ["describe_screen"]
 
 
@@ -164,7 +252,7 @@ def test_the_rest_of_a_batch_is_dropped_after_a_failure() -> None:
     class Batch:
         calls = 0
 
-        def plan(self, *, context: TaskContext, **kwargs: Any) -> list[PlannedStep]:
+        def plan(self, **kwargs: Any) -> list[PlannedStep]:
             Batch.calls += 1
             if Batch.calls > 1:
                 return []
@@ -222,4 +310,4 @@ def test_only_recent_step_records_keep_their_full_scene() -> None:
     result = TaskRunner(FakeDriver(), ScriptedPlanner(steps), config=config).run("go")
     assert [r.scene is not None for r in result.steps] == [False] * 5 + [True] * 3
     assert all(r.foreground_app == "com.example.app" for r in result.steps)  # the summary stays
-    assert len(result.context.scenes) == 3
+    assert result.context.latest is not None and result.context.latest.scene is result.steps[-1].scene

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 
+import pytest
 from amc.world.models import REDACTED, WorldEvent, WorldState
 
 
@@ -26,7 +28,7 @@ def test_empty_state_has_nothing_and_a_bounded_history() -> None:
 def test_history_evicts_the_oldest_and_stays_at_the_bound() -> None:
     state = WorldState.empty(history_size=3)
     for i in range(5):
-        state.history.append(_event(i))
+        state = dataclasses.replace(state, history=state.with_event(_event(i)))
     assert len(state.history) == 3
     assert [e.args["x"] for e in state.history] == [2, 3, 4]
     assert state.last_event is not None and state.last_event.page == "page-4"
@@ -58,11 +60,13 @@ def test_event_keeps_the_record_fields_of_the_history_change() -> None:
 
 
 def test_state_to_dict_is_json_and_hides_secret_variables() -> None:
-    state = WorldState.empty(history_size=2)
-    state.current_app = "com.android.settings"
-    state.variables.update({"user": "qa", "password": "hunter2"})
-    state.secret_variables.add("password")
-    state.history.append(_event(1))
+    state = WorldState(
+        current_app="com.android.settings",
+        variables={"user": "qa", "password": "hunter2"},
+        secret_variables=frozenset({"password"}),
+        history=(_event(1),),
+        history_size=2,
+    )
     text = json.dumps(state.to_dict())
     assert "hunter2" not in text
     data = json.loads(text)
@@ -70,3 +74,27 @@ def test_state_to_dict_is_json_and_hides_secret_variables() -> None:
     assert data["current_app"] == "com.android.settings"
     assert len(data["history"]) == 1
     assert state.variables["password"] == "hunter2"  # the planner still has the value
+
+
+def test_a_state_and_everything_in_it_is_read_only() -> None:
+    state = WorldState(variables={"user": "qa", "cart": [1, {"sku": "a"}]}, history=(_event(1),))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.current_app = "com.evil"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        state.variables["user"] = "mallory"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        state.variables["cart"][1]["sku"] = "b"
+    with pytest.raises(AttributeError):
+        state.variables["cart"].append(2)
+    with pytest.raises(AttributeError):
+        state.history.append(_event(2))  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        state.history[0].args["x"] = 99  # type: ignore[index]
+    assert state.to_dict()["variables"] == {"user": "qa", "cart": [1, {"sku": "a"}]}
+
+
+def test_a_history_longer_than_its_bound_keeps_the_newest() -> None:
+    state = WorldState(history=tuple(_event(i) for i in range(5)), history_size=2)
+    assert [e.args["x"] for e in state.history] == [3, 4]
+    with pytest.raises(ValueError, match="history_size"):
+        WorldState(history_size=0)

@@ -21,8 +21,8 @@ from amc.drivers.connect import connect
 from amc.drivers.sim import appium_input
 from amc.drivers.sim.appium_face import AppiumFace
 from amc.drivers.sim.catalog import DEMO_APP
-from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor
+from amc.runtime.observer import Observer
 
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
 SUBPAGE = {"android": "Connected devices", "ios": "General"}
@@ -109,8 +109,8 @@ def test_a_selector_tap_from_the_latest_scene_is_one_actions_request(
     face: AppiumFace, driver: AppiumDriver
 ) -> None:
     driver.launch_app(SETTINGS[face.platform])
-    context = TaskContext(goal="open a sub-page", device_id=driver.device_id)
-    context.add_scene(driver.observe())
+    context = Observer(driver)
+    context.look()
     face.faults.reset_counts()
     result = Executor(driver).execute(PlannedStep("tap", {"text": SUBPAGE[face.platform]}), context)
     assert result.success, result.error

@@ -16,8 +16,8 @@ from amc.drivers.sim.adb_face import AdbFace
 from amc.drivers.sim.device import SimDevice
 from amc.drivers.sim.faults import FaultInjector
 from amc.drivers.u2 import U2Config, U2Driver, connect_spec, discover_android
-from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor
+from amc.runtime.observer import Observer
 from PIL import Image
 
 from tests.drivers.u2.conftest import SERIAL, DriverFactory
@@ -137,8 +137,8 @@ def test_tap_on_a_selector_from_the_latest_scene_is_one_request(
     face: AdbFace, driver: U2Driver, device: SimDevice
 ) -> None:
     driver.launch_app(SETTINGS)
-    context = TaskContext(goal="open display settings", device_id=SERIAL)
-    context.add_scene(driver.observe())
+    context = Observer(driver)
+    context.look()
     face.faults.reset_counts()
     result = Executor(driver).execute(PlannedStep("tap", {"text": "Display"}), context)
     assert result.success, result.error

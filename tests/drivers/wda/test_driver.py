@@ -20,8 +20,8 @@ from amc.drivers.connect import connect
 from amc.drivers.sim.device import SimDevice
 from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.wda import WdaConfig, WdaDriver, connect_spec
-from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor
+from amc.runtime.observer import Observer
 
 SETTINGS, DEMO = "com.apple.Preferences", "com.example.amc.demo"
 
@@ -115,8 +115,8 @@ def test_a_locked_phone_is_device_offline(face: WdaFace, driver: WdaDriver) -> N
 
 def test_a_tap_on_a_selector_from_the_latest_scene_is_one_request(face: WdaFace, driver: WdaDriver) -> None:
     driver.launch_app(SETTINGS)
-    context = TaskContext(goal="open General", device_id=driver.device_id)
-    context.add_scene(driver.observe())
+    context = Observer(driver)
+    context.look()
     face.faults.reset_counts()
     result = Executor(driver).execute(PlannedStep("tap", {"text": "General"}), context)
     assert result.success, result.error

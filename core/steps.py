@@ -1,0 +1,140 @@
+"""What a step names and what it hides: the rules every layer reads a step's arguments by.
+
+- the app a ``launch_app`` / ``terminate_app`` acts on (:func:`app_id_from_args`);
+- the secret rule (:func:`hide_secrets`): a step with ``secret: true`` keeps its ``text`` /
+  ``value`` and the values under ``remember`` out of everything recorded, shown as ``***``; the
+  world model's history and the run timeline's redactor both apply it from here;
+- a few words on what a step acts on, for console lines and reports (:func:`describe_step`);
+- :class:`StepRecord`, one executed step as the task loop keeps it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import ConfigError
+from .models import PlannedStep, Scene, StepResult
+from .selectors import Selector
+
+__all__ = [
+    "APP_ID_KEYS",
+    "REDACTED",
+    "SECRET_ARG_KEYS",
+    "SELECTOR_KEYS",
+    "StepRecord",
+    "app_id_from_args",
+    "describe_step",
+    "hide_secrets",
+    "is_secret",
+]
+
+REDACTED = "***"
+APP_ID_KEYS: tuple[str, ...] = ("app_id", "bundle_id", "package")
+SECRET_ARG_KEYS: tuple[str, ...] = ("text", "value")
+SELECTOR_KEYS = frozenset(Selector.__dataclass_fields__)
+
+
+def app_id_from_args(args: Any) -> str | None:
+    """The app a launch/terminate step names under ``app_id``, ``bundle_id`` or ``package``."""
+    if not isinstance(args, Mapping):
+        return None
+    for key in APP_ID_KEYS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def is_secret(args: Any) -> bool:
+    """True when a step's arguments carry ``secret: true``."""
+    return isinstance(args, Mapping) and args.get("secret") is True
+
+
+def hide_secrets(args: Any) -> dict[str, Any]:
+    """A copy of a step's arguments safe to record: with ``secret: true``, the ``text`` / ``value``
+    and every value under ``remember`` become ``***`` (the names stay)."""
+    if not isinstance(args, Mapping):
+        return {}
+    out = {str(k): v for k, v in args.items()}
+    if is_secret(args):
+        for key in SECRET_ARG_KEYS:
+            if key in out:
+                out[key] = REDACTED
+        remember = out.get("remember")
+        if isinstance(remember, Mapping):
+            out["remember"] = {str(k): REDACTED for k in remember}
+    return out
+
+
+def _describe_selector(args: Mapping[str, Any], *, inline: bool) -> str | None:
+    raw: Any = args.get("target")
+    if raw is None and inline:
+        raw = {k: v for k, v in args.items() if k in SELECTOR_KEYS} or None
+    if raw is None:
+        return None
+    try:
+        return Selector.from_mapping(raw).describe()
+    except ConfigError:
+        return repr(raw)
+
+
+def describe_step(action: str, args: Mapping[str, Any]) -> str:
+    """What a step acts on, in a few words for a console line or a report; never a secret's value.
+
+    ``type_text`` with ``secret: true`` shows ``'***'`` for its text; ``remember`` shows only names.
+    """
+    secret = is_secret(args)
+    if action == "skip":
+        return f"{args.get('skipped') or 'step'} skipped: {args.get('reason')}"
+    parts: list[str] = []
+    app = app_id_from_args(args)
+    if app is not None:
+        parts.append(app)
+    if action == "type_text" and "text" in args:
+        parts.append(f"'{REDACTED}'" if secret else repr(args["text"]))
+    selector = _describe_selector(args, inline=action != "type_text")  # type_text's text is not a selector
+    if selector is not None:
+        parts.append(("into " if action == "type_text" else "") + selector)
+    if "x" in args and "y" in args:
+        parts.append(f"({args['x']}, {args['y']})")
+    if "direction" in args:
+        parts.append(str(args["direction"]))
+    elif all(k in args for k in ("x1", "y1", "x2", "y2")):
+        parts.append(f"({args['x1']}, {args['y1']}) -> ({args['x2']}, {args['y2']})")
+    if "key" in args:
+        parts.append(str(args["key"]))
+    remember = args.get("remember")
+    if isinstance(remember, Mapping):
+        names = ", ".join(str(k) for k in remember)
+        parts.append(f"{names} (secret)" if secret else names)
+    if action == "screenshot" and "name" in args:
+        parts.append(repr(args["name"]))
+    return " ".join(parts) or "-"
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """One executed step: what was planned, what happened, and the screen it led to.
+
+    ``scene`` is the observation made right after the step (None when the device could not be
+    observed, and dropped once the record is older than the task's ``scene_history``); ``page``
+    and ``foreground_app`` summarise it and stay.
+    """
+
+    index: int
+    step: PlannedStep
+    result: StepResult
+    page: str | None = None
+    foreground_app: str | None = None
+    scene: Scene | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "step": self.step.to_dict(),
+            "result": self.result.to_dict(),
+            "page": self.page,
+            "foreground_app": self.foreground_app,
+        }

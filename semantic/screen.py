@@ -1,0 +1,80 @@
+"""What covers the screen: the on-screen keyboard and alerts or dialogs over the app.
+
+Platform heuristics over a Scene's tree, used by the enricher (``SemanticScene.keyboard_visible``
+and ``.alert``) and by whoever needs the element itself (``alert_of`` returns it).
+"""
+
+from __future__ import annotations
+
+from ..core.apps import ANDROID_SYSTEMUI, is_ime_package
+from ..core.models import Scene, UIElement
+
+__all__ = ["alert_of", "keyboard_visible"]
+
+_IOS_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
+_IOS_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
+# Resource-id local names of Android's AlertDialog layout and the runtime-permission dialog.
+_ANDROID_DIALOG_IDS = frozenset({"alertTitle", "parentPanel", "grant_dialog"})
+_ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
+
+
+def _package_of(window: UIElement) -> str:
+    """The Android package a window belongs to: its own, else its first descendant's."""
+    for el in window.iter():
+        package = el.attributes.get("package")
+        if package:
+            return package
+    return ""
+
+
+def _android_windows(root: UIElement) -> tuple[UIElement, ...]:
+    return root.children if root.type == "hierarchy" else (root,)
+
+
+def keyboard_visible(scene: Scene) -> bool:
+    """True when an on-screen keyboard is shown (so part of the screen is covered).
+
+    iOS: a visible ``XCUIElementTypeKeyboard``. Android: a visible top-level window of an
+    input-method package (see :func:`amc.core.apps.is_ime_package`).
+    """
+    if scene.platform == "ios":
+        return any(
+            el.type in _IOS_KEYBOARD_TYPES and el.visible and not el.bounds.is_empty()
+            for el in scene.root.iter()
+        )
+    return any(
+        w.visible and not w.bounds.is_empty() and is_ime_package(_package_of(w))
+        for w in _android_windows(scene.root)
+    )
+
+
+def _android_alert(root: UIElement) -> UIElement | None:
+    windows = [(w, _package_of(w)) for w in _android_windows(root) if w.visible]
+    windows = [(w, pkg) for w, pkg in windows if not is_ime_package(pkg)]
+    apps = [w for w, pkg in windows if pkg != ANDROID_SYSTEMUI]
+    largest = max(apps, key=lambda w: w.bounds.area, default=None)
+    for w, pkg in windows:
+        if any(marker in pkg for marker in _ANDROID_DIALOG_PACKAGES):
+            return w
+        floating = w.bounds.left > 0 and w.bounds.top > 0 and not w.bounds.is_empty()
+        if floating and pkg != ANDROID_SYSTEMUI and (w is not largest or len(apps) == 1):
+            return w
+    for w, _ in windows:
+        for el in w.iter():
+            ident = el.identifier
+            if ident and el.visible and ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS:
+                return w
+    return None
+
+
+def alert_of(scene: Scene) -> UIElement | None:
+    """The alert or dialog covering the app, or None.
+
+    iOS: the first visible ``XCUIElementTypeAlert`` / ``XCUIElementTypeSheet``. Android: the
+    top-level window that is a permission / installer dialog, floats (touches neither the left
+    nor the top edge) above the app's main window, or holds an AlertDialog panel
+    (``…:id/alertTitle``, ``…:id/parentPanel``).
+    """
+    if scene.platform == "ios":
+        return next((el for el in scene.root.iter() if el.type in _IOS_ALERT_TYPES and el.visible), None)
+    return _android_alert(scene.root)
