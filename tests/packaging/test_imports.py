@@ -51,3 +51,38 @@ def test_the_layers_import_each_other_relatively(folder: str) -> None:
         if name == "amc" or name.startswith("amc.")
     ]
     assert absolute == []
+
+
+# Which layers each layer may import (itself always): the arrows of the data path
+# Driver.observe -> Scene -> enrich -> Planner.plan(world) -> Executor -> StepResult -> WorldModel.observe.
+ALLOWED = {
+    "core": set(),
+    "semantic": {"core"},
+    "world": {"core", "semantic"},
+    "storage": {"core"},
+    "drivers": {"core"},
+    "runtime": {"core", "semantic", "world", "drivers", "storage"},
+}
+
+
+def _imported_layers(path: Path, layer: str) -> set[tuple[int, str]]:
+    package = list(path.relative_to(REPO).parent.parts)  # e.g. ["drivers", "sim"]
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.level > 0:
+            base = package[: len(package) - node.level + 1]
+            target = [*base, *(node.module.split(".") if node.module else [])]
+            if target and target[0] != layer:
+                found.add((node.lineno, target[0]))
+    return found
+
+
+@pytest.mark.parametrize("layer", sorted(ALLOWED))
+def test_each_layer_imports_only_the_layers_below_it(layer: str) -> None:
+    wrong = [
+        f"{path.relative_to(REPO)}:{line}: imports {target}"
+        for path in _modules(layer)
+        for line, target in sorted(_imported_layers(path, layer))
+        if target not in ALLOWED[layer]
+    ]
+    assert wrong == []
