@@ -17,7 +17,7 @@ import gc
 import time
 
 from amc.core.models import PlannedStep, StepResult
-from amc.drivers.sim.driver import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.context import StepRecord, TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig

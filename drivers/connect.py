@@ -52,9 +52,9 @@ BACKENDS: dict[str, str] = {
     "android": ".u2:connect_spec",
     "ios": ".wda:connect_spec",
     "appium": ".appium:connect_spec",
-    "sim+wda": ".sim.wda_face:connect_face",
-    "sim+adb": ".sim.adb_face:connect_face",
-    "sim+appium": ".sim.appium_face:connect_face",
+    "sim+wda": "..sim.wda_face:connect_face",
+    "sim+adb": "..sim.adb_face:connect_face",
+    "sim+appium": "..sim.appium_face:connect_face",
 }
 
 # Backends asked by discover(): "module:function" returning a list of DeviceInfo.
@@ -132,7 +132,7 @@ def connect(spec: str, **options: Any) -> Driver:
 
 
 def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
-    from .sim.driver import SimDriver
+    from .simulated import SimDriver
 
     if target not in ("android", "ios"):
         raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ...core.models import PlannedStep
-from ...drivers.sim import DEMO_APP, SimDriver
+from ...drivers.simulated import SimDriver
+from ...sim import DEMO_APP
 from ..context import StepRecord, TaskContext
 from ..executor import describe_step
 from ..planner import ScriptedPlanner

@@ -11,7 +11,7 @@ import pytest
 from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable
 from amc.core.models import PlannedStep, Scene
 from amc.drivers.base import Driver
-from amc.drivers.sim.driver import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.pool import DevicePool, LeaseTimeout, PoolExhausted, PoolTask

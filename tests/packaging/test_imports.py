@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LAYERS = ("core", "world", "semantic", "runtime", "drivers", "storage")
+LAYERS = ("core", "world", "semantic", "runtime", "drivers", "sim", "storage")
 OTHERS = ("tests", "device_tests", "benchmarks", "examples")
 
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 from amc.core.apps import is_home_screen
 from amc.core.models import PlannedStep, Scene
-from amc.drivers.sim import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.context import StepRecord, TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
