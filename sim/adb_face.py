@@ -30,9 +30,9 @@ import socket
 import socketserver
 import struct
 import threading
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
 
 from ..core.errors import ConfigError
 from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
@@ -42,10 +42,7 @@ from .faults import Fault, FaultInjector
 from .server import BackgroundServer
 from .u2_rpc import U2Server
 
-if TYPE_CHECKING:
-    from ..drivers.u2 import U2Driver
-
-__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone", "connect_face"]
+__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone"]
 
 AdbState = Literal["device", "offline", "unauthorized"]
 ADB_STATES: tuple[str, ...] = ("device", "offline", "unauthorized")
@@ -468,40 +465,3 @@ class AdbFace:
             pass
         finally:
             phone.u2.owner_gone(sock)
-
-
-def connect_face(target: str, options: Mapping[str, Any]) -> U2Driver:
-    """``sim+adb:android``: a fresh simulated phone (or ``options['device']``) behind an adb face,
-    driven by a connected :class:`~drivers.u2.U2Driver` whose ``close()`` also stops the face.
-
-    Options go to :class:`~drivers.u2.client.U2Config` (``timeout``, ``launch_timeout`` …), except
-    ``device`` (a :class:`SimDevice`), ``device_id`` (names a new phone), ``faults`` (a shared
-    :class:`~sim.faults.FaultInjector`) and ``latency`` (seconds added to every request).
-    """
-    from ..drivers.u2 import U2Config, U2Driver  # here: loading the face needs no client
-
-    if target != "android":
-        raise ConfigError(f"bad device spec 'sim+adb:{target}': the adb face serves 'sim+adb:android'")
-    own = ("device", "device_id", "faults", "latency")
-    config = U2Config.from_options({k: v for k, v in options.items() if k not in own}, {})
-    device = options.get("device")
-    if device is None:
-        device = SimDevice("android", options.get("device_id"))
-    elif not isinstance(device, SimDevice):
-        raise ConfigError(f"option 'device' must be a SimDevice, got {type(device).__name__}")
-    faults = options.get("faults")
-    if faults is not None and not isinstance(faults, FaultInjector):
-        raise ConfigError(f"option 'faults' must be a FaultInjector, got {type(faults).__name__}")
-    face = AdbFace([device], faults=faults)
-    latency = options.get("latency", 0.0)
-    try:
-        face.faults.set_latency(float(latency))
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"option 'latency' must be a number of seconds >= 0, got {latency!r}") from exc
-    face.start()
-    try:
-        config = replace(config, adb_host=face.host, adb_port=face.port)
-        return U2Driver(device.device_id, config, on_close=face.stop).connect()
-    except BaseException:
-        face.stop()
-        raise

@@ -27,10 +27,9 @@ import socket
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
-from ..core.errors import ConfigError
 from ..core.models import Platform
 from .appium_commands import AppiumState
 from .appium_input import Gesture, W3CError, execute_route
@@ -38,10 +37,7 @@ from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .server import BackgroundServer
 
-if TYPE_CHECKING:
-    from ..drivers.appium import AppiumDriver
-
-__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace", "connect_face"]
+__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
 
 _S = r"^/session/(?P<sid>[^/]+)"
 _E = _S + r"/element/(?P<eid>[^/]+)"
@@ -243,49 +239,3 @@ class AppiumFace:
     def __repr__(self) -> str:
         where = self.url if self.running else "stopped"
         return f"AppiumFace({self.platform}, {self.device.device_id}, {where})"
-
-
-_FACE_OPTIONS = frozenset({"device_id", "timeout", "launch_timeout", "latency"})
-
-
-def connect_face(target: str, options: Mapping[str, Any]) -> AppiumDriver:
-    """``sim+appium:android|ios``: a fresh simulated device behind an Appium face, and a connected
-    :class:`~drivers.appium.AppiumDriver` on it whose ``close()`` also stops the face.
-
-    Options: ``device_id``, ``timeout`` and ``launch_timeout`` (seconds, for the driver) and
-    ``latency`` (seconds the face adds to every request).
-    """
-    from ..drivers.appium import AppiumDriver, options_for
-
-    if target not in ("android", "ios"):
-        raise ConfigError(
-            f"bad device spec 'sim+appium:{target}': the simulated Appium device is "
-            "'sim+appium:android' or 'sim+appium:ios'"
-        )
-    unknown = sorted(set(options) - _FACE_OPTIONS)
-    if unknown:
-        raise ConfigError(
-            f"unknown option(s) {', '.join(unknown)} for sim+appium; "
-            f"accepted: {', '.join(sorted(_FACE_OPTIONS))}"
-        )
-    platform: Platform = "android" if target == "android" else "ios"
-    device = SimDevice(platform, options.get("device_id"))
-    face = AppiumFace(device)
-    latency = options.get("latency", 0.0)
-    if isinstance(latency, bool) or not isinstance(latency, int | float) or latency < 0:
-        raise ConfigError(f"option 'latency' must be a number of seconds >= 0, got {latency!r}")
-    face.faults.set_latency(float(latency))
-    face.start()
-    try:
-        driver = AppiumDriver(
-            face.url,
-            options_for(platform, udid=device.device_id),
-            timeout=options.get("timeout", 30.0),
-            launch_timeout=options.get("launch_timeout", 5.0),
-            on_close=face.stop,
-        )
-        driver.connect()
-    except BaseException:
-        face.stop()
-        raise
-    return driver

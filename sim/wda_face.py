@@ -21,8 +21,7 @@ answering until the fault is cleared or the face stops, ``DROP`` closes the conn
 that are not JSON, ``EMPTY`` an empty body, and ``LOSE_SESSION`` makes the face forget its session
 before answering. A hung or dropped request never changes the device.
 
-:func:`connect_face` builds the ``sim+wda:ios`` device spec: a face over a fresh (or given)
-:class:`SimDevice` and a connected :class:`~drivers.wda.WdaDriver` whose ``close()`` stops it.
+The face only serves: ``amc.drivers.connect`` composes it with the real adapter for ``sim+wda:ios``.
 """
 
 from __future__ import annotations
@@ -35,11 +34,10 @@ import threading
 import uuid
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import AppNotInstalled, ConfigError
-from ..drivers.options import seconds
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .render_wda import WdaNode, wda_tree
@@ -54,12 +52,8 @@ from .wda_routes import (
     invalid_argument,
 )
 
-if TYPE_CHECKING:
-    from ..drivers.wda import WdaDriver
+__all__ = ["ROUTE_NAMES", "WdaFace"]
 
-__all__ = ["FACE_OPTIONS", "ROUTE_NAMES", "WdaFace", "connect_face"]
-
-FACE_OPTIONS = frozenset({"device", "device_id", "faults", "latency", "timeout", "launch_timeout"})
 _MAX_CACHED_ELEMENTS = 2048
 
 
@@ -314,39 +308,3 @@ class _HttpHandler(BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
     do_GET = do_POST = do_DELETE = do_PUT = _serve
-
-
-# --- the sim+wda:ios device spec --------------------------------------------------------------
-
-
-def connect_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
-    """``sim+wda:ios``: serve a simulated iPhone over WDA and return a connected ``WdaDriver``.
-
-    Options: ``device`` (a ``SimDevice`` to serve; else a fresh one with ``device_id``), ``faults``
-    (a shared ``FaultInjector``), ``latency`` (seconds added to every request), and the driver's
-    ``timeout`` and ``launch_timeout``. The driver's ``close()`` stops the face.
-    """
-    from ..drivers.wda import WdaDriver
-
-    if target != "ios":
-        raise ConfigError(f"sim+wda drives the simulated iPhone: use 'sim+wda:ios', not 'sim+wda:{target}'")
-    unknown = sorted(set(options) - FACE_OPTIONS)
-    if unknown:
-        raise ConfigError(
-            f"unknown option(s) {', '.join(unknown)} for sim+wda; accepted: {', '.join(sorted(FACE_OPTIONS))}"
-        )
-    device = options.get("device") or SimDevice("ios", options.get("device_id"))
-    if not isinstance(device, SimDevice):
-        raise ConfigError(f"option 'device' must be a SimDevice, got {type(device).__name__}")
-    face = WdaFace(device, faults=options.get("faults"))
-    latency = seconds(options, "latency", 0.0, maximum=60.0)
-    extra = {k: seconds(options, k, 0.0) for k in ("timeout", "launch_timeout") if k in options}
-    face.faults.set_latency(latency)
-    face.start()
-    driver = WdaDriver.from_url(face.url, device_id=device.device_id, on_close=face.stop, **extra)
-    try:
-        driver.connect()
-    except BaseException:
-        face.stop()
-        raise
-    return driver

@@ -57,7 +57,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..connect import DeviceInfo
+from ..base import DeviceInfo
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .client import PRESS_KEYS, HarnessU2Device, U2Config

@@ -17,7 +17,7 @@ from typing import Any
 from wda.usbmux.pyusbmux import list_devices
 
 from ...core.errors import ConfigError, HarnessError
-from ..connect import DeviceInfo
+from ..base import DeviceInfo
 from .driver import WdaDriver
 
 __all__ = ["discover"]

@@ -49,7 +49,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..connect import DeviceInfo
+from ..base import DeviceInfo
 from ..options import seconds, whole_number
 from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import amc.drivers.simulated  # noqa: F401 - imported here so in-process runs do not re-import it each time
 import pytest
-from amc.drivers.connect import DeviceInfo
+from amc.drivers.base import DeviceInfo
 
 INI = """
 [pytest]
