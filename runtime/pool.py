@@ -9,7 +9,7 @@ promises:
 
 - the constructor does no I/O; ``open()`` (or the first lease) connects the specs, in order;
 - a device is driven by one task at a time (a lock per device); a lease waits for a free device at
-  most ``lease_timeout`` seconds, then raises :class:`LeaseTimeout` naming who holds what;
+  most ``lease_timeout`` seconds, then raises :class:`~core.errors.LeaseTimeout` naming who holds what;
 - a task that ends ``device_error`` retires its device (``retire_on_device_error``, the default):
   it is not leased again, so one broken phone fails one task, not the rest of the queue; when every
   device that could serve a task is retired, leasing fails at once with :class:`PoolExhausted`;
@@ -31,25 +31,19 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from ..core.errors import ConfigError, HarnessError
+from ..core.errors import ConfigError, HarnessError, LeaseTimeout
 from ..core.models import Platform
 from ..drivers.base import Driver
 from .context import TaskContext
 from .planner import Planner
 from .task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
-__all__ = ["DevicePool", "LeaseTimeout", "PoolExhausted", "PoolTask"]
+__all__ = ["DevicePool", "PoolExhausted", "PoolTask"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_TIMEOUT = 60.0
 Connector = Callable[[str], Driver]
-
-
-class LeaseTimeout(HarnessError):
-    """No device that could serve the task became free within the pool's ``lease_timeout``."""
-
-    category = "pool"
 
 
 class PoolExhausted(HarnessError):
@@ -243,6 +237,7 @@ class DevicePool:
                     held = ", ".join(f"{_device_id(s)} by {s.holder!r}" for s in usable)
                     raise LeaseTimeout(
                         f"no device became free for {holder!r} within {timeout:g} s (held: {held})",
+                        holder=held,
                         hint="raise lease_timeout, or give the pool more devices",
                     )
                 self._cond.wait(remaining)

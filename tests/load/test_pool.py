@@ -9,14 +9,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
-from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable
+from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable, LeaseTimeout
 from amc.core.models import PlannedStep, Scene
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
 from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import Planner, ScriptedPlanner
-from amc.runtime.pool import DevicePool, LeaseTimeout, PoolExhausted, PoolTask
+from amc.runtime.pool import DevicePool, PoolExhausted, PoolTask
 from amc.runtime.task import TaskStatus
 from amc.world.models import WorldState
 
