@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["HOME_SCREEN_APPS", "is_home_screen"]
+__all__ = ["HOME_SCREEN_APPS", "SPRINGBOARD", "is_home_screen"]
+
+# The iOS home screen's bundle id (what WebDriverAgent and Appium report in front on the home screen).
+SPRINGBOARD = "com.apple.springboard"
 
 # Launchers and SpringBoard: when one of these is in front, the device shows its home screen.
 HOME_SCREEN_APPS: frozenset[str] = frozenset(
     {
-        "com.apple.springboard",
+        SPRINGBOARD,
         "com.android.launcher",
         "com.android.launcher2",
         "com.android.launcher3",

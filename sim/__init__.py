@@ -2,7 +2,7 @@
 each backend's real protocol for it (the faces). The in-process adapter is
 ``amc.drivers.simulated.SimDriver``; the others reach a face over the wire."""
 
-from .catalog import ANDROID_LAUNCHER, DEMO_APP, DEMO_PASSWORD, DEMO_USER, IOS_SPRINGBOARD
+from .catalog import ANDROID_LAUNCHER, DEMO_APP, DEMO_PASSWORD, DEMO_USER
 from .device import SimDevice
 
 __all__ = [
@@ -10,6 +10,5 @@ __all__ = [
     "DEMO_APP",
     "DEMO_PASSWORD",
     "DEMO_USER",
-    "IOS_SPRINGBOARD",
     "SimDevice",
 ]

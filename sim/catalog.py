@@ -17,7 +17,6 @@ __all__ = [
     "DEMO_APP",
     "DEMO_PASSWORD",
     "DEMO_USER",
-    "IOS_SPRINGBOARD",
     "AppSpec",
     "Screen",
     "Widget",
@@ -25,7 +24,6 @@ __all__ = [
 ]
 
 ANDROID_LAUNCHER = "com.android.launcher3"
-IOS_SPRINGBOARD = "com.apple.springboard"
 DEMO_APP = "com.example.amc.demo"
 DEMO_USER = "qa"
 DEMO_PASSWORD = "secret123"

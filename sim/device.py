@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..core.apps import SPRINGBOARD
 from ..core.errors import AppNotInstalled, StepArgumentError
 from ..core.models import Platform
 from . import layout
@@ -20,7 +21,6 @@ from .catalog import (
     ANDROID_LAUNCHER,
     DEMO_PASSWORD,
     DEMO_USER,
-    IOS_SPRINGBOARD,
     AppSpec,
     Screen,
     Widget,
@@ -82,7 +82,7 @@ class SimDevice:
         self.os_version = os_version or ("14" if platform == "android" else "17.5")
         self.model = "sdk_gphone64_x86_64" if platform == "android" else "iPhone 15"
         self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
-        self.launcher = ANDROID_LAUNCHER if platform == "android" else IOS_SPRINGBOARD
+        self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
         self._lock = threading.RLock()
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None

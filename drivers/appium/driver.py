@@ -90,7 +90,6 @@ ANDROID_KEYCODES: dict[str, int] = dict(
     home=3, back=4, enter=66, volume_up=24, volume_down=25, menu=82, recent=187, power=26
 )
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
-SPRINGBOARD = "com.apple.springboard"
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
 _APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
@@ -368,7 +367,7 @@ class AppiumDriver(ServerElements):
 
     def current_app(self) -> str | None:
         app = self._foreground()
-        return None if app == SPRINGBOARD or is_home_screen(app) else app
+        return None if is_home_screen(app) else app
 
     def launch_app(self, app_id: str) -> None:
         _check_app_id(app_id)

@@ -4,6 +4,6 @@
 ``core.errors``, :mod:`.discovery` the search for iPhones (usbmux, ``$WDA_URL``).
 """
 
-from .driver import SPRINGBOARD, WdaConfig, WdaDriver, connect_spec, discover_ios
+from .driver import WdaConfig, WdaDriver, connect_spec, discover_ios
 
-__all__ = ["SPRINGBOARD", "WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
+__all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]

@@ -40,6 +40,7 @@ from urllib.parse import urlsplit
 
 import wda
 
+from ...core.apps import SPRINGBOARD
 from ...core.errors import (
     AppLaunchFailed,
     ConfigError,
@@ -53,12 +54,11 @@ from ..base import DeviceInfo
 from ..options import seconds, whole_number
 from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
-__all__ = ["SPRINGBOARD", "WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
+__all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-SPRINGBOARD: Final = "com.apple.springboard"
 SUPPORTED_KEYS: Final = ("home", "enter", "volume_up", "volume_down")
 SPEC_OPTIONS: Final = frozenset({"timeout", "launch_timeout", "device_id", "port"})
 _UDID = re.compile(r"[0-9A-Fa-f][0-9A-Fa-f-]{19,63}")
