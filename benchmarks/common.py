@@ -18,9 +18,9 @@ from importlib import metadata
 from pathlib import Path
 
 from amc.core.models import Scene
-from amc.drivers.sim.driver import SimDriver
-from amc.drivers.sim.faults import Fault, FaultInjector
-from amc.drivers.sim.scene import to_scene
+from amc.drivers.simulated import SimDriver
+from amc.sim.faults import Fault, FaultInjector
+from amc.sim.scene import to_scene
 
 __all__ = [
     "LIBRARIES",

@@ -19,14 +19,14 @@ from contextlib import ExitStack, contextmanager
 
 from amc.core.models import PlannedStep, Platform
 from amc.drivers.base import Driver
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.drivers.wda import WdaDriver
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.pool import DevicePool, PoolTask
 from amc.runtime.task import TaskRunnerConfig
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 from benchmarks.common import RouteLatency, Table, median
 

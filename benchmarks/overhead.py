@@ -30,14 +30,14 @@ from amc.core.selectors import Selector, tap_point
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.sim.driver import SimDriver
-from amc.drivers.sim.render_android import render_hierarchy
-from amc.drivers.sim.render_wda import render_xml, wda_tree
+from amc.drivers.simulated import SimDriver
 from amc.runtime.executor import Executor, Screen
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.semantic.enricher import DefaultEnricher
 from amc.semantic.models import Observation, SemanticScene
+from amc.sim.render_android import render_hierarchy
+from amc.sim.render_wda import render_xml, wda_tree
 from amc.world.model import WorldModel
 from amc.world.models import WorldState
 

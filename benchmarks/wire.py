@@ -31,16 +31,16 @@ import wda
 from amc.core.models import PlannedStep, Platform
 from amc.drivers.appium import AppiumDriver, options_for
 from amc.drivers.base import Driver
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.drivers.wda import WdaDriver
 from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
+from amc.sim.adb_face import AdbFace
+from amc.sim.appium_face import AppiumFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 from appium import webdriver
 from appium.options.android import UiAutomator2Options
 from appium.options.ios import XCUITestOptions

@@ -18,7 +18,7 @@ import time
 
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
-from amc.drivers.sim.driver import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig

@@ -11,14 +11,18 @@ __all__ = [
     "ANDROID_SYSTEMUI",
     "HOME_SCREEN_APPS",
     "IME_PACKAGES",
+    "SPRINGBOARD",
     "is_home_screen",
     "is_ime_package",
 ]
 
+# The iOS home screen's bundle id (what WebDriverAgent and Appium report in front on the home screen).
+SPRINGBOARD = "com.apple.springboard"
+
 # Launchers and SpringBoard: when one of these is in front, the device shows its home screen.
 HOME_SCREEN_APPS: frozenset[str] = frozenset(
     {
-        "com.apple.springboard",
+        SPRINGBOARD,
         "com.android.launcher",
         "com.android.launcher2",
         "com.android.launcher3",

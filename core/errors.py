@@ -13,6 +13,7 @@ knowing which backend raised it::
     ├── AppError               the app under test, not the device
     │   ├── AppNotInstalled
     │   └── AppLaunchFailed
+    ├── LeaseTimeout           no device became free within the wait (a pool's, a lease file's)
     ├── TargetNotFound         a selector matched nothing usable on the Scene
     ├── AssertionFailed        a flow's check (assert_visible, assert_app …) did not hold
     ├── SceneParseError        a UI tree could not be read
@@ -38,6 +39,7 @@ __all__ = [
     "DriverUnavailable",
     "FlowError",
     "HarnessError",
+    "LeaseTimeout",
     "SceneParseError",
     "SessionLost",
     "StepArgumentError",
@@ -132,6 +134,17 @@ class AppLaunchFailed(AppError):
 
 
 # --- everything else ----------------------------------------------------------------------
+
+
+class LeaseTimeout(HarnessError):
+    """No device became free within the wait: a ``DevicePool`` lease, or the pytest plugin's
+    cross-process lease on a device. ``holder`` says who held it, when known."""
+
+    category = "pool"
+
+    def __init__(self, message: str, *, holder: str | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.holder = holder
 
 
 class TargetNotFound(HarnessError):

@@ -1,5 +1,5 @@
 """Device drivers: the ``Driver`` protocol and its backends."""
 
-from .base import KEYS, Driver
+from .base import KEYS, DeviceInfo, Driver
 
-__all__ = ["KEYS", "Driver"]
+__all__ = ["KEYS", "DeviceInfo", "Driver"]

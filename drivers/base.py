@@ -1,4 +1,5 @@
-"""The seam between the harness and a device: the ``Driver`` protocol.
+"""The seam between the harness and a device: the ``Driver`` protocol, and ``DeviceInfo``, an
+attached device as a backend's discovery reports it.
 
 Every backend (the simulated device, WebDriverAgent, uiautomator2, Appium) implements this
 protocol and raises only errors from :mod:`core.errors`, mapped from its client library's
@@ -8,11 +9,12 @@ needs the device connects.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..core.models import Platform, Scene
 
-__all__ = ["KEYS", "Driver"]
+__all__ = ["KEYS", "DeviceInfo", "Driver"]
 
 # Key names every driver accepts for press(); a backend may accept more.
 KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down")
@@ -70,3 +72,27 @@ class Driver(Protocol):
     def close(self) -> None:
         """Release connections; the driver is not used afterwards."""
         ...
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """An attached device as discovery sees it; ``spec`` is what ``connect`` takes."""
+
+    spec: str
+    platform: str
+    backend: str
+    state: str = "device"
+    description: str = ""
+
+    @property
+    def usable(self) -> bool:
+        return self.state == "device"
+
+    def to_dict(self) -> dict[str, str]:
+        return {
+            "spec": self.spec,
+            "platform": self.platform,
+            "backend": self.backend,
+            "state": self.state,
+            "description": self.description,
+        }

@@ -12,25 +12,38 @@ Accepted specs (see :data:`SPEC_FORMS`):
 
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
 one client library can still use the others. Constructors do no I/O; ``connect`` does.
+
+This is the one place where an adapter and the simulated device meet: a ``sim+<backend>`` spec
+starts that backend's face (``amc.sim.wda_face``, ``adb_face``, ``appium_face``, which only serve)
+and builds the real adapter against its URL or port, with a ``close()`` that stops the face. The
+adapters never import ``amc.sim`` and the faces never import ``amc.drivers``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
-from .base import Driver
+from .base import DeviceInfo, Driver
 from .options import check_names, seconds
 
-__all__ = ["BACKENDS", "SPEC_FORMS", "DeviceInfo", "connect", "discover", "parse_spec"]
+if TYPE_CHECKING:
+    from ..sim.device import SimDevice
+    from ..sim.faults import FaultInjector
+    from .appium import AppiumDriver
+    from .u2 import U2Driver
+    from .wda import WdaDriver
+
+__all__ = ["BACKENDS", "FACE_OPTIONS", "SPEC_FORMS", "connect", "discover", "parse_spec"]
 
 log = logging.getLogger(__name__)
+D = TypeVar("D", bound=Driver)
 
 SPEC_FORMS: tuple[str, ...] = (
     "sim:android",
@@ -52,37 +65,18 @@ BACKENDS: dict[str, str] = {
     "android": ".u2:connect_spec",
     "ios": ".wda:connect_spec",
     "appium": ".appium:connect_spec",
-    "sim+wda": ".sim.wda_face:connect_face",
-    "sim+adb": ".sim.adb_face:connect_face",
-    "sim+appium": ".sim.appium_face:connect_face",
+    "sim+wda": ".connect:_connect_wda_face",
+    "sim+adb": ".connect:_connect_adb_face",
+    "sim+appium": ".connect:_connect_appium_face",
 }
 
 # Backends asked by discover(): "module:function" returning a list of DeviceInfo.
 DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 
-
-@dataclass(frozen=True)
-class DeviceInfo:
-    """An attached device as discovery sees it; ``spec`` is what ``connect`` takes."""
-
-    spec: str
-    platform: str
-    backend: str
-    state: str = "device"
-    description: str = ""
-
-    @property
-    def usable(self) -> bool:
-        return self.state == "device"
-
-    def to_dict(self) -> dict[str, str]:
-        return {
-            "spec": self.spec,
-            "platform": self.platform,
-            "backend": self.backend,
-            "state": self.state,
-            "description": self.description,
-        }
+# Options every sim+<backend> spec takes, besides its adapter's own: the SimDevice to serve (else a
+# fresh one named device_id), a shared FaultInjector, and seconds the face adds to every request.
+FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency")
+MAX_LATENCY = 60.0
 
 
 def _bad_spec(spec: object, why: str) -> ConfigError:
@@ -132,17 +126,133 @@ def connect(spec: str, **options: Any) -> Driver:
 
 
 def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
-    from .sim.driver import SimDriver
+    from .simulated import SimDriver
 
     if target not in ("android", "ios"):
         raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")
     check_names("sim", options, ("latency", "device_id"))
-    latency = seconds(options, "latency", 0.0, maximum=60.0)
+    latency = seconds(options, "latency", 0.0, maximum=MAX_LATENCY)
+    device_id = _device_id(options)
+    platform: Platform = "android" if target == "android" else "ios"
+    return SimDriver(platform, latency=latency, device_id=device_id)
+
+
+class _Face(Protocol):
+    """What composing needs of a face of the simulated device (``amc.sim.*_face``)."""
+
+    @property
+    def faults(self) -> FaultInjector: ...
+
+    def start(self) -> Any: ...
+
+    def stop(self) -> None: ...
+
+
+def _device_id(options: Mapping[str, Any]) -> str | None:
     device_id = options.get("device_id")
     if device_id is not None and (not isinstance(device_id, str) or not device_id.strip()):
         raise ConfigError(f"option device_id={device_id!r} must be a non-empty string")
+    return device_id
+
+
+def _sim_device(spec: str, platform: Platform, options: Mapping[str, Any]) -> SimDevice:
+    """The simulated device a face serves: ``options['device']``, or a fresh one."""
+    from ..sim.device import SimDevice
+
+    device = options.get("device")
+    if device is None:
+        return SimDevice(platform, _device_id(options))
+    if not isinstance(device, SimDevice) or device.platform != platform:
+        raise ConfigError(f"option 'device' for {spec} must be a simulated {platform} device, got {device!r}")
+    return device
+
+
+def _fault_injector(options: Mapping[str, Any]) -> FaultInjector | None:
+    from ..sim.faults import FaultInjector
+
+    faults = options.get("faults")
+    if faults is not None and not isinstance(faults, FaultInjector):
+        raise ConfigError(f"option 'faults' must be a FaultInjector, got {type(faults).__name__}")
+    return faults
+
+
+def _serve(face: _Face, options: Mapping[str, Any], adapter: Callable[[Callable[[], None]], D]) -> D:
+    """Start ``face`` and return ``adapter(face.stop)``: the real adapter, connected to the face,
+    whose ``close()`` calls the callback it was given. The face stops if connecting fails."""
+    face.faults.set_latency(seconds(options, "latency", 0.0, maximum=MAX_LATENCY))
+    face.start()
+    try:
+        return adapter(face.stop)
+    except BaseException:
+        face.stop()
+        raise
+
+
+def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
+    """``sim+wda:ios``: the simulated iPhone served over WebDriverAgent's HTTP protocol, driven by a
+    connected ``WdaDriver`` (options: the face's, and the driver's ``timeout``, ``launch_timeout``)."""
+    from ..sim.wda_face import WdaFace
+    from .wda import WdaDriver
+
+    if target != "ios":
+        raise _bad_spec(f"sim+wda:{target}", "the WebDriverAgent face serves 'sim+wda:ios'")
+    check_names("sim+wda", options, (*FACE_OPTIONS, "timeout", "launch_timeout"))
+    device = _sim_device("sim+wda:ios", "ios", options)
+    timeouts = {k: seconds(options, k, 0.0) for k in ("timeout", "launch_timeout") if k in options}
+    face = WdaFace(device, faults=_fault_injector(options))
+
+    def adapter(on_close: Callable[[], None]) -> WdaDriver:
+        driver = WdaDriver.from_url(face.url, device_id=device.device_id, on_close=on_close, **timeouts)
+        return driver.connect()
+
+    return _serve(face, options, adapter)
+
+
+def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
+    """``sim+adb:android``: the simulated phone behind an adb server (with the uiautomator2 server on
+    it), driven by a connected ``U2Driver`` (options: the face's, and ``U2Config``'s)."""
+    from ..sim.adb_face import AdbFace
+    from .u2 import U2Config, U2Driver
+
+    if target != "android":
+        raise _bad_spec(f"sim+adb:{target}", "the adb face serves 'sim+adb:android'")
+    config = U2Config.from_options(options, {}, also=frozenset(FACE_OPTIONS))
+    device = _sim_device("sim+adb:android", "android", options)
+    face = AdbFace([device], faults=_fault_injector(options))
+
+    def adapter(on_close: Callable[[], None]) -> U2Driver:
+        served = dataclasses.replace(config, adb_host=face.host, adb_port=face.port)
+        return U2Driver(device.device_id, served, on_close=on_close).connect()
+
+    return _serve(face, options, adapter)
+
+
+def _connect_appium_face(target: str, options: Mapping[str, Any]) -> AppiumDriver:
+    """``sim+appium:android|ios``: the simulated device behind an Appium 3 server's W3C protocol,
+    driven by a connected ``AppiumDriver`` (options: the face's, and ``timeout``, ``launch_timeout``)."""
+    from ..sim.appium_face import AppiumFace
+    from .appium import AppiumDriver, options_for
+
+    if target not in ("android", "ios"):
+        raise _bad_spec(
+            f"sim+appium:{target}", "the Appium face serves 'sim+appium:android' or 'sim+appium:ios'"
+        )
+    check_names("sim+appium", options, (*FACE_OPTIONS, "timeout", "launch_timeout"))
     platform: Platform = "android" if target == "android" else "ios"
-    return SimDriver(platform, latency=latency, device_id=device_id)
+    device = _sim_device(f"sim+appium:{target}", platform, options)
+    timeout = seconds(options, "timeout", 30.0)
+    launch_timeout = seconds(options, "launch_timeout", 5.0)
+    face = AppiumFace(device, faults=_fault_injector(options))
+
+    def adapter(on_close: Callable[[], None]) -> AppiumDriver:
+        capabilities = options_for(platform, udid=device.device_id)
+        driver = AppiumDriver(
+            face.url, capabilities, timeout=timeout, launch_timeout=launch_timeout, on_close=on_close
+        )
+        driver.connect()
+        return driver
+
+    return _serve(face, options, adapter)
 
 
 def discover(environ: Mapping[str, str] | None = None) -> list[DeviceInfo]:

@@ -1,13 +1,15 @@
 """A pool of devices: one task per device at a time, many devices at once.
 
 :class:`DevicePool` holds N drivers (connected ones you pass, or device specs it connects in
-:meth:`DevicePool.open`), leases one device per task and runs tasks concurrently in a thread pool,
-each through its own :class:`~runtime.task.TaskRunner` (so each task has its own context and world
-model: nothing a task learns reaches another). What it promises:
+:meth:`DevicePool.open` through the ``connect`` function you pass, usually
+``amc.drivers.connect.connect``: the pool builds no driver itself), leases one device per task and
+runs tasks concurrently in a thread pool, each through its own :class:`~runtime.task.TaskRunner`
+(so each task has its own context and world model: nothing a task learns reaches another). What it
+promises:
 
 - the constructor does no I/O; ``open()`` (or the first lease) connects the specs, in order;
 - a device is driven by one task at a time (a lock per device); a lease waits for a free device at
-  most ``lease_timeout`` seconds, then raises :class:`LeaseTimeout` naming who holds what;
+  most ``lease_timeout`` seconds, then raises :class:`~core.errors.LeaseTimeout` naming who holds what;
 - a task that ends ``device_error`` retires its device (``retire_on_device_error``, the default):
   it is not leased again, so one broken phone fails one task, not the rest of the queue; when every
   device that could serve a task is retired, leasing fails at once with :class:`PoolExhausted`;
@@ -22,32 +24,26 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from ..core.errors import ConfigError, HarnessError
+from ..core.errors import ConfigError, HarnessError, LeaseTimeout
 from ..core.models import Platform
 from ..drivers.base import Driver
 from .context import TaskContext
 from .planner import Planner
 from .task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
-__all__ = ["DevicePool", "LeaseTimeout", "PoolExhausted", "PoolTask"]
+__all__ = ["DevicePool", "PoolExhausted", "PoolTask"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_TIMEOUT = 60.0
 Connector = Callable[[str], Driver]
-
-
-class LeaseTimeout(HarnessError):
-    """No device that could serve the task became free within the pool's ``lease_timeout``."""
-
-    category = "pool"
 
 
 class PoolExhausted(HarnessError):
@@ -118,7 +114,6 @@ class DevicePool:
         max_workers: int | None = None,
         config: TaskRunnerConfig | None = None,
         connect: Connector | None = None,
-        connect_options: Mapping[str, Any] | None = None,
         retire_on_device_error: bool = True,
     ) -> None:
         if isinstance(devices, str) or not isinstance(devices, Sequence) or not devices:
@@ -131,8 +126,15 @@ class DevicePool:
         self.max_workers = max_workers or len(devices)
         self.config = config or TaskRunnerConfig()
         self.retire_on_device_error = retire_on_device_error
+        specs = [item for item in devices if isinstance(item, str)]
+        if specs and connect is None:
+            raise ConfigError(
+                f"DevicePool got device specs ({', '.join(map(repr, specs[:3]))}) but no connect function",
+                hint="pass connect=amc.drivers.connect.connect (or any Callable[[str], Driver])",
+            )
+        if connect is not None and not callable(connect):
+            raise ConfigError(f"DevicePool connect must be a Callable[[str], Driver], got {connect!r}")
         self._connect = connect
-        self._connect_options = dict(connect_options or {})
         self._slots: list[_Slot] = []
         for n, item in enumerate(devices):
             if isinstance(item, str):
@@ -154,12 +156,12 @@ class DevicePool:
                 raise ConfigError("this DevicePool is closed")
             if self._opened:
                 return self
-            connect = self._connect or _default_connect(self._connect_options)
             done: list[_Slot] = []
             try:
                 for slot in self._slots:
                     if slot.driver is None and slot.spec is not None:
-                        slot.driver = connect(slot.spec)
+                        assert self._connect is not None  # checked in __init__
+                        slot.driver = self._connect(slot.spec)
                         done.append(slot)
             except BaseException:
                 for slot in done:
@@ -235,6 +237,7 @@ class DevicePool:
                     held = ", ".join(f"{_device_id(s)} by {s.holder!r}" for s in usable)
                     raise LeaseTimeout(
                         f"no device became free for {holder!r} within {timeout:g} s (held: {held})",
+                        holder=held,
                         hint="raise lease_timeout, or give the pool more devices",
                     )
                 self._cond.wait(remaining)
@@ -315,12 +318,6 @@ class DevicePool:
 
 def _device_id(slot: _Slot) -> str:
     return slot.driver.device_id if slot.driver is not None else slot.name
-
-
-def _default_connect(options: Mapping[str, Any]) -> Connector:
-    from ..drivers.connect import connect
-
-    return lambda spec: connect(spec, **options)
 
 
 def _close_quietly(slot: _Slot) -> None:

@@ -9,7 +9,8 @@ from typing import TextIO
 
 from ...core.models import PlannedStep
 from ...core.steps import StepRecord, describe_step
-from ...drivers.sim import DEMO_APP, SimDriver
+from ...drivers.simulated import SimDriver
+from ...sim import DEMO_APP
 from ..context import TaskContext
 from ..planner import ScriptedPlanner
 from ..task import TaskRunner, TaskRunnerConfig

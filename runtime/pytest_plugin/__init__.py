@@ -28,10 +28,10 @@ from typing import Any
 
 import pytest
 
-from ...core.errors import ConfigError, HarnessError
+from ...core.errors import ConfigError, HarnessError, LeaseTimeout
 from ...core.models import Platform
 from .devices import DeviceSlot, RunnerFactory, StepLog, TrackedDriver
-from .lease import DeviceLease, LeaseTimeout
+from .lease import DeviceLease
 from .options import AppIds, DeviceTarget, PluginOptions
 from .report import PROP_CALLS, PROP_DEVICE, PROP_SPEC, PROP_TEST
 from .scheduling import make_device_scheduler

@@ -18,7 +18,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-__all__ = ["DeviceLease", "LeaseTimeout", "read_lease_log"]
+from ...core.errors import LeaseTimeout
+
+__all__ = ["DeviceLease", "read_lease_log"]
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
@@ -46,14 +48,6 @@ else:
 
     def _unlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-class LeaseTimeout(TimeoutError):
-    """The device stayed leased by someone else for longer than the wait allowed."""
-
-    def __init__(self, message: str, *, holder: str | None) -> None:
-        super().__init__(message)
-        self.holder = holder
 
 
 class DeviceLease:
@@ -89,7 +83,7 @@ class DeviceLease:
     def acquire(self, timeout: float, *, poll: float = 0.05) -> float:
         """Take the lease, waiting at most ``timeout`` seconds; returns how long it waited.
 
-        ``LeaseTimeout`` (naming the holder) when it is still taken after ``timeout``.
+        :class:`~core.errors.LeaseTimeout` (naming the holder) when it is still taken after ``timeout``.
         """
         if self._fd is not None:
             raise RuntimeError(f"lease {self.key} is already held by this process")

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from ...core.errors import HarnessError
-from ...drivers.connect import DeviceInfo, discover
+from ...drivers.base import DeviceInfo
+from ...drivers.connect import discover
 from .options import DeviceTarget, parse_target
 
 __all__ = [

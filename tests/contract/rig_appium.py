@@ -7,8 +7,8 @@ from contextlib import contextmanager
 
 from amc.core.models import Platform
 from amc.drivers.appium import AppiumDriver, options_for
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.device import SimDevice
+from amc.sim.appium_face import AppiumFace
+from amc.sim.device import SimDevice
 
 from tests.contract.rigs import Rig
 

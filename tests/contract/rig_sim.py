@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from amc.core.models import Platform
-from amc.drivers.sim import SimDriver
+from amc.drivers.simulated import SimDriver
 
 from tests.contract.rigs import Rig
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
 from amc.drivers.u2 import U2Config, U2Driver
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
 
 from tests.contract.rigs import Rig
 

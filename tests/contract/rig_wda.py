@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.wda import WdaDriver
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 from tests.contract.rigs import Rig
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from amc.drivers.base import Driver
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.faults import FaultInjector
+from amc.sim.device import SimDevice
+from amc.sim.faults import FaultInjector
 
 __all__ = ["APPS", "Rig", "RigFactory", "all_rigs"]
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from amc.core.models import Platform
 from amc.drivers.appium import AppiumDriver, options_for
 from amc.drivers.base import Driver
-from amc.drivers.sim.adb_face import AdbFace, AdbState
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.faults import FaultInjector
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.drivers.wda import WdaDriver
+from amc.sim.adb_face import AdbFace, AdbState
+from amc.sim.appium_face import AppiumFace
+from amc.sim.device import SimDevice
+from amc.sim.faults import FaultInjector
+from amc.sim.wda_face import WdaFace
 
 __all__ = ["ADAPTERS", "APPS", "TIMEOUT", "FaultRig", "make_rig"]
 

@@ -30,11 +30,11 @@ from typing import Any
 import pytest
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
-from amc.drivers.sim.faults import Fault
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskStatus
+from amc.sim.faults import Fault
 from amc.storage.timeline import RunInfo, TimelineWriter, read_timeline
 
 from tests.faults.rigs import ADAPTERS, APPS, TIMEOUT, FaultRig, make_rig

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from amc.core.errors import DeviceOffline, DriverUnavailable
 from amc.drivers import connect as connect_module
-from amc.drivers.connect import DeviceInfo
-from amc.drivers.sim import SimDriver
+from amc.drivers.base import DeviceInfo
+from amc.drivers.simulated import SimDriver
 from amc.storage.timeline import read_timeline
 
 from tests.unit.fakes import FakeDriver, scene

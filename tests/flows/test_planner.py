@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from amc.core.models import PlannedStep
-from amc.drivers.sim import DEMO_APP, SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.flows import FlowPlanner, load_flow, parse_flow, skip_reason
 from amc.runtime.planner import Planner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from amc.semantic.models import Observation
+from amc.sim import DEMO_APP
 from amc.world.config import WorldConfig
 from amc.world.models import WorldState
 

@@ -9,11 +9,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from amc.drivers.sim import SimDevice, SimDriver
-from amc.drivers.sim.catalog import AppSpec, Screen, Widget
+from amc.drivers.simulated import SimDriver
 from amc.runtime.flows import FlowPlanner, parse_flow
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner
+from amc.sim import SimDevice
+from amc.sim.catalog import AppSpec, Screen, Widget
 from amc.storage.report import render_html, render_report
 from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, read_timeline
 

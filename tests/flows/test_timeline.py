@@ -9,12 +9,13 @@ import pytest
 from amc.core.errors import ConfigError, DeviceTimeout
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
-from amc.drivers.sim import DEMO_APP, SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.flows import FlowPlanner, parse_flow
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner
+from amc.sim import DEMO_APP
 from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
 
 from tests.unit.fakes import FakeDriver, scene

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 # The README's simulated iPhone flow: valid, so only the hostile part can stop it.
 GOOD_FLOW = Path(__file__).resolve().parents[2] / "examples" / "flows" / "settings_ios.yaml"

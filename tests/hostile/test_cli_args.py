@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import FlowError
-from amc.drivers.sim.wda_face import WdaFace
 from amc.runtime.flows import load_flow
+from amc.sim.wda_face import WdaFace
 
 from tests.flows.helpers import amc
 from tests.hostile.conftest import GOOD_FLOW

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from amc.core.errors import ConfigError
 from amc.drivers.connect import SPEC_FORMS, connect
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
+from amc.sim.appium_face import AppiumFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from amc.core.errors import ConfigError
 from amc.drivers.connect import connect
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 from tests.flows.helpers import EXAMPLES, amc
 from tests.hostile.conftest import GOOD_FLOW

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from amc.drivers.sim.wda_face import WdaFace
 from amc.runtime.flows.loader import MAX_DEPTH, MAX_FLOW_BYTES, MAX_STEPS
+from amc.sim.wda_face import WdaFace
 
 from tests.flows.helpers import amc
 

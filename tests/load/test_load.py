@@ -20,14 +20,14 @@ from collections.abc import Sequence
 
 import pytest
 from amc.drivers.base import Driver
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.drivers.wda import WdaDriver
 from amc.runtime.planner import Planner
 from amc.runtime.pool import DevicePool, PoolTask
 from amc.runtime.task import TaskResult, TaskRunnerConfig, TaskStatus
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 from benchmarks.common import SceneSimDriver
 from tests.load.support import MarkerPlanner, Resources, rss_kib, settle

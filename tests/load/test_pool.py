@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import Counter
@@ -9,13 +10,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pytest
-from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable
+from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable, LeaseTimeout
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
-from amc.drivers.sim.driver import SimDriver
+from amc.drivers.connect import connect
+from amc.drivers.simulated import SimDriver
 from amc.runtime.planner import Planner, ScriptedPlanner
-from amc.runtime.pool import DevicePool, LeaseTimeout, PoolExhausted, PoolTask
+from amc.runtime.pool import DevicePool, PoolExhausted, PoolTask
 from amc.runtime.task import TaskStatus
 from amc.semantic.models import Observation
 from amc.world.models import WorldState
@@ -183,8 +185,8 @@ def test_specs_connect_on_open_only_and_tasks_go_to_their_platform() -> None:
     assert all(isinstance(d, SimDriver) and d._closed for d in drivers)  # the pool closes what it opened
 
 
-def test_the_pool_connects_specs_through_the_composition_root() -> None:
-    with DevicePool(["sim:android"], connect_options={"latency": 0.0}) as pool:
+def test_the_pool_connects_specs_through_the_composition_root_it_is_given() -> None:
+    with DevicePool(["sim:android"], connect=functools.partial(connect, latency=0.0)) as pool:
         (driver,) = pool.drivers
         assert isinstance(driver, SimDriver) and driver.platform == "android"
 
@@ -221,6 +223,8 @@ def test_no_device_of_the_platform_is_pool_exhausted() -> None:
         (([SimDriver()],), {"lease_timeout": -1}, "lease_timeout"),
         (([SimDriver()],), {"lease_timeout": True}, "lease_timeout"),
         (([SimDriver()],), {"max_workers": 0}, "max_workers"),
+        ((["sim:android"],), {}, "no connect function"),
+        ((["sim:android"],), {"connect": "connect"}, "Callable"),
     ],
 )
 def test_bad_pool_arguments_are_config_errors(

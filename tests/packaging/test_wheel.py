@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LAYERS = ("core", "world", "semantic", "runtime", "drivers", "storage")
+LAYERS = ("core", "world", "semantic", "runtime", "drivers", "sim", "storage")
 OWN = ("agentic_mobile_control", "__editable__", "_agentic_mobile_control", "__editable___agentic")
 
 pytestmark = pytest.mark.timeout(300)

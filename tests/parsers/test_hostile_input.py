@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from amc.core.errors import SceneParseError
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.parse_android import AndroidTarget
-from amc.drivers.parse_common import Limits, parse_xml
+from amc.drivers.hierarchy.android import AndroidTarget
+from amc.drivers.hierarchy.common import Limits, parse_xml
 
 from tests.parsers.support import fixture
 

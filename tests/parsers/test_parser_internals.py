@@ -9,7 +9,7 @@ import pytest
 from amc.core.errors import SceneParseError
 from amc.core.models import Bounds, UIElement
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.parse_common import (
+from amc.drivers.hierarchy.common import (
     EMPTY,
     ampersand_refs,
     new_bounds,

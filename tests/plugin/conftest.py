@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import amc.drivers.sim.driver  # noqa: F401 - imported here so in-process runs do not re-import it each time
+import amc.drivers.simulated  # noqa: F401 - imported here so in-process runs do not re-import it each time
 import pytest
-from amc.drivers.connect import DeviceInfo
+from amc.drivers.base import DeviceInfo
 
 INI = """
 [pytest]

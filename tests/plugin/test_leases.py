@@ -11,7 +11,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from amc.runtime.pytest_plugin.lease import DeviceLease, LeaseTimeout, read_lease_log
+from amc.core.errors import LeaseTimeout
+from amc.runtime.pytest_plugin.lease import DeviceLease, read_lease_log
 from amc.runtime.pytest_plugin.scheduling import device_scope
 
 
@@ -24,6 +25,7 @@ def test_a_lease_is_exclusive_and_a_waiter_gives_up_naming_the_holder(tmp_path: 
     with pytest.raises(LeaseTimeout) as caught:
         second.acquire(0.3)
     assert '"worker": "gw0"' in str(caught.value) and "stayed leased for more than 0.3 s" in str(caught.value)
+    assert '"gw0"' in (caught.value.holder or "") and caught.value.kind == "LeaseTimeout"
     assert not second.held
 
     first.release()

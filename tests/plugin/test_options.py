@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import ConfigError
-from amc.drivers.sim import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.pytest_plugin.devices import TrackedDriver
 from amc.runtime.pytest_plugin.options import (
     DEFAULT_SECOND_APPS,

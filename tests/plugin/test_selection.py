@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from amc.drivers.connect import DeviceInfo
+from amc.drivers.base import DeviceInfo
 from amc.runtime.pytest_plugin import requires_device_mark
 from amc.runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
 

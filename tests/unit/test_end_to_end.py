@@ -8,7 +8,7 @@ import pytest
 from amc.core.apps import is_home_screen
 from amc.core.models import PlannedStep, Scene
 from amc.core.steps import StepRecord
-from amc.drivers.sim import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus

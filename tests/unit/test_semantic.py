@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from amc.core.errors import ConfigError
 from amc.core.models import Bounds, Scene, UIElement
-from amc.drivers.sim import SimDriver
+from amc.drivers.simulated import SimDriver
 from amc.semantic.enricher import HOME_PAGE, DefaultEnricher, enrich_scene, semantic_enabled, title_of
 
 from tests.unit.fakes import scene

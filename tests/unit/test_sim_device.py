@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from amc.core.errors import AppNotInstalled, StepArgumentError
 from amc.core.selectors import Selector, tap_point
-from amc.drivers.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice, SimDriver
-from amc.drivers.sim.png import png_size
+from amc.drivers.simulated import SimDriver
+from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice
+from amc.sim.png import png_size
 
 
 def _tap_text(driver: SimDriver, text: str, **kw: object) -> None:

@@ -12,7 +12,11 @@ PACKAGES = [
     "amc.semantic",
     "amc.runtime",
     "amc.drivers",
-    "amc.drivers.sim",
+    "amc.drivers.appium",
+    "amc.drivers.hierarchy",
+    "amc.drivers.u2",
+    "amc.drivers.wda",
+    "amc.sim",
     "amc.storage",
 ]
 

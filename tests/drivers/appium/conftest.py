@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from amc.core.models import Platform
 from amc.drivers.appium import AppiumDriver, options_for
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.device import SimDevice
+from amc.sim.appium_face import AppiumFace
+from amc.sim.device import SimDevice
 
 # Small enough that every hang-type fault test proves the call gives up in time.
 TIMEOUT = 1.0

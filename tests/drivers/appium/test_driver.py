@@ -18,11 +18,11 @@ from amc.core.selectors import Selector, tap_point
 from amc.drivers.appium import AppiumDriver, options_for
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
-from amc.drivers.sim import appium_input
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.catalog import DEMO_APP
 from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
+from amc.sim import appium_input
+from amc.sim.appium_face import AppiumFace
+from amc.sim.catalog import DEMO_APP
 
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
 SUBPAGE = {"android": "Connected devices", "ios": "General"}

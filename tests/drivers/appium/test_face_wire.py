@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from amc.drivers.hierarchy import detect_format, parse_source
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.appium_input import ELEMENT_KEY
-from amc.drivers.sim.catalog import DEMO_APP
-from amc.drivers.sim.driver import SimDriver
+from amc.drivers.simulated import SimDriver
+from amc.sim.appium_face import AppiumFace
+from amc.sim.appium_input import ELEMENT_KEY
+from amc.sim.catalog import DEMO_APP
 from lxml import etree
 
 CAPS = {

@@ -10,10 +10,10 @@ import pytest
 from amc.core.errors import DeviceError, DeviceTimeout, DriverUnavailable, SessionLost
 from amc.core.models import PlannedStep
 from amc.drivers.appium import AppiumDriver, options_for
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.faults import Fault
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
+from amc.sim.appium_face import AppiumFace
+from amc.sim.faults import Fault
 
 from tests.drivers.appium.conftest import TIMEOUT
 

@@ -14,10 +14,10 @@ from amc.core.errors import (
     TargetNotFound,
 )
 from amc.drivers.appium import AppiumDriver, options_for
-from amc.drivers.appium_errors import ERROR_TABLE, StrictErrorHandler, map_error, server_refused, unsupported
+from amc.drivers.appium.errors import ERROR_TABLE, StrictErrorHandler, map_error, server_refused, unsupported
 from amc.drivers.connect import connect
-from amc.drivers.sim.appium_face import AppiumFace
-from amc.drivers.sim.device import SimDevice
+from amc.sim.appium_face import AppiumFace
+from amc.sim.device import SimDevice
 from appium.options.android import UiAutomator2Options
 from appium.options.ios import XCUITestOptions
 from selenium.common import exceptions as se
@@ -174,7 +174,7 @@ def test_http_errors_without_a_w3c_body_are_not_taken_for_values() -> None:
 def test_each_new_session_request_gets_its_own_idempotency_key() -> None:
     from urllib.parse import urlsplit
 
-    from amc.drivers.appium import _CountingConnection
+    from amc.drivers.appium.driver import _CountingConnection
     from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
     from appium.webdriver.client_config import AppiumClientConfig
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 import adbutils
 import pytest
 import uiautomator2
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
 from amc.drivers.u2 import U2Config, U2Driver
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
 
 SERIAL = "emulator-5554"
 

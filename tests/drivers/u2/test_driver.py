@@ -12,12 +12,12 @@ from amc.core.models import PlannedStep
 from amc.core.selectors import Selector, tap_point
 from amc.drivers.base import KEYS, Driver
 from amc.drivers.connect import connect
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.faults import FaultInjector
 from amc.drivers.u2 import U2Config, U2Driver, connect_spec, discover_android
 from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
+from amc.sim.faults import FaultInjector
 from PIL import Image
 
 from tests.drivers.u2.conftest import SERIAL, DriverFactory

@@ -9,10 +9,10 @@ import pytest
 import uiautomator2
 from amc.core.models import Bounds, Scene
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.sim.adb_face import U2_JAR, AdbFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.render_android import render_hierarchy
-from amc.drivers.sim.scene import to_scene
+from amc.sim.adb_face import U2_JAR, AdbFace
+from amc.sim.device import SimDevice
+from amc.sim.render_android import render_hierarchy
+from amc.sim.scene import to_scene
 from lxml import etree
 from PIL import Image
 

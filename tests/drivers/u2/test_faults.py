@@ -19,12 +19,12 @@ from amc.core.errors import (
     SessionLost,
 )
 from amc.core.models import PlannedStep
-from amc.drivers.sim.adb_face import AdbFace
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.faults import Fault
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskResult, TaskRunner, TaskStatus
+from amc.sim.adb_face import AdbFace
+from amc.sim.device import SimDevice
+from amc.sim.faults import Fault
 
 from tests.drivers.u2.conftest import SERIAL, DriverFactory
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.wda import WdaDriver
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 # Small enough that every hang-type fault test proves the call gives up in time.
 TIMEOUT = 1.0

@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
-import amc.drivers.wda_discovery as wda_discovery
+import amc.drivers.wda.discovery as wda_discovery
 import pytest
 from amc.core.errors import ConfigError, DriverUnavailable
-from amc.drivers.sim.faults import Fault
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.wda import WdaDriver, discover_ios
+from amc.sim.faults import Fault
+from amc.sim.wda_face import WdaFace
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -17,11 +17,11 @@ from amc.core.models import PlannedStep
 from amc.core.selectors import Selector, tap_point
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.wda import WdaConfig, WdaDriver, connect_spec
 from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import WdaFace
 
 SETTINGS, DEMO = "com.apple.Preferences", "com.example.amc.demo"
 
@@ -240,7 +240,7 @@ def test_sim_wda_spec_serves_a_face_and_close_stops_it() -> None:
 def test_the_scene_matches_the_in_process_simulator(
     face: WdaFace, driver: WdaDriver, app: str | None
 ) -> None:
-    from amc.drivers.sim import SimDriver
+    from amc.drivers.simulated import SimDriver
 
     if app is not None:
         driver.launch_app(app)

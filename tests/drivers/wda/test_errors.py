@@ -16,7 +16,7 @@ from amc.core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from amc.drivers.wda_errors import ERROR_TABLE, WdaCall, map_error, session_gone
+from amc.drivers.wda.errors import ERROR_TABLE, WdaCall, map_error, session_gone
 from wda.exceptions import (
     WDABadGateway,
     WDAEmptyResponseError,

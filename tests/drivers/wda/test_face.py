@@ -11,8 +11,8 @@ import pytest
 import wda
 from amc.core.selectors import Selector
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.wda_face import ROUTE_NAMES, WdaFace
+from amc.sim.device import SimDevice
+from amc.sim.wda_face import ROUTE_NAMES, WdaFace
 
 SETTINGS = "com.apple.Preferences"
 

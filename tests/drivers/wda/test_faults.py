@@ -15,13 +15,13 @@ from collections.abc import Callable
 import pytest
 from amc.core.errors import DeviceError, DeviceTimeout, DriverUnavailable, HarnessError, SessionLost
 from amc.core.models import PlannedStep
-from amc.drivers.sim.faults import Fault
-from amc.drivers.sim.wda_face import WdaFace
 from amc.drivers.wda import WdaDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskStatus
+from amc.sim.faults import Fault
+from amc.sim.wda_face import WdaFace
 
 from tests.drivers.wda.conftest import TIMEOUT
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from amc.drivers.sim.device import SimDevice
-from amc.drivers.sim.render_wda import WdaNode, render_accessible, render_json, render_xml, wda_tree
-from amc.drivers.sim.wda_query import QueryError, find, parse_predicate
+from amc.sim.device import SimDevice
+from amc.sim.render_wda import WdaNode, render_accessible, render_json, render_xml, wda_tree
+from amc.sim.wda_query import QueryError, find, parse_predicate
 from lxml import etree
 
 

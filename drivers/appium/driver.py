@@ -1,0 +1,513 @@
+"""``AppiumDriver``: Android (UiAutomator2) and iOS (XCUITest) through an Appium 3 server or a
+Selenium Grid of them, over ``Appium-Python-Client`` 6.
+
+Built from a server URL and the client's typed options (``UiAutomator2Options``,
+``XCUITestOptions``; :func:`options_for` makes them); the constructor does no I/O, the first call
+(or :meth:`AppiumDriver.connect`) creates the session. What each call costs on the wire:
+
+======================  ==========================================================================
+call                    requests
+======================  ==========================================================================
+session start           ``POST /session`` (+ one ``POST …/appium/settings`` when settings are set)
+``observe()``           ``GET …/source``, parsed by :func:`drivers.hierarchy.parse_source`; on iOS
+                        the first time an app's name is seen, + ``mobile: activeAppInfo`` to learn
+                        its bundle id (the XCUITest source does not carry it)
+``tap`` / ``long_press``  one ``POST …/actions`` (W3C pointer: move, down, [pause], up)
+``swipe``               one ``POST …/actions`` (move, down, move over ``duration``, up)
+``launch_app``          ``mobile: activateApp`` + the foreground check (``getCurrentPackage`` /
+                        ``activeAppInfo``), repeated until it is in front or ``launch_timeout``;
+                        on failure ``mobile: queryAppState`` tells ``AppNotInstalled`` apart
+``terminate_app``       ``mobile: terminateApp``
+``current_app``         ``mobile: getCurrentPackage`` (Android) / ``mobile: activeAppInfo`` (iOS)
+``type_text``           one ``POST …/actions`` (W3C key actions into the focused field)
+``press``               ``mobile: pressKey`` with a keycode (Android) / ``mobile: pressButton``
+                        (iOS); iOS ``enter`` is the W3C Enter key as a key action
+``screenshot``          ``GET …/screenshot``
+======================  ==========================================================================
+
+Client errors are mapped into :mod:`core.errors` by the table in :mod:`drivers.appium.errors`.
+``urllib3``'s own retries are off (``Retry(connect=0, read=0, …)``): a call makes one attempt,
+bounded by ``timeout``; retrying is the task loop's decision. After ``SessionLost`` the next call
+starts a new session (one attempt, no loop).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import dataclasses
+import logging
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+from urllib.parse import ParseResult, SplitResult, urlsplit
+
+from appium.options.common import AppiumOptions
+from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
+from appium.webdriver.client_config import AppiumClientConfig
+from appium.webdriver.webdriver import WebDriver
+from selenium.webdriver.common.proxy import Proxy, ProxyType
+from selenium.webdriver.remote.command import Command
+from urllib3.util.retry import Retry
+
+from ...core.apps import is_home_screen
+from ...core.errors import (
+    AppLaunchFailed,
+    AppNotInstalled,
+    ConfigError,
+    DeviceError,
+    HarnessError,
+    SceneParseError,
+    StepArgumentError,
+)
+from ...core.models import Platform, Scene
+from ..hierarchy import parse_source
+from .elements import LOCATORS, AppiumElement, ServerElements
+from .errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
+from .spec import connect_spec, options_for, platform_of, split_url
+
+__all__ = [
+    "ANDROID_KEYCODES",
+    "IOS_BUTTONS",
+    "LOCATORS",
+    "AppiumDriver",
+    "AppiumElement",
+    "connect_spec",
+    "options_for",
+]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_SESSION_TIMEOUT = 300.0
+DEFAULT_LAUNCH_TIMEOUT = 10.0
+LAUNCH_POLL = 0.25
+ANDROID_KEYCODES: dict[str, int] = dict(
+    home=3, back=4, enter=66, volume_up=24, volume_down=25, menu=82, recent=187, power=26
+)
+IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
+W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
+_APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
+_NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class _CountingConnection(AppiumConnection):
+    """Appium's HTTP connection, counting the commands it sends (what a test reads as cost)."""
+
+    def __init__(self, client_config: AppiumClientConfig, counter: Callable[[str], None]) -> None:
+        super().__init__(client_config=client_config)
+        self._counter = counter
+
+    def execute(self, command: str, params: dict[str, Any]) -> dict[str, Any]:
+        self._counter(command)
+        response: dict[str, Any] = super().execute(command, params)  # type: ignore[no-untyped-call]
+        return response
+
+    def get_remote_connection_headers(  # type: ignore[override]
+        self, parsed_url: SplitResult | ParseResult, keep_alive: bool = True
+    ) -> dict[str, str]:
+        """This connection's headers, with a fresh idempotency key on a new-session request.
+
+        ``AppiumConnection`` keeps that key in a dict shared by every connection in the process, so
+        two threads starting sessions at once could send the same key and be handed one session.
+        """
+        headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/json;charset=UTF-8",
+            "User-Agent": str(self.user_agent),
+        }
+        if keep_alive:
+            headers["Connection"] = "keep-alive"
+        if parsed_url.path.endswith("/session"):
+            headers[HEADER_IDEMOTENCY_KEY] = str(uuid.uuid4())
+        return headers
+
+
+def _seconds(name: str, value: Any) -> float:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not value > 0
+        or value == float("inf")
+    ):
+        raise ConfigError(f"AppiumDriver {name} must be a positive number of seconds, got {value!r}")
+    return float(value)
+
+
+class AppiumDriver(ServerElements):
+    """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
+    finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
+
+    backend = "appium"
+
+    def __init__(
+        self,
+        server_url: str,
+        options: AppiumOptions,
+        *,
+        platform: Platform | None = None,
+        device_id: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        session_timeout: float = DEFAULT_SESSION_TIMEOUT,
+        launch_timeout: float = DEFAULT_LAUNCH_TIMEOUT,
+        settings: Mapping[str, Any] | None = None,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        if not isinstance(options, AppiumOptions):
+            raise ConfigError(
+                f"AppiumDriver needs Appium options (e.g. UiAutomator2Options), got {options!r}"
+            )
+        self.server_url, self._username, self._password = split_url(server_url)
+        self._platform = platform_of(options, platform)
+        self.options = options
+        self.timeout = _seconds("timeout", timeout)
+        self.session_timeout = _seconds("session_timeout", session_timeout)
+        self.launch_timeout = _seconds("launch_timeout", launch_timeout)
+        self.settings: dict[str, Any] = dict(settings or {})
+        udid = options.get_capability("udid")
+        netloc = urlsplit(self.server_url).netloc
+        self._device_id = device_id or (udid if isinstance(udid, str) and udid else f"appium@{netloc}")
+        self._on_close = on_close
+        self._lock = threading.Lock()
+        self._wd: WebDriver | None = None
+        self._closed = False
+        self._app_names: dict[str, str] = {}  # iOS: application element name -> bundle id
+        self.requests = 0  # commands sent, session creation included
+        self.sessions_started = 0
+
+    # --- identity ---------------------------------------------------------------------------
+
+    @property
+    def device_id(self) -> str:
+        return self._device_id
+
+    @property
+    def platform(self) -> Platform:
+        return self._platform
+
+    @property
+    def session_id(self) -> str | None:
+        wd = self._wd
+        return None if wd is None else wd.session_id
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        """What the server said it created the session with (empty before the session)."""
+        wd = self._wd
+        return {} if wd is None else dict(wd.caps)
+
+    def __repr__(self) -> str:
+        return f"AppiumDriver({self.server_url!r}, platform={self.platform!r}, device_id={self.device_id!r})"
+
+    # --- session ----------------------------------------------------------------------------
+
+    def _count(self, command: str) -> None:
+        self.requests += 1
+
+    def connect(self) -> AppiumDriver:
+        """Create the session now (otherwise the first call does). Returns self."""
+        self._driver()
+        return self
+
+    def _driver(self) -> WebDriver:
+        if self._closed:
+            raise DeviceError(f"the AppiumDriver for {self.device_id} is closed")
+        with self._lock:
+            if self._wd is None:
+                self._wd = self._start_session()
+            return self._wd
+
+    def _start_session(self) -> WebDriver:
+        proxy = Proxy({"proxyType": ProxyType.DIRECT["string"]}) if _is_loopback(self.server_url) else None
+        config = AppiumClientConfig(
+            remote_server_addr=self.server_url,
+            keep_alive=True,
+            proxy=proxy,
+            username=self._username,
+            password=self._password,
+            init_args_for_pool_manager={"init_args_for_pool_manager": {"retries": _NO_RETRIES}},
+        )
+        config.timeout = self.session_timeout
+        connection = _CountingConnection(config, self._count)
+        try:
+            wd = WebDriver(command_executor=connection, options=self.options)
+        except CLIENT_ERRORS as exc:
+            connection.close()  # type: ignore[no-untyped-call]
+            raise map_error(
+                exc,
+                action="starting an Appium session",
+                server=self.server_url,
+                timeout=self.session_timeout,
+                creating_session=True,
+            ) from exc
+        wd.error_handler = StrictErrorHandler()
+        config.timeout = self.timeout
+        self.sessions_started += 1
+        log.info("Appium session %s on %s (%s)", wd.session_id, self.server_url, self.platform)
+        if self.settings:
+            try:
+                wd.update_settings(dict(self.settings))
+            except CLIENT_ERRORS as exc:
+                _quit_quietly(wd)
+                raise map_error(
+                    exc, action="applying Appium settings", server=self.server_url, timeout=self.timeout
+                ) from exc
+        return wd
+
+    def _discard_session(self) -> None:
+        with self._lock:
+            wd, self._wd = self._wd, None
+        if wd is not None:
+            wd.command_executor.close()  # type: ignore[no-untyped-call]
+
+    def _run(self, action: str, call: Callable[[WebDriver], T]) -> T:
+        """One client call with errors mapped; a lost session is dropped so the next call starts anew."""
+        wd = self._driver()
+        try:
+            return call(wd)
+        except CLIENT_ERRORS as exc:
+            error = map_error(exc, action=action, server=self.server_url, timeout=self.timeout)
+            if error.kind == "SessionLost":
+                self._discard_session()
+            raise error from exc
+
+    def _mobile(self, name: str, args: Mapping[str, Any] | None = None) -> Any:
+        script = f"mobile: {name}"
+        return self._run(script, lambda wd: wd.execute_script(script, dict(args or {})))
+
+    def close(self) -> None:
+        """End the session (``DELETE /session/ID``, errors only logged) and release connections."""
+        if self._closed:
+            return
+        self._closed = True
+        with self._lock:
+            wd, self._wd = self._wd, None
+        try:
+            if wd is not None:
+                _quit_quietly(wd)
+        finally:
+            if self._on_close is not None:
+                self._on_close()
+
+    # --- observe ----------------------------------------------------------------------------
+
+    def observe(self) -> Scene:
+        started = time.perf_counter()
+        source = self._run("reading the page source", lambda wd: wd.page_source)
+        if not isinstance(source, str):
+            raise SceneParseError(
+                f"the page source reply is {type(source).__name__}, not text", format="appium"
+            )
+        scene = parse_source(source, platform=self.platform, device_id=self.device_id, backend=self.backend)
+        if self.platform == "ios" and scene.foreground_app is None:
+            scene = dataclasses.replace(scene, foreground_app=self._ios_app_for(scene))
+        return dataclasses.replace(
+            scene, captured_at=time.time(), capture_duration=time.perf_counter() - started
+        )
+
+    def _ios_app_for(self, scene: Scene) -> str | None:
+        """The bundle id of the application the XCUITest source shows (it does not carry one): known
+        from an earlier Scene with the same application name, else asked once with activeAppInfo."""
+        root = scene.root
+        if root.type != "XCUIElementTypeApplication":
+            return None
+        name = root.identifier or root.label or ""  # WDA's name: the identifier, else the label
+        known = self._app_names.get(name)
+        if known is not None:
+            return known
+        bundle, shown = self._active_app()
+        if shown and shown != name:
+            return None  # another app came to the front between the two requests
+        self._app_names[name] = bundle
+        return bundle
+
+    # --- apps -------------------------------------------------------------------------------
+
+    def _app_key(self) -> str:
+        return "appId" if self.platform == "android" else "bundleId"
+
+    def _active_app(self) -> tuple[str, str | None]:
+        """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
+        info = self._mobile("activeAppInfo")
+        bundle = info.get("bundleId") if isinstance(info, dict) else None
+        if not isinstance(bundle, str) or not _APP_ID.match(bundle):
+            raise DeviceError(
+                f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
+            )
+        name = info.get("name")  # the application's identifier: often empty on real devices
+        shown = name if isinstance(name, str) and name.strip() else None
+        if shown is not None:
+            self._app_names[shown] = bundle
+        return bundle, shown
+
+    def _foreground(self) -> str:
+        """The package / bundle id in front, launchers and SpringBoard included."""
+        if self.platform == "ios":
+            return self._active_app()[0]
+        package = self._mobile("getCurrentPackage")
+        if not isinstance(package, str) or not _APP_ID.match(package):
+            raise DeviceError(
+                f"mobile: getCurrentPackage answered {package!r}, not a package ({self.server_url})"
+            )
+        return package
+
+    def _app_state(self, app_id: str) -> int | None:
+        """``mobile: queryAppState`` (0 not installed … 4 foreground), or None when it cannot say."""
+        try:
+            state = self._mobile("queryAppState", {self._app_key(): app_id})
+        except HarnessError as exc:
+            log.info("queryAppState for %s failed: %s", app_id, exc)
+            return None
+        return state if isinstance(state, int) and not isinstance(state, bool) else None
+
+    def current_app(self) -> str | None:
+        app = self._foreground()
+        return None if is_home_screen(app) else app
+
+    def launch_app(self, app_id: str) -> None:
+        _check_app_id(app_id)
+        try:
+            self._mobile("activateApp", {self._app_key(): app_id})
+        except DeviceError as exc:
+            if not server_refused(exc.__cause__):
+                raise
+            self._launch_failed(app_id, f"the server refused to activate it: {exc.message}", exc)
+        deadline = time.monotonic() + self.launch_timeout
+        while True:
+            front = self._foreground()
+            if front == app_id:
+                return
+            if time.monotonic() >= deadline:
+                break
+            time.sleep(LAUNCH_POLL)
+        self._launch_failed(
+            app_id, f"it was not in front after {self.launch_timeout:g} s (in front: {front})", None
+        )
+
+    def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None:
+        if self._app_state(app_id) == 0:
+            raise AppNotInstalled(
+                f"{app_id} is not installed on {self.device_id}",
+                app_id=app_id,
+                hint="install it, or check the id",
+            ) from cause
+        raise AppLaunchFailed(
+            f"launching {app_id} on {self.device_id} failed: {why}", app_id=app_id
+        ) from cause
+
+    def terminate_app(self, app_id: str) -> None:
+        _check_app_id(app_id)
+        try:
+            self._mobile("terminateApp", {self._app_key(): app_id})
+        except DeviceError as exc:
+            # Stopping an app that is not running (or not there) is not an error.
+            if not server_refused(exc.__cause__) or self._app_state(app_id) not in (0, 1):
+                raise
+
+    # --- input ------------------------------------------------------------------------------
+
+    def _pointer(self, *moves: dict[str, Any]) -> None:
+        source = {
+            "type": "pointer",
+            "id": "finger1",
+            "parameters": {"pointerType": "touch"},
+            "actions": list(moves),
+        }
+        self._run("performing W3C actions", lambda wd: wd.execute(Command.W3C_ACTIONS, {"actions": [source]}))
+
+    def tap(self, x: int, y: int) -> None:
+        self._pointer(_move(x, y), _DOWN, _UP)
+
+    def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        self._pointer(_move(x, y), _DOWN, {"type": "pause", "duration": _ms(duration)}, _UP)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        self._pointer(_move(x1, y1), _DOWN, _move(x2, y2, _ms(duration)), _UP)
+
+    def _keys(self, text: str) -> None:
+        """W3C key actions typing ``text`` (one keyDown/keyUp pair per character) into the focus."""
+        actions: list[dict[str, Any]] = []
+        for ch in text:
+            actions += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
+        source = {"type": "key", "id": "keyboard", "actions": actions}
+        self._run("typing", lambda wd: wd.execute(Command.W3C_ACTIONS, {"actions": [source]}))
+
+    def type_text(self, text: str) -> None:
+        """Type into the focused field as W3C key actions (one request; with nothing focused the
+        keys go nowhere, as on a phone). UiAutomator2 types ASCII this way; XCUITest any text."""
+        if not isinstance(text, str):
+            raise StepArgumentError(f"type_text needs a string, got {text!r}")
+        if text:
+            self._keys(text)
+
+    def press(self, key: str) -> None:
+        if self.platform == "android":
+            code = ANDROID_KEYCODES.get(key)
+            if code is None:
+                raise _bad_key(key, ANDROID_KEYCODES)
+            self._mobile("pressKey", {"keycode": code})
+        elif key == "enter":
+            self._keys(W3C_ENTER)
+        else:
+            button = IOS_BUTTONS.get(key)
+            if button is None:
+                raise _bad_key(key, {**IOS_BUTTONS, "enter": ""})
+            self._mobile("pressButton", {"name": button})
+
+    def screenshot(self) -> bytes:
+        encoded = self._run("taking a screenshot", lambda wd: wd.get_screenshot_as_base64())
+        try:
+            data = base64.b64decode(encoded, validate=True) if isinstance(encoded, str) else b""
+        except (binascii.Error, ValueError) as exc:
+            raise DeviceError(f"the screenshot reply is not base64 ({self.server_url})") from exc
+        if not (data.startswith(b"\x89PNG") or data.startswith(b"\xff\xd8")):
+            raise DeviceError(f"the screenshot reply is not a PNG or JPEG image ({len(data)} bytes)")
+        return data
+
+    @property
+    def client(self) -> WebDriver:
+        """The live ``appium.webdriver.WebDriver`` (the session starts if needed): an escape hatch for
+        what this class does not wrap. Its exceptions are the client's own, not mapped."""
+        return self._driver()
+
+
+_DOWN: dict[str, Any] = {"type": "pointerDown", "button": 0}
+_UP: dict[str, Any] = {"type": "pointerUp", "button": 0}
+
+
+def _ms(seconds: float) -> int:
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 600:
+        raise StepArgumentError(f"a gesture duration must be 0-600 seconds, got {seconds!r}")
+    return round(seconds * 1000)
+
+
+def _move(x: float, y: float, duration: int = 0) -> dict[str, Any]:
+    for v in (x, y):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise StepArgumentError(f"coordinates must be numbers, got {x!r}, {y!r}")
+    return {"type": "pointerMove", "duration": duration, "origin": "viewport", "x": round(x), "y": round(y)}
+
+
+def _bad_key(key: str, known: Mapping[str, object]) -> StepArgumentError:
+    return StepArgumentError(f"key {key!r} is not supported here; supported: {', '.join(sorted(known))}")
+
+
+def _check_app_id(app_id: str) -> None:
+    if not isinstance(app_id, str) or not _APP_ID.match(app_id):
+        raise StepArgumentError(f"{app_id!r} is not a package name or bundle id")
+
+
+def _quit_quietly(wd: WebDriver) -> None:
+    try:
+        wd.quit()
+    except CLIENT_ERRORS as exc:
+        log.info("ending the Appium session failed (ignored): %s", exc)
+
+
+def _is_loopback(url: str) -> bool:
+    return (urlsplit(url).hostname or "") in _LOOPBACK

@@ -1,0 +1,127 @@
+"""``SimDriver``: the simulated device driven in process, implementing the ``Driver`` protocol."""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+
+from ..core.errors import DeviceError, StepArgumentError
+from ..core.models import Platform, Scene
+from ..sim.device import SimDevice
+from ..sim.render_android import render_hierarchy
+from ..sim.render_wda import render_xml, wda_tree
+from .hierarchy import parse_source
+
+__all__ = ["SimDriver"]
+
+
+class SimDriver:
+    """Drive a :class:`SimDevice` directly. ``latency`` (seconds) is added to every device call,
+    to measure what the harness costs next to a real device's round trip."""
+
+    backend = "sim"
+
+    def __init__(
+        self,
+        platform: Platform = "android",
+        *,
+        device: SimDevice | None = None,
+        device_id: str | None = None,
+        latency: float = 0.0,
+    ) -> None:
+        if device is not None and device.platform != platform:
+            platform = device.platform
+        if platform not in ("android", "ios"):
+            raise StepArgumentError(f"SimDriver platform must be 'android' or 'ios', got {platform!r}")
+        if latency < 0:
+            raise StepArgumentError(f"SimDriver latency must be >= 0, got {latency!r}")
+        self.device = device or SimDevice(platform, device_id)
+        self.latency = latency
+        self.requests = 0
+        self._closed = False
+        self._count_lock = threading.Lock()
+
+    @property
+    def device_id(self) -> str:
+        return self.device.device_id
+
+    @property
+    def platform(self) -> Platform:
+        return self.device.platform
+
+    def _call(self) -> None:
+        if self._closed:
+            raise DeviceError(f"SimDriver for {self.device_id} is closed")
+        with self._count_lock:
+            self.requests += 1
+        if self.latency:
+            time.sleep(self.latency)
+
+    def observe(self) -> Scene:
+        """Render the screen in the platform's own dump format and parse it with the real parsers.
+
+        Android gets uiautomator2's window dump, iOS WebDriverAgent's XML source, so the Scene is
+        built exactly as it is from a phone; only the activity is added, which the sim knows.
+        """
+        started = time.perf_counter()
+        self._call()
+        dev = self.device
+        with dev._lock:  # one consistent snapshot of tree, foreground and activity
+            tree = dev.tree()
+            foreground = dev.foreground()
+            activity = dev.foreground_activity() if dev.platform == "android" else None
+        if dev.platform == "android":
+            source = render_hierarchy(tree)
+        else:
+            source = render_xml(wda_tree(tree, bundle_id=tree.package))
+        scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
+        return dataclasses.replace(
+            scene,
+            foreground_app=scene.foreground_app or foreground,
+            activity=activity,
+            capture_duration=time.perf_counter() - started,
+        )
+
+    def launch_app(self, app_id: str) -> None:
+        self._call()
+        self.device.launch(app_id)
+
+    def terminate_app(self, app_id: str) -> None:
+        self._call()
+        self.device.terminate(app_id)
+
+    def current_app(self) -> str | None:
+        self._call()
+        app = self.device.foreground()
+        return None if app == self.device.launcher else app
+
+    def tap(self, x: int, y: int) -> None:
+        self._call()
+        self.device.tap(x, y)
+
+    def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        self._call()
+        self.device.tap(x, y)
+
+    def type_text(self, text: str) -> None:
+        self._call()
+        self.device.type_text(text)
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        self._call()
+        self.device.swipe(x1, y1, x2, y2)
+
+    def press(self, key: str) -> None:
+        self._call()
+        self.device.press(key)
+
+    def screenshot(self) -> bytes:
+        self._call()
+        return self.device.screenshot_png()
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __repr__(self) -> str:
+        return f"SimDriver(platform={self.platform!r}, device_id={self.device_id!r})"

@@ -1,0 +1,465 @@
+"""``U2Driver``: an Android phone or emulator through adb and the uiautomator2 server.
+
+Built from a serial and an adb server address (``ANDROID_ADB_SERVER_HOST`` /
+``ANDROID_ADB_SERVER_PORT`` as adb reads them, default 127.0.0.1:5037; explicit ``adb_host`` /
+``adb_port`` win). The constructor does no I/O; :meth:`U2Driver.connect` (or the first call)
+checks the phone through adb and makes sure the uiautomator2 server answers, starting it if it
+does not. No device listing and no hidden waits on the way: the client is
+``uiautomator2.Device(HarnessAdbClient(host, port).device(serial=…))``.
+
+What each method sends (requests to the uiautomator2 server are JSON-RPC over an adb stream):
+
+=================  ==============================================================================
+``observe``        one RPC ``dumpWindowHierarchy``, parsed by :func:`drivers.hierarchy.parse_source`
+``launch_app``     ``pm path PKG`` (not installed: ``AppNotInstalled``, nothing launched), the
+                   ``monkey -p PKG -c …LAUNCHER 1`` that ``app_start`` sends, then
+                   ``dumpsys window windows`` until PKG has focus (``AppLaunchFailed`` after
+                   ``launch_timeout``)
+``terminate_app``  ``am force-stop PKG`` (``app_stop``)
+``current_app``    ``dumpsys window windows`` (``app_current``); None when nothing has focus or a
+                   launcher does (the HOME package, learnt once per connection, or a known one)
+``tap`` …          RPC ``click`` / ``click(x, y, ms)`` / ``swipe`` / ``pressKey``
+``type_text``      RPC ``setClipboard``, ``getClipboard`` (checked), ``pasteClipboard``
+``screenshot``     RPC ``takeScreenshot(1, 80)``: JPEG bytes (``screencap -p`` PNG if it returns none)
+=================  ==============================================================================
+
+Failures are mapped by :mod:`drivers.u2.errors`. When the uiautomator2 server is gone (refused
+stream, ``UiAutomation not connected``, a dropped answer) the driver restarts it once, explicitly,
+and repeats the call only when repeating cannot do a thing twice (the request never reached the
+server, or the call only reads); otherwise, or if that fails too, ``SessionLost``. Timeouts are
+never repeated here.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import binascii
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, TypeVar
+
+import uiautomator2.exceptions as u2e
+from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
+
+from ...core.apps import HOME_SCREEN_APPS
+from ...core.errors import (
+    AppLaunchFailed,
+    AppNotInstalled,
+    ConfigError,
+    DeviceError,
+    HarnessError,
+    SessionLost,
+    StepArgumentError,
+)
+from ...core.models import Platform, Scene
+from ..base import DeviceInfo
+from ..hierarchy import parse_source
+from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
+from .client import PRESS_KEYS, HarnessU2Device, U2Config
+from .errors import ErrorContext, is_server_gone, map_error, unwrap
+
+__all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
+_HOME_QUERY = ["cmd", "package", "resolve-activity", "--brief"]
+_HOME_QUERY += ["-c", "android.intent.category.HOME", "-a", "android.intent.action.MAIN"]
+_NO_FOCUS = "Couldn't get focused app"
+
+
+class U2Driver:
+    """The ``Driver`` protocol over uiautomator2 for one Android serial (see the module docstring)."""
+
+    backend = "u2"
+
+    def __init__(
+        self,
+        serial: str,
+        config: U2Config | None = None,
+        *,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        if not isinstance(serial, str) or not serial.strip() or any(ord(c) < 32 for c in serial):
+            raise ConfigError(f"an Android serial must be a non-empty string, got {serial!r}")
+        self.serial = serial
+        self.config = config or U2Config.from_options({})
+        self._on_close = on_close
+        self._lock = threading.RLock()
+        self._adb: HarnessAdbDevice | None = None
+        self._u2: HarnessU2Device | None = None
+        self._home: frozenset[str] | None = None
+        self._closed = False
+
+    # --- the Driver protocol: identity ------------------------------------------------------
+
+    @property
+    def device_id(self) -> str:
+        return self.serial
+
+    @property
+    def platform(self) -> Platform:
+        return "android"
+
+    def __repr__(self) -> str:
+        return f"U2Driver(serial={self.serial!r}, adb={self.config.address})"
+
+    # --- connection -------------------------------------------------------------------------
+
+    def connect(self) -> U2Driver:
+        """Reach the phone through adb and make sure its uiautomator2 server answers."""
+        self._device()
+        return self
+
+    def _context(self, operation: str, channel: str = "adb") -> ErrorContext:
+        return ErrorContext(
+            serial=self.serial,
+            address=self.config.address,
+            operation=operation,
+            timeout=self.config.timeout,
+            listing=self._listing,
+            channel=channel,
+        )
+
+    def _listing(self) -> str:
+        client = HarnessAdbClient(self.config.adb_host, self.config.adb_port, timeout=self.config.timeout)
+        return ", ".join(f"{i.serial} ({i.state})" for i in client.list())
+
+    def _mapped(self, operation: str, exc: BaseException, channel: str = "adb") -> BaseException:
+        mapped = map_error(exc, self._context(operation, channel))
+        return exc if mapped is None else mapped
+
+    def _guard(self, operation: str, call: Callable[[], T]) -> T:
+        """Run ``call``, turning client failures into harness errors (chained)."""
+        try:
+            return call()
+        except HarnessError:
+            raise
+        except Exception as exc:
+            mapped = self._mapped(operation, exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    def _adb_device(self) -> HarnessAdbDevice:
+        with self._lock:
+            if self._closed:
+                raise DeviceError(f"the U2Driver for {self.serial} is closed")
+            if self._adb is None:
+                client = HarnessAdbClient(
+                    self.config.adb_host, self.config.adb_port, timeout=self.config.timeout
+                )
+                self._adb = client.device(serial=self.serial)
+            return self._adb
+
+    def _device(self) -> HarnessU2Device:
+        with self._lock:
+            adb = self._adb_device()
+            if self._u2 is None:
+                self._u2 = self._guard(
+                    "connect",
+                    lambda: HarnessU2Device(
+                        adb, port=self.config.server_port, start_timeout=self.config.server_start_timeout
+                    ),
+                )
+            return self._u2
+
+    def _shell(self, operation: str, args: list[str]) -> str:
+        adb = self._adb_device()
+        return str(self._guard(operation, lambda: adb.shell(args, timeout=self.config.timeout)))
+
+    # --- the uiautomator2 server: one explicit recovery -------------------------------------
+
+    def _restart_server(self, operation: str, reason: BaseException) -> None:
+        u2 = self._device()
+        log.warning(
+            "%s on %s: uiautomator2 server gone (%s); restarting it once", operation, self.serial, reason
+        )
+        try:
+            u2.stop_uiautomator(wait=False)
+            u2.start_uiautomator()
+        except Exception as exc:
+            mapped = self._mapped(f"{operation} (restarting the uiautomator2 server)", exc, "rpc")
+            if mapped is exc or isinstance(mapped, SessionLost):
+                raise SessionLost(
+                    f"{operation} on {self.serial}: the uiautomator2 server is gone and could not be "
+                    f"restarted ({type(exc).__name__}: {exc})",
+                    hint="check the phone (locked? out of memory?) or run `python -m uiautomator2 init`",
+                ) from exc
+            raise mapped from exc
+
+    def _rpc(self, operation: str, call: Callable[[HarnessU2Device], T], *, repeatable: bool) -> T:
+        """Run an RPC call; restart a gone server once and repeat when that cannot act twice.
+
+        ``repeatable`` says the call only reads (a repeat after a dropped answer is harmless).
+        A call whose request never reached the server (refused stream, ``UiAutomation not
+        connected``) is repeated either way.
+        """
+        u2 = self._device()
+        try:
+            return call(u2)
+        except HarnessError:
+            raise
+        except Exception as exc:
+            inner = unwrap(exc)
+            if not is_server_gone(inner):
+                mapped = self._mapped(operation, exc, "rpc")
+                if mapped is exc:
+                    raise
+                raise mapped from exc
+            first = exc
+        unanswered = isinstance(unwrap(first), u2e.UiAutomationNotConnectedError) or str(first).startswith(
+            "Unable to connect to uiautomator2 server"
+        )
+        self._restart_server(operation, first)
+        if not (unanswered or repeatable):
+            raise SessionLost(
+                f"{operation} on {self.serial}: the uiautomator2 server went away while handling the "
+                "request; it was restarted, but the call is not repeated (it may have taken effect)",
+                hint="observe the screen before acting again",
+            ) from first
+        log.info("%s on %s: repeating once after the server restart", operation, self.serial)
+        try:
+            return call(u2)
+        except HarnessError:
+            raise
+        except Exception as exc:
+            mapped = self._mapped(operation, exc, "rpc")
+            if mapped is exc:
+                raise
+            if isinstance(mapped, SessionLost):
+                raise SessionLost(
+                    f"{operation} on {self.serial}: still failing after restarting the uiautomator2 server "
+                    f"({type(exc).__name__}: {exc})",
+                    hint=mapped.hint,
+                ) from exc
+            raise mapped from exc
+
+    # --- observe ----------------------------------------------------------------------------
+
+    def observe(self) -> Scene:
+        """The screen as one ``dumpWindowHierarchy`` RPC, parsed into a Scene."""
+        started = time.perf_counter()
+        xml = self._rpc("observe", lambda d: str(d.dump_hierarchy()), repeatable=True)
+        if "<node" not in xml:
+            raise DeviceError(
+                f"observe on {self.serial}: uiautomator2 returned an empty hierarchy after its own retries",
+                hint="the screen may be off, locked or secure (FLAG_SECURE), or changing; try again",
+            )
+        scene = parse_source(xml, platform="android", device_id=self.serial, backend=self.backend)
+        return replace(scene, capture_duration=time.perf_counter() - started)
+
+    # --- apps -------------------------------------------------------------------------------
+
+    @staticmethod
+    def _valid_package(app_id: str) -> bool:
+        return isinstance(app_id, str) and len(app_id) <= 255 and _PACKAGE.fullmatch(app_id) is not None
+
+    def launch_app(self, app_id: str) -> None:
+        if not self._valid_package(app_id):
+            raise AppNotInstalled(
+                f"{app_id!r} is not an Android package name, so it is not installed on {self.serial}",
+                app_id=str(app_id),
+                hint="package names look like com.example.app",
+            )
+        if "package:" not in self._shell("launch_app", ["pm", "path", app_id]):
+            raise AppNotInstalled(
+                f"{app_id} is not installed on {self.serial}",
+                app_id=app_id,
+                hint="list the installed packages with `adb shell pm list packages`",
+            )
+        # The command uiautomator2's app_start(pkg) sends, run here so its output can be read.
+        output = self._shell(
+            "launch_app", ["monkey", "-p", app_id, "-c", "android.intent.category.LAUNCHER", "1"]
+        )
+        if "No activities found" in output or "monkey aborted" in output:
+            raise AppLaunchFailed(
+                f"{app_id} is installed on {self.serial} but has no launcher activity to start",
+                app_id=app_id,
+                hint="start one of its activities explicitly (am start -n PKG/ACTIVITY)",
+            )
+        self._wait_focus(app_id)
+
+    def _wait_focus(self, app_id: str) -> None:
+        """Poll the focused package until it is ``app_id``, at most ``launch_timeout`` seconds."""
+        deadline = time.monotonic() + self.config.launch_timeout
+        polls = 0
+        while True:
+            polls += 1
+            focused = self._focused_package()
+            if focused == app_id:
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AppLaunchFailed(
+                    f"{app_id} did not reach the foreground on {self.serial} within "
+                    f"{self.config.launch_timeout:g} s ({polls} checks; in front: {focused or 'nothing'})",
+                    app_id=app_id,
+                    hint="the app may crash on start, or show its UI slowly: raise 'launch_timeout'",
+                )
+            time.sleep(min(self.config.launch_poll, remaining))
+
+    def _focused_package(self) -> str | None:
+        adb = self._adb_device()
+        # app_current() as adbutils defines it, without its hidden retry (3 tries, 0.5 s apart).
+        once = getattr(type(adb).app_current, "__wrapped__", None)
+
+        def ask() -> str | None:
+            try:
+                info = once(adb) if once is not None else adb.app_current()
+            except AdbError as exc:
+                if str(exc) == _NO_FOCUS:
+                    return None
+                raise
+            return str(info.package) if info is not None else None
+
+        return self._guard("current_app", ask)
+
+    def _home_packages(self) -> frozenset[str]:
+        with self._lock:
+            if self._home is None:
+                output = self._shell("current_app", _HOME_QUERY)
+                found = {
+                    line.strip().split("/", 1)[0]
+                    for line in output.splitlines()
+                    if "/" in line and "=" not in line and " " not in line.strip()
+                }
+                self._home = frozenset(found) | HOME_SCREEN_APPS
+            return self._home
+
+    def current_app(self) -> str | None:
+        package = self._focused_package()
+        if package is None or package in self._home_packages():
+            return None
+        return package
+
+    def terminate_app(self, app_id: str) -> None:
+        if not self._valid_package(app_id):
+            raise StepArgumentError(f"{app_id!r} is not an Android package name")
+        adb = self._adb_device()
+        self._guard("terminate_app", lambda: adb.app_stop(app_id))
+
+    # --- input ------------------------------------------------------------------------------
+
+    def _timeout(self) -> dict[str, float]:
+        return {"http_timeout": self.config.timeout}
+
+    def tap(self, x: int, y: int) -> None:
+        self._rpc("tap", lambda d: d.jsonrpc.click(int(x), int(y), **self._timeout()), repeatable=False)
+
+    def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        if not 0 <= duration <= 60:
+            raise StepArgumentError(f"long_press duration must be 0-60 s, got {duration!r}")
+        millis = int(duration * 1000)
+        self._rpc(
+            "long_press",
+            lambda d: d.jsonrpc.click(int(x), int(y), millis, **self._timeout()),
+            repeatable=False,
+        )
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        if not 0 <= duration <= 60:
+            raise StepArgumentError(f"swipe duration must be 0-60 s, got {duration!r}")
+        steps = max(2, int(duration * 200))  # uiautomator moves one step every 5 ms
+        self._rpc(
+            "swipe",
+            lambda d: d.jsonrpc.swipe(int(x1), int(y1), int(x2), int(y2), steps, **self._timeout()),
+            repeatable=False,
+        )
+
+    def press(self, key: str) -> None:
+        if key not in PRESS_KEYS:
+            raise StepArgumentError(
+                f"key {key!r} is not supported on Android; supported: {', '.join(sorted(PRESS_KEYS))}"
+            )
+        self._rpc("press", lambda d: d.jsonrpc.pressKey(key, **self._timeout()), repeatable=False)
+
+    def type_text(self, text: str) -> None:
+        """Type into the focused field through the clipboard, as uiautomator2's send_keys does."""
+        if not isinstance(text, str):
+            raise StepArgumentError(f"type_text needs a string, got {type(text).__name__}")
+        if not text:
+            return
+        self._rpc(
+            "type_text", lambda d: d.jsonrpc.setClipboard(None, text, **self._timeout()), repeatable=True
+        )
+        held = self._rpc("type_text", lambda d: d.jsonrpc.getClipboard(**self._timeout()), repeatable=True)
+        if held != text:
+            raise DeviceError(
+                f"type_text on {self.serial}: the phone did not take the text onto its clipboard",
+                hint="some ROMs block clipboard writes from the shell; use an input method (AdbKeyboard)",
+            )
+        self._rpc("type_text", lambda d: d.jsonrpc.pasteClipboard(**self._timeout()), repeatable=False)
+
+    def screenshot(self) -> bytes:
+        data = self._rpc(
+            "screenshot", lambda d: d.jsonrpc.takeScreenshot(1, 80, **self._timeout()), repeatable=True
+        )
+        if data:
+            try:
+                return base64.b64decode(str(data), validate=True)
+            except (binascii.Error, ValueError) as exc:
+                raise DeviceError(
+                    f"screenshot on {self.serial}: the uiautomator2 server sent an image that is not base64"
+                ) from exc
+        adb = self._adb_device()
+        png = self._guard("screenshot", lambda: adb.shell(["screencap", "-p"], encoding=None))
+        return bytes(png)
+
+    # --- lifecycle --------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Forget the connection; stop a uiautomator2 server this driver started (without waiting)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            u2, self._u2 = self._u2, None
+        try:
+            if u2 is not None:
+                atexit.unregister(u2.stop_uiautomator)
+                u2.stop_uiautomator(wait=False)
+        finally:
+            if self._on_close is not None:
+                self._on_close()
+
+
+def connect_spec(target: str, options: Mapping[str, Any]) -> U2Driver:
+    """``android:SERIAL``: a connected :class:`U2Driver`; options are :class:`U2Config` fields."""
+    environ = options.get("environ")
+    env = environ if isinstance(environ, Mapping) else None
+    config = U2Config.from_options(options, env, also=frozenset({"environ"}))
+    return U2Driver(target, config).connect()
+
+
+def discover_android(environ: Mapping[str, str]) -> list[DeviceInfo]:
+    """Every device the adb server lists, with its state; [] at once when no adb server answers."""
+    host, port = adb_address(environ)
+    client = HarnessAdbClient(host, port, timeout=3.0)
+    try:
+        listed = client.list(extended=True)
+    except (AdbConnectionError, AdbTimeout) as exc:
+        log.info("no adb server at %s:%s (%s)", host, port, exc)
+        return []
+    except AdbError as exc:
+        raise DeviceError(f"the adb server at {host}:{port} could not list devices: {exc}") from exc
+    found = []
+    for info in listed:
+        tags = info.tags or {}
+        description = " ".join(f"{k}:{tags[k]}" for k in ("model", "product", "device") if k in tags)
+        found.append(
+            DeviceInfo(
+                spec=f"android:{info.serial}",
+                platform="android",
+                backend="u2",
+                state=str(info.state),
+                description=description,
+            )
+        )
+    return found

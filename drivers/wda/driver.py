@@ -1,0 +1,466 @@
+"""``WdaDriver``: an iPhone through WebDriverAgent, over the facebook-wda client (module ``wda``).
+
+What it promises (see ``openspec/specs/drivers/spec.md``):
+
+- ``observe()`` is one ``GET /source`` (XML), parsed by :func:`drivers.hierarchy.parse_source`, plus
+  one ``GET /wda/activeAppInfo`` only when the tree does not name its app: at most two requests.
+- ``tap``/``long_press``/``swipe``/``type_text``/``press`` are one request each once a session
+  exists (``connect()`` opens or adopts it), ``launch_app`` is ``GET /wda/locked`` + the launch +
+  polls of ``/wda/activeAppInfo`` until the app is in front (``AppLaunchFailed`` after
+  ``launch_timeout``).
+- Every request has this driver's own ``timeout`` (facebook-wda's default is a module-wide 180 s):
+  :class:`_TimedClient` applies it to each request the client makes, so drivers with different
+  timeouts can share a process. A request that gets no answer in time is ``DeviceTimeout``.
+  Limitation: over ``http+usbmux://`` (``ios:UDID``) facebook-wda 1.5.4 opens the usbmux socket
+  itself and sets no timeout on it, so a phone that never answers can block; where a bound matters,
+  forward the port (``iproxy 8100 8100``, ``ios forward``) and use ``ios:http://127.0.0.1:8100``.
+- facebook-wda's hidden retries are not used: its error callback (which renews the session and
+  repeats the call up to ten times) is removed, ``tap`` is not the client's ``tap()`` (which repeats
+  any failed tap on the legacy ``/wda/tap/0`` route, so a tap that timed out would happen twice),
+  and typing and ``activeAppInfo`` skip the client's retry decorators. The driver's own retries are
+  explicit and bounded: a lost session is renewed once and the call repeated once (WDA refuses a
+  command under a dead session before running it), then ``SessionLost``; the legacy tap route is
+  tried once, only when WDA answers ``unknown command`` for ``/wda/tap``.
+- Client errors become :mod:`core.errors` by the table in :mod:`drivers.wda.errors`, chained.
+
+Constructors do no I/O; ``connect()`` (or the first call) talks to WDA.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+from urllib.parse import urlsplit
+
+import wda
+
+from ...core.apps import SPRINGBOARD
+from ...core.errors import (
+    AppLaunchFailed,
+    ConfigError,
+    DeviceError,
+    DeviceOffline,
+    HarnessError,
+    StepArgumentError,
+)
+from ...core.models import Platform, Scene
+from ..base import DeviceInfo
+from ..options import seconds, whole_number
+from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
+
+__all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+SUPPORTED_KEYS: Final = ("home", "enter", "volume_up", "volume_down")
+SPEC_OPTIONS: Final = frozenset({"timeout", "launch_timeout", "device_id", "port"})
+_UDID = re.compile(r"[0-9A-Fa-f][0-9A-Fa-f-]{19,63}")
+
+
+@dataclass(frozen=True)
+class WdaConfig:
+    """Per-driver settings: ``timeout`` for each request, ``launch_timeout`` for an app to come to the
+    front after a launch (polled every ``launch_poll_interval``), all in seconds."""
+
+    timeout: float = 30.0
+    launch_timeout: float = 10.0
+    launch_poll_interval: float = 0.2
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "launch_timeout", "launch_poll_interval"):
+            val = getattr(self, name)
+            if isinstance(val, bool) or not isinstance(val, int | float) or not 0 < val <= 3600:
+                raise ConfigError(f"WdaConfig.{name} must be a number of seconds in (0, 3600], got {val!r}")
+
+
+class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no type information
+    """facebook-wda's client with a per-client request timeout and no error callbacks.
+
+    Every request the client makes (including those it makes on its own, such as ``locked()``
+    inside other calls) goes through ``_fetch``; this applies ``request_timeout`` there unless the
+    caller passed one. Removing the ``ERROR`` callbacks stops the client from silently renewing
+    the session and repeating calls; the driver does that itself, once.
+    """
+
+    def __init__(self, url: str, request_timeout: float) -> None:
+        super().__init__(url)
+        self.request_timeout = request_timeout
+        self.unregister_callback(wda.Callback.ERROR)
+
+    def _fetch(
+        self,
+        method: str,
+        urlpath: str,
+        data: dict[str, Any] | None = None,
+        with_session: bool = False,
+        timeout: float | None = None,
+    ) -> Any:
+        return super()._fetch(
+            method, urlpath, data, with_session, self.request_timeout if timeout is None else timeout
+        )
+
+
+def _png_or_jpeg(data: bytes) -> bool:
+    return data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff")
+
+
+def _coordinate(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise StepArgumentError(f"{name} must be a number, got {value!r}")
+    return round(value)
+
+
+class WdaDriver:
+    """One iPhone (or iOS simulator) through a WebDriverAgent server, implementing ``Driver``."""
+
+    backend = "wda"
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        device_id: str | None = None,
+        config: WdaConfig | None = None,
+        on_close: Callable[[], None] | None = None,
+    ) -> None:
+        scheme = urlsplit(url).scheme if isinstance(url, str) else ""
+        if scheme not in ("http", "https", "http+usbmux") or not urlsplit(url).netloc:
+            raise ConfigError(
+                f"bad WebDriverAgent URL {url!r}",
+                hint="use http://HOST:PORT (e.g. http://127.0.0.1:8100) or http+usbmux://UDID:8100",
+            )
+        self.url = url.rstrip("/")
+        self.config = config or WdaConfig()
+        self._device_id = device_id or f"wda@{urlsplit(url).netloc}"
+        self._on_close = on_close
+        self._client: _TimedClient | None = None
+        self._session_id: str | None = None
+        self._owns_session = False
+        self._legacy_tap = False
+        self._closed = False
+        self._lock = threading.RLock()
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        device_id: str | None = None,
+        timeout: float = WdaConfig.timeout,
+        launch_timeout: float = WdaConfig.launch_timeout,
+        on_close: Callable[[], None] | None = None,
+    ) -> WdaDriver:
+        """A driver for the WDA at ``url`` (``http://HOST:PORT``). No I/O until ``connect()``."""
+        config = WdaConfig(timeout=timeout, launch_timeout=launch_timeout)
+        return cls(url, device_id=device_id, config=config, on_close=on_close)
+
+    @classmethod
+    def from_udid(
+        cls,
+        udid: str,
+        *,
+        port: int = 8100,
+        timeout: float = WdaConfig.timeout,
+        launch_timeout: float = WdaConfig.launch_timeout,
+    ) -> WdaDriver:
+        """A USB iPhone through usbmuxd: the URL ``wda.USBClient(udid, port)`` uses, without the
+        ``USBClient`` constructor's own network check. No I/O until ``connect()``."""
+        if not isinstance(udid, str) or not _UDID.fullmatch(udid):
+            raise ConfigError(f"{udid!r} does not look like an iPhone UDID")
+        config = WdaConfig(timeout=timeout, launch_timeout=launch_timeout)
+        return cls(f"http+usbmux://{udid}:{int(port)}", device_id=udid, config=config)
+
+    # --- Driver properties ------------------------------------------------------------------
+
+    @property
+    def device_id(self) -> str:
+        return self._device_id
+
+    @property
+    def platform(self) -> Platform:
+        return "ios"
+
+    @property
+    def session_id(self) -> str | None:
+        return self._session_id
+
+    # --- plumbing ---------------------------------------------------------------------------
+
+    def _ensure_client(self) -> _TimedClient:
+        if self._closed:
+            raise DeviceError(f"the WdaDriver for {self.device_id} is closed")
+        if self._client is None:
+            self._client = _TimedClient(self.url, self.config.timeout)
+        return self._client
+
+    def _request(self, op: str, fn: Callable[[_TimedClient], T], *, app_id: str | None = None) -> T:
+        """One client call, its errors mapped through the table (no session handling, no retry)."""
+        client = self._ensure_client()
+        try:
+            return fn(client)
+        except CLIENT_ERRORS as exc:
+            raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
+
+    def _call(self, op: str, fn: Callable[[_TimedClient], T], *, app_id: str | None = None) -> T:
+        """A session call: opens a session if there is none, and renews it once if WDA lost it."""
+        self._ensure_session()
+        client = self._ensure_client()
+        try:
+            return fn(client)
+        except CLIENT_ERRORS as exc:
+            if not session_gone(exc):
+                raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
+            detail = wda_error(exc)[1] or type(exc).__name__
+            log.warning(
+                "WDA at %s lost session %s in %s (%s); opening a new one",
+                self.url,
+                self._session_id,
+                op,
+                detail,
+            )
+        self._new_session()
+        try:
+            return fn(client)
+        except CLIENT_ERRORS as exc:
+            raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
+
+    def _new_session(self) -> str:
+        payload: dict[str, Any] = {"capabilities": {}, "desiredCapabilities": {}}
+        reply = self._request("POST /session", lambda c: c.http.post("session", payload))
+        value = reply.get("value") if isinstance(reply, dict) else None
+        sid = reply.get("sessionId") if isinstance(reply, dict) else None
+        if not sid and isinstance(value, dict):
+            sid = value.get("sessionId")
+        if not isinstance(sid, str) or not sid:
+            raise DeviceError(
+                f"WebDriverAgent at {self.url} created a session but sent no session id: {reply!r}"
+            )
+        with self._lock:
+            self._session_id, self._owns_session = sid, True
+            self._ensure_client().session_id = sid
+        return sid
+
+    def _adopt(self, sid: object) -> bool:
+        """Use the session WDA reports as running (not ours to delete); False when there is none."""
+        if not isinstance(sid, str) or not sid:
+            return False
+        with self._lock:
+            self._session_id, self._owns_session = sid, False
+            self._ensure_client().session_id = sid
+        return True
+
+    def _ensure_session(self) -> None:
+        with self._lock:
+            if self._session_id is None and not self._adopt(self.status().get("sessionId")):
+                self._new_session()
+
+    def _check_unlocked(self) -> None:
+        locked = self._request("GET /wda/locked", lambda c: c.locked())
+        if locked is True:
+            raise DeviceOffline(
+                f"the iPhone behind {self.url} is locked",
+                state="locked",
+                hint="unlock the phone (and turn off Auto-Lock while testing)",
+            )
+
+    def _active_bundle(self) -> str | None:
+        info = self._request("GET /wda/activeAppInfo", lambda c: c.http.get("/wda/activeAppInfo").value)
+        if not isinstance(info, dict):
+            raise DeviceError(f"WebDriverAgent at {self.url} answered activeAppInfo with {info!r}")
+        bundle = info.get("bundleId")
+        return bundle if isinstance(bundle, str) and bundle and bundle != "unknown" else None
+
+    # --- connection -------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """``GET /status``: WDA's status (``ready``, ``os``, ``build`` …) with the top-level ``sessionId``."""
+        reply = self._request("GET /status", lambda c: c.http.get("status"))
+        value = reply.get("value") if isinstance(reply, dict) else None
+        if not isinstance(value, dict):
+            raise DeviceError(
+                f"the server at {self.url} does not answer /status as WebDriverAgent: {reply!r}"
+            )
+        return {**value, "sessionId": reply.get("sessionId")}
+
+    def connect(self) -> WdaDriver:
+        """Check that WDA answers and the phone is unlocked, and open (or adopt) a session."""
+        status = self.status()
+        if status.get("ready") is False:
+            raise DeviceError(f"WebDriverAgent at {self.url} is not ready: {status!r}")
+        self._check_unlocked()
+        with self._lock:
+            if not self._adopt(status.get("sessionId")):
+                self._new_session()
+        return self
+
+    def close(self) -> None:
+        """Delete the session this driver opened (best effort, short timeout) and release the face."""
+        if self._closed:
+            return
+        try:
+            if self._owns_session and self._session_id is not None and self._client is not None:
+                wait = min(self.config.timeout, 2.0)
+                self._request("DELETE /session", lambda c: c._session_http.delete("/", timeout=wait))
+        except HarnessError as exc:
+            log.info("closing the WDA session at %s failed: %s", self.url, exc)
+        finally:
+            self._closed = True
+            self._session_id = None
+            if self._on_close is not None:
+                self._on_close()
+
+    # --- Driver -----------------------------------------------------------------------------
+
+    def observe(self) -> Scene:
+        from ..hierarchy import parse_source
+
+        started = time.perf_counter()
+        source = self._request("GET /source", lambda c: c.source())
+        if not isinstance(source, str):
+            raise DeviceError(
+                f"WebDriverAgent at {self.url} sent a source that is not text: {type(source).__name__}"
+            )
+        scene = parse_source(source, platform="ios", device_id=self.device_id, backend=self.backend)
+        if scene.foreground_app is None:
+            scene = dataclasses.replace(scene, foreground_app=self._active_bundle())
+        return dataclasses.replace(scene, capture_duration=time.perf_counter() - started)
+
+    def launch_app(self, app_id: str) -> None:
+        if not isinstance(app_id, str) or not app_id.strip():
+            raise StepArgumentError(f"launch_app needs a bundle id, got {app_id!r}")
+        self._check_unlocked()
+        self._call("POST /wda/apps/launch", lambda c: c.app_activate(app_id), app_id=app_id)
+        self._wait_in_front(app_id)
+
+    def _wait_in_front(self, app_id: str) -> None:
+        deadline = time.monotonic() + self.config.launch_timeout
+        checks = 0
+        while True:
+            front = self._active_bundle()
+            checks += 1
+            if front == app_id:
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AppLaunchFailed(
+                    f"{app_id} was launched but {front or 'the home screen'} is still in front after "
+                    f"{self.config.launch_timeout:g} s ({checks} checks)",
+                    app_id=app_id,
+                    hint="the app may crash on start or show a system dialog; "
+                    "raise launch_timeout if it is slow",
+                )
+            time.sleep(min(self.config.launch_poll_interval, remaining))
+
+    def terminate_app(self, app_id: str) -> None:
+        if not isinstance(app_id, str) or not app_id.strip():
+            raise StepArgumentError(f"terminate_app needs a bundle id, got {app_id!r}")
+        self._call("POST /wda/apps/terminate", lambda c: c.app_terminate(app_id), app_id=app_id)
+
+    def current_app(self) -> str | None:
+        bundle = self._active_bundle()
+        return None if bundle in (None, SPRINGBOARD) else bundle
+
+    def tap(self, x: int, y: int) -> None:
+        point = {"x": _coordinate("x", x), "y": _coordinate("y", y)}
+        if not self._legacy_tap:
+            try:
+                self._call("POST /wda/tap", lambda c: c._session_http.post("/wda/tap", point))
+                return
+            except DeviceError as exc:
+                if exc.__cause__ is None or wda_error(exc.__cause__)[0] != "unknown command":
+                    raise
+                log.info("WDA at %s has no /wda/tap (WDA < 6); using /wda/tap/0", self.url)
+                self._legacy_tap = True
+        self._call("POST /wda/tap/0", lambda c: c._session_http.post("/wda/tap/0", point))
+
+    def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        px, py = _coordinate("x", x), _coordinate("y", y)
+        if isinstance(duration, bool) or not isinstance(duration, int | float) or not 0 < duration <= 60:
+            raise StepArgumentError(f"long_press duration must be in (0, 60] seconds, got {duration!r}")
+        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, float(duration)))
+
+    def type_text(self, text: str) -> None:
+        if not isinstance(text, str):
+            raise StepArgumentError(f"type_text needs a string, got {text!r}")
+        if not text:
+            return
+        self._call("POST /wda/keys", lambda c: c._session_http.post("/wda/keys", {"value": list(text)}))
+
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        points = [_coordinate(n, v) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
+        if isinstance(duration, bool) or not isinstance(duration, int | float) or not 0 <= duration <= 60:
+            raise StepArgumentError(f"swipe duration must be in [0, 60] seconds, got {duration!r}")
+        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=float(duration)))
+
+    def press(self, key: str) -> None:
+        if key == "home":
+            self._request("POST /wda/homescreen", lambda c: c.home())
+        elif key == "enter":
+            self.type_text("\n")
+        elif key in ("volume_up", "volume_down"):
+            name = "volumeUp" if key == "volume_up" else "volumeDown"
+            self._call("POST /wda/pressButton", lambda c: c.press(name))
+        else:
+            raise StepArgumentError(
+                f"key {key!r} is not supported on iOS through WebDriverAgent; "
+                f"supported: {', '.join(SUPPORTED_KEYS)}",
+                hint="iOS has no back key: tap the app's back button (often the top-left one) instead"
+                if key == "back"
+                else None,
+            )
+
+    def screenshot(self) -> bytes:
+        data = self._request("GET /screenshot", lambda c: c.screenshot(format="raw"))
+        if not isinstance(data, bytes) or not _png_or_jpeg(data):
+            raise DeviceError(
+                f"WebDriverAgent at {self.url} sent a screenshot that is not a PNG or JPEG image"
+            )
+        return data
+
+    def __repr__(self) -> str:
+        return f"WdaDriver(url={self.url!r}, device_id={self.device_id!r})"
+
+
+# --- composition root hooks -------------------------------------------------------------------
+
+
+def connect_spec(target: str, options: Mapping[str, Any]) -> WdaDriver:
+    """``ios:http://HOST:PORT`` or ``ios:UDID`` (USB, through usbmuxd) as a connected ``WdaDriver``.
+
+    Options: ``timeout`` and ``launch_timeout`` (seconds), ``device_id`` (for a URL), ``port`` (the
+    WDA port on the phone, for a UDID; default 8100).
+    """
+    unknown = sorted(set(options) - SPEC_OPTIONS)
+    if unknown:
+        raise ConfigError(
+            f"unknown option(s) {', '.join(unknown)} for ios:; accepted: {', '.join(sorted(SPEC_OPTIONS))}"
+        )
+    timeout = seconds(options, "timeout", WdaConfig.timeout)
+    launch_timeout = seconds(options, "launch_timeout", WdaConfig.launch_timeout)
+    if re.match(r"(https?|http\+usbmux)://", target):
+        driver = WdaDriver.from_url(
+            target, device_id=options.get("device_id"), timeout=timeout, launch_timeout=launch_timeout
+        )
+    elif _UDID.fullmatch(target):
+        port = whole_number(options, "port", 8100, low=1, high=65535)
+        driver = WdaDriver.from_udid(target, port=port, timeout=timeout, launch_timeout=launch_timeout)
+    else:
+        raise ConfigError(
+            f"bad iOS target {target!r}",
+            hint="use ios:http://HOST:PORT for a running WebDriverAgent or ios:UDID for a USB iPhone",
+        )
+    return driver.connect()
+
+
+def discover_ios(env: Mapping[str, str]) -> list[DeviceInfo]:
+    """iPhones usbmuxd lists and the WDA at ``$WDA_URL``; see :func:`drivers.wda.discovery.discover`."""
+    from .discovery import discover
+
+    return discover(env)

@@ -1,0 +1,272 @@
+"""facebook-wda's exceptions, mapped into :mod:`core.errors` by one table.
+
+facebook-wda raises two families: transport failures, wrapped by its HTTP layer in
+``wda.usbmux.exceptions.HTTPError`` (which is *not* a ``WDAError``; the original socket error is its
+first argument), and WDA's own answers, read from the reply body into ``WDARequestError`` and its
+subclasses. Replies the client cannot read surface as ``WDAEmptyResponseError``, ``WDAError`` (not
+JSON) or as plain ``ValueError``/``TypeError``/``KeyError``/``AttributeError`` from the client's
+reading code. :data:`ERROR_TABLE` lists, in order, which of these becomes which harness error;
+:func:`map_error` applies it. The caller chains the original (``raise map_error(e, call) from e``).
+
+Session loss (``invalid session id``, ``possibly crashed``) is recognised by :func:`session_gone`
+so the driver can open a new session once before reporting ``SessionLost``.
+"""
+
+from __future__ import annotations
+
+import http.client
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wda.exceptions import (
+    WDABadGateway,
+    WDAEmptyResponseError,
+    WDAError,
+    WDAInvalidSessionIdError,
+    WDAKeyboardNotPresentError,
+    WDAPossiblyCrashedError,
+    WDARequestError,
+    WDAUnknownError,
+)
+from wda.usbmux.exceptions import HTTPError, MuxError
+
+from ...core.errors import (
+    AppNotInstalled,
+    DeviceError,
+    DeviceTimeout,
+    DriverUnavailable,
+    HarnessError,
+    SessionLost,
+    StepArgumentError,
+    TargetNotFound,
+)
+
+__all__ = ["CLIENT_ERRORS", "ERROR_TABLE", "ErrorRule", "WdaCall", "map_error", "session_gone", "wda_error"]
+
+# What a facebook-wda call can raise (besides bugs): the driver catches exactly these.
+CLIENT_ERRORS: tuple[type[BaseException], ...] = (
+    WDAError,
+    HTTPError,
+    MuxError,
+    OSError,
+    ValueError,
+    TypeError,
+    KeyError,
+    AttributeError,
+    RuntimeError,
+)
+
+_MAX_DETAIL = 300
+_HINT_START = (
+    "start WebDriverAgent on the phone (xcodebuild test-without-building, go-ios or tidevice) and check "
+    "the URL and port forwarding (e.g. `iproxy 8100 8100`)"
+)
+_HINT_TIMEOUT = "raise the driver's timeout, or check whether WDA is stuck behind an alert or a busy app"
+
+
+@dataclass(frozen=True)
+class WdaCall:
+    """The request that failed: ``op`` (``"POST /wda/tap"``), the WDA ``url``, the timeout in force,
+    and the app it concerned (for app errors)."""
+
+    op: str
+    url: str
+    timeout: float
+    app_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ErrorRule:
+    """One row of the table: a test on the exception and the harness error it becomes."""
+
+    name: str
+    matches: Callable[[BaseException], bool]
+    build: Callable[[BaseException, WdaCall], HarnessError]
+
+
+def _cause(exc: BaseException) -> BaseException | None:
+    """The socket-level error behind facebook-wda's ``HTTPError(original)``."""
+    if exc.args and isinstance(exc.args[0], BaseException):
+        return exc.args[0]
+    return exc.__cause__ or exc.__context__
+
+
+def _transport(*kinds: type[BaseException]) -> Callable[[BaseException], bool]:
+    def test(exc: BaseException) -> bool:
+        if isinstance(exc, kinds):
+            return True
+        if isinstance(exc, HTTPError):
+            cause = _cause(exc)
+            return cause is not None and isinstance(cause, kinds)
+        return False
+
+    return test
+
+
+def wda_error(exc: BaseException) -> tuple[str, str]:
+    """WDA's ``(error, message)`` from a ``WDARequestError`` (empty strings otherwise)."""
+    value = getattr(exc, "value", None)
+    if isinstance(value, dict):
+        return str(value.get("error") or ""), str(value.get("message") or "")
+    return "", str(value or "")
+
+
+def _detail(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
+
+
+def _answer(kind: str, *needles: str) -> Callable[[BaseException], bool]:
+    def test(exc: BaseException) -> bool:
+        if not isinstance(exc, WDARequestError):
+            return False
+        error, message = wda_error(exc)
+        return (not kind or error == kind) and (not needles or any(n in message for n in needles))
+
+    return test
+
+
+def session_gone(exc: BaseException) -> bool:
+    """True when WDA says the session is gone (a new session may fix it; the command did not run)."""
+    return isinstance(exc, WDAInvalidSessionIdError | WDAPossiblyCrashedError)
+
+
+def _timeout(exc: BaseException, call: WdaCall) -> HarnessError:
+    return DeviceTimeout(
+        f"WebDriverAgent at {call.url} did not answer {call.op} within {call.timeout:g} s",
+        timeout=call.timeout,
+        hint=_HINT_TIMEOUT,
+    )
+
+
+def _refused(exc: BaseException, call: WdaCall) -> HarnessError:
+    cause = _cause(exc) if isinstance(exc, HTTPError) else exc
+    return DriverUnavailable(
+        f"nothing answers at {call.url} ({call.op}: {type(cause).__name__}: {_detail(str(cause))})",
+        hint=_HINT_START,
+    )
+
+
+def _dropped(exc: BaseException, call: WdaCall) -> HarnessError:
+    return DriverUnavailable(
+        f"WebDriverAgent at {call.url} closed the connection without answering {call.op} "
+        "(it may have crashed)",
+        hint=_HINT_START,
+    )
+
+
+def _session_lost(exc: BaseException, call: WdaCall) -> HarnessError:
+    _, message = wda_error(exc)
+    return SessionLost(
+        f"WebDriverAgent at {call.url} lost its session during {call.op} and a new one did not help "
+        f"({_detail(message)})",
+        hint="restart WebDriverAgent; if the app under test crashed, check the device's crash logs",
+    )
+
+
+def _not_installed(exc: BaseException, call: WdaCall) -> HarnessError:
+    app = call.app_id or "the app"
+    return AppNotInstalled(
+        f"{app} is not installed on the device behind {call.url}",
+        app_id=call.app_id,
+        hint="install the app, or check the bundle id (`ideviceinstaller -l` lists them)",
+    )
+
+
+def _no_keyboard(exc: BaseException, call: WdaCall) -> HarnessError:
+    return TargetNotFound(
+        f"no on-screen keyboard to type into ({call.op})",
+        hint="tap a text field first so the keyboard shows",
+    )
+
+
+def _bad_argument(exc: BaseException, call: WdaCall) -> HarnessError:
+    return StepArgumentError(
+        f"WebDriverAgent refused the arguments of {call.op}: {_detail(wda_error(exc)[1])}"
+    )
+
+
+def _unknown_command(exc: BaseException, call: WdaCall) -> HarnessError:
+    return DeviceError(
+        f"this WebDriverAgent does not support {call.op}",
+        hint="update WebDriverAgent (appium/WebDriverAgent) on the phone",
+    )
+
+
+def _answered_error(exc: BaseException, call: WdaCall) -> HarnessError:
+    error, message = wda_error(exc)
+    return DeviceError(f"WebDriverAgent answered {call.op} with {error or 'an error'}: {_detail(message)}")
+
+
+def _bad_gateway(exc: BaseException, call: WdaCall) -> HarnessError:
+    return DriverUnavailable(
+        f"the proxy in front of WebDriverAgent at {call.url} answered 502 Bad Gateway to {call.op}",
+        hint=_HINT_START,
+    )
+
+
+def _empty(exc: BaseException, call: WdaCall) -> HarnessError:
+    return DeviceError(f"WebDriverAgent at {call.url} sent an empty reply to {call.op}")
+
+
+def _garbled(exc: BaseException, call: WdaCall) -> HarnessError:
+    detail = _detail(" ".join(str(a) for a in exc.args[2:]) if isinstance(exc, WDAError) else str(exc))
+    return DeviceError(
+        f"WebDriverAgent at {call.url} sent a reply to {call.op} that is not WDA's JSON "
+        f"({type(exc).__name__}: {detail})"
+    )
+
+
+def _transport_other(exc: BaseException, call: WdaCall) -> HarnessError:
+    cause = _cause(exc) or exc
+    return DriverUnavailable(
+        f"could not reach WebDriverAgent at {call.url} for {call.op} "
+        f"({type(cause).__name__}: {_detail(str(cause))})",
+        hint=_HINT_START,
+    )
+
+
+_DROPPED = (
+    http.client.RemoteDisconnected,
+    http.client.IncompleteRead,
+    http.client.BadStatusLine,
+    ConnectionResetError,
+    BrokenPipeError,
+    ConnectionAbortedError,
+)
+_REFUSED = (ConnectionRefusedError, FileNotFoundError, socket.gaierror, MuxError, OSError)
+
+ERROR_TABLE: tuple[ErrorRule, ...] = (
+    ErrorRule("timeout", _transport(TimeoutError, socket.timeout), _timeout),
+    ErrorRule("dropped connection", _transport(*_DROPPED), _dropped),
+    ErrorRule("refused / no route / no usbmuxd", _transport(*_REFUSED), _refused),
+    ErrorRule("other transport failure", lambda e: isinstance(e, HTTPError), _transport_other),
+    ErrorRule("bad gateway", lambda e: isinstance(e, WDABadGateway), _bad_gateway),
+    ErrorRule("session gone", session_gone, _session_lost),
+    ErrorRule("unknown to FrontBoard", _answer("unknown error", "is unknown to FrontBoard"), _not_installed),
+    ErrorRule(
+        "missing app (appium WDA >= 4.13)",
+        _answer("invalid argument", "FBSApplicationLibrary) returned nil", "is not installed"),
+        _not_installed,
+    ),
+    ErrorRule("keyboard not present", lambda e: isinstance(e, WDAKeyboardNotPresentError), _no_keyboard),
+    ErrorRule("invalid argument", _answer("invalid argument"), _bad_argument),
+    ErrorRule("unknown command", _answer("unknown command"), _unknown_command),
+    ErrorRule("unknown error", lambda e: isinstance(e, WDAUnknownError), _answered_error),
+    ErrorRule("other WDA error answer", lambda e: isinstance(e, WDARequestError), _answered_error),
+    ErrorRule("empty reply", lambda e: isinstance(e, WDAEmptyResponseError), _empty),
+    ErrorRule(
+        "unreadable reply",
+        lambda e: isinstance(e, WDAError | ValueError | TypeError | KeyError | AttributeError | RuntimeError),
+        _garbled,
+    ),
+)
+
+
+def map_error(exc: BaseException, call: WdaCall) -> HarnessError:
+    """The harness error for ``exc`` by the first matching row of :data:`ERROR_TABLE`."""
+    for rule in ERROR_TABLE:
+        if rule.matches(exc):
+            return rule.build(exc, call)
+    return DeviceError(f"WebDriverAgent call {call.op} failed: {type(exc).__name__}: {_detail(str(exc))}")

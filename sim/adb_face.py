@@ -1,0 +1,467 @@
+"""An adb server on 127.0.0.1 in front of simulated phones, for adbutils and uiautomator2.
+
+:class:`AdbFace` speaks the adb smart-socket protocol (4 hex digits of length + a request;
+``OKAY`` or ``FAIL`` + hex length + message) as the real server does for what the clients send:
+
+- ``host:version`` (41), ``host:devices``, ``host:devices-l`` (states ``device`` / ``offline`` /
+  ``unauthorized``), ``host:kill`` (ignored);
+- ``host:tport:serial:S`` (``OKAY`` + 8-byte transport id), ``host:transport:S``,
+  ``host:transport-id:N``, ``host:tport:any`` / ``host:transport-any``, then one device service;
+- ``host-serial:S:features|get-state|get-serialno|get-devpath``;
+- device services ``shell:CMD`` (see :mod:`sim.adb_shell`), ``shell,v2:CMD``,
+  ``tcp:9008`` (the uiautomator2 server, :mod:`sim.u2_rpc`) and ``sync:`` (STAT, SEND,
+  LIST, QUIT) for a push of the server jar.
+
+The launch command ``CLASSPATH=… app_process / com.wetest.uia2.Main -p 9008`` starts the
+server, which lives as long as the stream that started it. Several serials can be served at
+once; each one's adb state is settable (:meth:`AdbFace.set_state`). Every request is counted
+per route through the shared :class:`~sim.faults.FaultInjector` (``adb:host:version``,
+``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``rpc:<method>``)
+and may be made to misbehave. ``DIE`` on an ``adb:`` route stops the adb server (later
+connections are refused); ``DIE`` on an ``rpc:`` route kills only the uiautomator2 server.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.resources
+import socket
+import socketserver
+import struct
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from ..core.errors import ConfigError
+from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from .adb_sync import recv_exact, serve_sync
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .server import BackgroundServer
+from .u2_rpc import U2Server
+
+__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone"]
+
+AdbState = Literal["device", "offline", "unauthorized"]
+ADB_STATES: tuple[str, ...] = ("device", "offline", "unauthorized")
+U2_JAR = "/data/local/tmp/u2.jar"
+U2_PORT = 9008
+SERVER_VERSION = 41
+FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
+UNAUTHORIZED = (
+    "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n"
+    "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
+)
+_MAX_REQUEST = 0xFFFF
+_HOST_SERVICES = frozenset({"version", "devices", "devices-l", "kill"})
+
+
+@functools.cache
+def _u2_jar_entry() -> FileEntry:
+    """The md5 and size of the u2.jar the installed uiautomator2 pushes (so no push is needed)."""
+    try:
+        data = (importlib.resources.files("uiautomator2") / "assets" / "u2.jar").read_bytes()
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        data = b""
+    return FileEntry(hashlib.md5(data).hexdigest(), len(data))
+
+
+@dataclass
+class Phone:
+    """One serial on the face: the simulated device, its adb state, shell, files and u2 server."""
+
+    device: SimDevice
+    state: str
+    transport_id: int
+    shell: AndroidShell
+    u2: U2Server
+
+    @property
+    def serial(self) -> str:
+        return self.device.device_id
+
+
+def _read_request(sock: socket.socket) -> str | None:
+    head = recv_exact(sock, 4)
+    if head is None:
+        return None
+    try:
+        length = int(head.decode("ascii"), 16)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not 0 < length <= _MAX_REQUEST:
+        return None
+    body = recv_exact(sock, length)
+    return None if body is None else body.decode("utf-8", errors="replace")
+
+
+def _block(text: str) -> bytes:
+    data = text.encode("utf-8")
+    return f"{len(data):04x}".encode("ascii") + data
+
+
+def _okay(text: str | None = None) -> bytes:
+    return b"OKAY" + (_block(text) if text is not None else b"")
+
+
+def _fail(text: str) -> bytes:
+    return b"FAIL" + _block(text)
+
+
+class _AdbTcpServer(socketserver.ThreadingTCPServer):
+    allow_reuse_address = True
+    daemon_threads = True
+    face: AdbFace
+
+
+class _AdbHandler(socketserver.BaseRequestHandler):
+    server: _AdbTcpServer
+
+    def handle(self) -> None:
+        self.server.face.serve_connection(self.request)
+
+
+class AdbFace:
+    """An adb server for simulated phones on 127.0.0.1 (see the module docstring)."""
+
+    def __init__(
+        self,
+        devices: Iterable[SimDevice] = (),
+        *,
+        faults: FaultInjector | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        u2_running: bool = True,
+        u2_installed: bool = True,
+    ) -> None:
+        self.faults = faults or FaultInjector()
+        self._server: BackgroundServer[_AdbTcpServer] = BackgroundServer(
+            _AdbTcpServer, _AdbHandler, host=host, port=port, faults=self.faults, face=self
+        )
+        self._lock = threading.Lock()
+        self._phones: dict[str, Phone] = {}
+        self._died: str | None = None  # "adb" or "rpc": the layer a DIE fault killed first
+        self._u2_running = u2_running
+        self._u2_installed = u2_installed
+        self.stopped = threading.Event()
+        for device in devices:
+            self.add_device(device)
+
+    # --- phones -----------------------------------------------------------------------------
+
+    def add_device(self, device: SimDevice, *, state: AdbState = "device") -> Phone:
+        """Serve ``device`` under its serial (``device.device_id``)."""
+        if device.platform != "android":
+            raise ConfigError(f"the adb face serves Android devices, not {device.platform}")
+        if state not in ADB_STATES:
+            raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
+        files = {U2_JAR: _u2_jar_entry()} if self._u2_installed else {}
+        with self._lock:
+            if device.device_id in self._phones:
+                raise ConfigError(f"serial {device.device_id} is already served")
+            u2 = U2Server(
+                device, faults=self.faults, decide=self.decide, running=self._u2_running, stopped=self.stopped
+            )
+            phone = Phone(device, state, len(self._phones) + 1, AndroidShell(device, files), u2)
+            self._phones[device.device_id] = phone
+        return phone
+
+    def set_state(self, serial: str, state: AdbState) -> None:
+        """What adb reports for ``serial`` from now on: ``device``, ``offline`` or ``unauthorized``."""
+        if state not in ADB_STATES:
+            raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
+        self.phone(serial).state = state
+
+    def phone(self, serial: str) -> Phone:
+        with self._lock:
+            return self._phones[serial]
+
+    @property
+    def phones(self) -> tuple[Phone, ...]:
+        with self._lock:
+            return tuple(self._phones.values())
+
+    # --- server lifecycle -------------------------------------------------------------------
+
+    def start(self) -> AdbFace:
+        self.stopped.clear()
+        self._server.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening (later connections are refused) and release every held request."""
+        self.stopped.set()
+        self._server.stop()
+
+    @property
+    def running(self) -> bool:
+        return self._server.running
+
+    @property
+    def host(self) -> str:
+        return self._server.host
+
+    @property
+    def port(self) -> int:
+        return self._server.port
+
+    def __enter__(self) -> AdbFace:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- counting and faults ----------------------------------------------------------------
+
+    def requests(self, prefix: str = "") -> int:
+        """Requests served on routes starting with ``prefix`` (all when empty); exact routes:
+        ``faults.count(route, ...)``."""
+        routes = [r for r in list(self.faults.counts) if r.startswith(prefix)]
+        return self.faults.count(*routes) if routes else 0
+
+    def decide(self, route: str) -> Fault:
+        """Count ``route`` and return the fault to act out; a DIE kills only the layer it hit."""
+        fault = self.faults.on_request(route)
+        if fault is not Fault.DIE:
+            return fault
+        layer = "rpc" if route.startswith("rpc:") else "adb"
+        with self._lock:
+            if self._died is None:
+                self._died = layer
+            died = self._died
+        if died == "rpc" and layer == "adb":
+            return Fault.NONE  # the uiautomator2 server died; adb itself still answers
+        return Fault.DIE
+
+    def _act(self, sock: socket.socket, fault: Fault) -> bool:
+        """Act out an adb-level fault; True when the request is finished (nothing more to send)."""
+        if fault is Fault.HANG:
+            while not self.faults.wait_released(0.2) and not self.stopped.is_set():
+                pass
+            return True
+        if fault is Fault.DROP:
+            return True
+        if fault is Fault.DIE:
+            self.stop()  # a threading server can be shut down from a handler thread
+            return True
+        if fault is Fault.MALFORMED:
+            sock.sendall(b"WHAT")
+            return True
+        return False
+
+    # --- one client connection --------------------------------------------------------------
+
+    def serve_connection(self, sock: socket.socket) -> None:
+        """Serve host requests, then at most one device service after a transport switch."""
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as adb's own sockets
+            request = _read_request(sock)
+            phone = self._host_request(sock, request) if request is not None else None
+            if phone is None:
+                return
+            request = _read_request(sock)
+            if request is not None:
+                self._device_request(sock, phone, request)
+        except OSError:
+            return
+
+    def _route_fault(self, sock: socket.socket, route: str, empty: bytes) -> bool:
+        fault = self.decide(route)
+        if self._act(sock, fault):
+            return True
+        if fault is Fault.EMPTY:
+            sock.sendall(empty)
+            return True
+        return False
+
+    def _host_request(self, sock: socket.socket, request: str) -> Phone | None:
+        """Answer one host request; the chosen phone when it switched the transport, else None."""
+        if request.startswith("host-serial:") or request.startswith("host-transport-id:"):
+            self._host_serial(sock, request)
+            return None
+        service = request.removeprefix("host:") if request.startswith("host:") else None
+        if service is None:
+            self.decide("adb:unknown")
+            sock.sendall(_fail(f"unknown host service '{request[:80]}'"))
+            return None
+        if service.startswith(("tport:", "transport")):
+            return self._transport(sock, service)
+        if service not in _HOST_SERVICES:
+            self.decide("adb:unknown")
+            sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
+            return None
+        if self._route_fault(sock, f"adb:host:{service}", _okay("")):
+            return None
+        if service == "version":
+            sock.sendall(_okay(f"{SERVER_VERSION:04x}"))
+        elif service == "kill":
+            sock.sendall(b"OKAY")
+        else:
+            sock.sendall(_okay(self._listing(long=service == "devices-l")))
+        return None
+
+    def _listing(self, *, long: bool) -> str:
+        lines = []
+        for phone in self.phones:
+            if not long:
+                lines.append(f"{phone.serial}\t{phone.state}\n")
+                continue
+            extra = ""
+            if phone.state == "device":
+                model = "".join(c if c.isalnum() else "_" for c in phone.device.model)
+                extra = f" product:{phone.device.model} model:{model} device:emu64x"
+            lines.append(f"{phone.serial:<22} {phone.state}{extra} transport_id:{phone.transport_id}\n")
+        return "".join(lines)
+
+    def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
+        phones = self.phones
+        if serial is not None:
+            found = [p for p in phones if p.serial == serial]
+            missing = f"device '{serial}' not found"
+        elif transport_id is not None:
+            found = [p for p in phones if p.transport_id == transport_id]
+            missing = f"no device with transport id '{transport_id}'"
+        else:
+            found = [p for p in phones if p.state == "device"] or list(phones)
+            missing = "no devices/emulators found"
+            if len(found) > 1:
+                return None, "more than one device/emulator"
+        if not found:
+            return None, missing
+        phone = found[0]
+        if phone.state == "offline":
+            return None, "device offline"
+        if phone.state == "unauthorized":
+            return None, UNAUTHORIZED
+        return phone, ""
+
+    def _transport(self, sock: socket.socket, service: str) -> Phone | None:
+        if self._route_fault(sock, "adb:host:transport", b"OKAY"):
+            return None
+        serial: str | None = None
+        transport_id: int | None = None
+        if service.startswith("tport:serial:"):
+            serial = service.removeprefix("tport:serial:")
+        elif service.startswith("transport:"):
+            serial = service.removeprefix("transport:")
+        elif service.startswith("transport-id:"):
+            try:
+                transport_id = int(service.removeprefix("transport-id:"))
+            except ValueError:
+                sock.sendall(_fail("invalid transport id"))
+                return None
+        elif service not in ("tport:any", "transport-any", "tport:usb", "transport-usb"):
+            sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
+            return None
+        phone, error = self._select(serial, transport_id)
+        if phone is None:
+            sock.sendall(_fail(error))
+            return None
+        reply = b"OKAY" + (struct.pack("<Q", phone.transport_id) if service.startswith("tport:") else b"")
+        sock.sendall(reply)
+        return phone
+
+    def _host_serial(self, sock: socket.socket, request: str) -> None:
+        prefix, _, rest = request.partition(":")
+        target, _, query = rest.rpartition(":")
+        route = f"adb:{prefix}:{query}"
+        if self._route_fault(sock, route, _okay("")):
+            return
+        if prefix == "host-serial":
+            phone, error = self._select(target, None)
+        else:
+            try:
+                phone, error = self._select(None, int(target))
+            except ValueError:
+                sock.sendall(_fail("invalid transport id"))
+                return
+        if query == "get-state" and phone is None and error != "more than one device/emulator":
+            known = [p for p in self.phones if p.serial == target]
+            if known:
+                sock.sendall(_okay(known[0].state))
+                return
+        if phone is None:
+            sock.sendall(_fail(error))
+            return
+        answers = {
+            "features": FEATURES,
+            "get-state": phone.state,
+            "get-serialno": phone.serial,
+            "get-devpath": "unknown",
+        }
+        if query not in answers:
+            sock.sendall(_fail(f"unknown host service '{query[:80]}'"))
+            return
+        sock.sendall(_okay(answers[query]))
+
+    # --- device services --------------------------------------------------------------------
+
+    def _device_request(self, sock: socket.socket, phone: Phone, request: str) -> None:
+        if request.startswith("shell:") or request.startswith("shell,"):
+            options, _, command = request.partition(":")
+            self._shell(sock, phone, command, v2="v2" in options.split(","))
+        elif request.startswith("tcp:"):
+            port = request.removeprefix("tcp:").split(":", 1)[0]
+            if self._route_fault(sock, f"adb:tcp:{port}", b"OKAY"):
+                return
+            if port != str(U2_PORT) or not phone.u2.running:
+                sock.sendall(_fail("closed"))
+                return
+            sock.sendall(b"OKAY")
+            phone.u2.serve(sock)
+        elif request == "sync:":
+            if self._route_fault(sock, "adb:sync", b"OKAY"):
+                return
+            sock.sendall(b"OKAY")
+            serve_sync(sock, phone.shell.files)
+        else:
+            self.decide("adb:unknown")
+            sock.sendall(_fail("closed"))
+
+    def _shell(self, sock: socket.socket, phone: Phone, command: str, *, v2: bool) -> None:
+        name = command_name(command) if command.strip() else "sh"
+        kind = "shell,v2" if v2 else "shell"
+        if self._route_fault(sock, f"adb:{kind}:{name}", b"OKAY"):
+            return
+        if not command.strip():
+            sock.sendall(_fail("closed"))  # an interactive shell is not simulated
+            return
+        if name == "app_process":
+            self._run_server(sock, phone)
+            return
+        result = phone.shell.run(command)
+        if not v2:
+            sock.sendall(b"OKAY" + result.output)
+            return
+        output = result.output
+        if command.endswith(EXIT_MARKER):
+            output = output[: output.rfind(b"X4EXIT:")]
+        packets = b""
+        if output:
+            packets += b"\x01" + struct.pack("<I", len(output)) + output
+        packets += b"\x03" + struct.pack("<I", 1) + bytes([result.code & 0xFF])
+        sock.sendall(b"OKAY" + packets)
+
+    def _run_server(self, sock: socket.socket, phone: Phone) -> None:
+        """``app_process … com.wetest.uia2.Main``: the server runs until this stream closes."""
+        if not phone.u2.launch(owner=sock):
+            sock.sendall(
+                b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"
+                b"java.lang.RuntimeException: Error while connecting UiAutomation\n"
+            )
+            return
+        try:
+            sock.sendall(b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n")
+            sock.settimeout(0.2)
+            while not self.stopped.is_set() and phone.u2.running:
+                try:
+                    if not sock.recv(1024):
+                        break
+                except TimeoutError:
+                    continue
+        except OSError:
+            pass
+        finally:
+            phone.u2.owner_gone(sock)

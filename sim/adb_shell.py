@@ -1,0 +1,383 @@
+"""The shell of a simulated Android phone, as ``adb shell`` runs it for adbutils and uiautomator2.
+
+:class:`AndroidShell` runs one command line and returns what a real phone prints, in the formats
+the clients parse: ``monkey``/``am start`` (launch), ``am force-stop``, ``dumpsys window windows``
+(``mCurrentFocus=Window{… PKG/ACT}``), ``dumpsys activity activities|top``, ``dumpsys display``,
+``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
+``wm size``, ``getprop``, ``ime list``, ``settings``, ``input``, ``ps``, ``screencap -p``,
+``toybox md5sum``/``md5sum`` and ``echo``. A trailing ``; echo X4EXIT:$?`` (how adbutils reads
+exit codes) is honoured. Unknown commands answer as ``sh`` does (exit 127). State changes go to
+the :class:`~sim.device.SimDevice`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import threading
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .device import SimDevice
+from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .u2_rpc import sdk_int
+
+__all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
+
+EXIT_MARKER = "; echo X4EXIT:$?"
+IME_ID = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
+LAUNCHER_ACTIVITY = "com.android.launcher3.uioverride.QuickstepLauncher"
+SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
+_KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
+_KEYCODES.update({"25": "volume_down", "26": "power"})
+
+
+@dataclass(frozen=True)
+class ShellResult:
+    """What a command printed (stdout and stderr interleaved, as shell v1 does) and its exit code."""
+
+    output: bytes
+    code: int = 0
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A file on the phone's storage, as far as the clients ask: its md5 and size."""
+
+    md5: str
+    size: int
+    mode: int = 0o100644
+
+
+def _hex(text: str) -> str:
+    return f"{zlib.crc32(text.encode()):08x}"[:7]
+
+
+def _pid(package: str) -> int:
+    return 2000 + zlib.crc32(package.encode()) % 20000
+
+
+def _short(package: str, activity: str) -> str:
+    return activity[len(package) :] if activity.startswith(package + ".") else activity
+
+
+def command_name(command: str) -> str:
+    """The program a command line runs (``toybox md5sum x`` -> ``md5sum``; env assignments skipped)."""
+    try:
+        argv = shlex.split(command.removesuffix(EXIT_MARKER))
+    except ValueError:
+        return "sh"
+    argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())] or ["sh"]
+    if argv[0] == "toybox" and len(argv) > 1:
+        return argv[1]
+    return argv[0].rsplit("/", 1)[-1]
+
+
+class AndroidShell:
+    """Runs shell command lines against one simulated phone (thread-safe through the device lock)."""
+
+    def __init__(self, device: SimDevice, files: dict[str, FileEntry] | None = None) -> None:
+        self.device = device
+        self.files: dict[str, FileEntry] = files if files is not None else {}
+        self._lock = threading.Lock()
+        self.history: list[str] = []
+
+    # --- entry point ------------------------------------------------------------------------
+
+    def run(self, command: str) -> ShellResult:
+        """Run ``command`` as ``sh -c`` would; the X4EXIT suffix prints the exit code after it."""
+        with self._lock:
+            self.history.append(command)
+        wants_code = command.endswith(EXIT_MARKER)
+        body = command.removesuffix(EXIT_MARKER)
+        try:
+            argv = shlex.split(body)
+        except ValueError:
+            result = ShellResult(b"/system/bin/sh: syntax error: unterminated quoted string\n", 2)
+        else:
+            argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())]
+            result = self._dispatch(argv) if argv else ShellResult(b"")
+        if wants_code:
+            return ShellResult(result.output + f"X4EXIT:{result.code}\n".encode(), result.code)
+        return result
+
+    def _dispatch(self, argv: list[str]) -> ShellResult:
+        name = argv[0].rsplit("/", 1)[-1]
+        if name == "toybox" and len(argv) > 1:
+            return self._dispatch(argv[1:])
+        handlers: dict[str, Callable[[list[str]], ShellResult]] = {
+            "md5sum": self._md5sum,
+            "md5": self._md5sum,
+            "monkey": self._monkey,
+            "am": self._am,
+            "pm": self._pm,
+            "cmd": self._cmd,
+            "dumpsys": self._dumpsys,
+            "wm": self._wm,
+            "getprop": self._getprop,
+            "ime": self._ime,
+            "settings": self._settings,
+            "input": self._input,
+            "ps": self._ps,
+            "echo": lambda args: self._text(" ".join(args[1:]) + "\n"),
+            "screencap": lambda args: ShellResult(self.device.screenshot_png()),
+            "rm": lambda args: ShellResult(b""),
+            "mkdir": lambda args: ShellResult(b""),
+            "chmod": lambda args: ShellResult(b""),
+            "true": lambda args: ShellResult(b""),
+        }
+        handler = handlers.get(name)
+        if handler is None:
+            return ShellResult(f"/system/bin/sh: {name}: inaccessible or not found\n".encode(), 127)
+        return handler(argv)
+
+    @staticmethod
+    def _text(text: str, code: int = 0) -> ShellResult:
+        return ShellResult(text.encode("utf-8"), code)
+
+    # --- packages and apps ------------------------------------------------------------------
+
+    def packages(self) -> list[str]:
+        """Every installed package: the simulated apps, the launcher and the system packages."""
+        return sorted({*self.device.installed_apps(), self.device.launcher, *SYSTEM_PACKAGES})
+
+    def _launchable(self, package: str) -> bool:
+        return package in self.device.apps or package == self.device.launcher
+
+    def _activity(self, package: str) -> str:
+        if package == self.device.launcher:
+            return LAUNCHER_ACTIVITY
+        spec = self.device.apps[package]
+        return spec.screen(spec.start).activity or f"{package}.MainActivity"
+
+    def _md5sum(self, argv: list[str]) -> ShellResult:
+        lines, code = [], 0
+        for path in argv[1:]:
+            entry = self.files.get(path)
+            if entry is None:
+                lines.append(f"md5sum: {path}: No such file or directory")
+                code = 1
+            else:
+                lines.append(f"{entry.md5}  {path}")
+        return self._text("\n".join(lines) + "\n", code)
+
+    def _monkey(self, argv: list[str]) -> ShellResult:
+        package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
+        echo = "".join(f"  bash arg: {a}\n" for a in argv[1:])
+        if package is None or not self._launchable(package):
+            return self._text(echo + "** No activities found to run, monkey aborted.\n", 252)
+        self.device.launch(package)
+        return self._text(
+            echo
+            + "Events injected: 1\n"
+            + "## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n"
+        )
+
+    def _am(self, argv: list[str]) -> ShellResult:
+        verb = argv[1] if len(argv) > 1 else ""
+        if verb == "force-stop" and len(argv) > 2:
+            self.device.terminate(argv[-1])
+            return ShellResult(b"")
+        if verb in ("start", "start-activity"):
+            component = argv[argv.index("-n") + 1] if "-n" in argv[:-1] else ""
+            package = component.partition("/")[0]
+            intent = f"Starting: Intent {{ act=android.intent.action.MAIN cmp={component} }}\n"
+            if not package or not self._launchable(package):
+                return self._text(
+                    intent + f"Error type 3\nError: Activity class {{{component}}} does not exist.\n",
+                    1,
+                )
+            self.device.launch(package)
+            return self._text(intent)
+        if verb == "broadcast":
+            return self._text("Broadcasting: Intent { flg=0x400000 }\nBroadcast completed: result=0\n")
+        return self._text(f"Error: unknown command '{verb}'\n", 255)
+
+    def _pm(self, argv: list[str]) -> ShellResult:
+        verb = argv[1] if len(argv) > 1 else ""
+        if verb == "list" and argv[2:3] == ["packages"]:
+            words = [a for a in argv[3:] if a and not a.startswith("-")]
+            wanted = words[-1] if words else ""
+            return self._text("".join(f"package:{p}\n" for p in self.packages() if wanted in p))
+        if verb == "path" and len(argv) > 2:
+            package = argv[2]
+            if package not in self.packages():
+                return ShellResult(b"", 1)
+            return self._text(
+                f"package:/data/app/~~{_hex(package)}==/{package}-{_hex(package[::-1])}==/base.apk\n"
+            )
+        if verb == "clear" and len(argv) > 2:
+            return self._text("Success\n")
+        return self._text(f"Unknown command: {verb}\n", 255)
+
+    def _cmd(self, argv: list[str]) -> ShellResult:
+        if argv[1:3] == ["package", "resolve-activity"] and "android.intent.category.HOME" in argv:
+            return self._text(
+                "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
+                f"{self.device.launcher}/{_short(self.device.launcher, LAUNCHER_ACTIVITY)}\n"
+            )
+        return self._text(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}\n", 255)
+
+    # --- dumpsys ----------------------------------------------------------------------------
+
+    def _focus(self) -> tuple[str, str]:
+        package = self.device.foreground()
+        activity = self.device.foreground_activity() or self._activity(package)
+        return package, activity
+
+    def _dumpsys(self, argv: list[str]) -> ShellResult:
+        service, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
+        if service == "window":
+            return self._text(self._windows())
+        if service == "activity" and args[:1] == ["top"]:
+            package, activity = self._focus()
+            return self._text(
+                f"TASK 10123:{package} id=12 userId=0\n"
+                f"  ACTIVITY {package}/{_short(package, activity)} {_hex(activity)} pid={_pid(package)}\n"
+            )
+        if service == "activity":
+            package, activity = self._focus()
+            record = f"ActivityRecord{{{_hex(activity)} u0 {package}/{_short(package, activity)} t12}}"
+            return self._text(
+                "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
+                "Display #0 (activities from top to bottom):\n"
+                f"  * Task{{{_hex(package)} #12 type=standard A=10123:{package} U=0 visible=true}}\n"
+                f"      * Hist  #0: {record}\n"
+                f"  ResumedActivity: {record}\n\n"
+                f"  mResumedActivity: {record}\n"
+            )
+        if service == "display":
+            width, height = self.device.window_size
+            return self._text(
+                "DISPLAY MANAGER (dumpsys display)\n"
+                f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
+                f"uniqueId='local:4619827259835644672', physicalPort=0, orientation=0, "
+                f"logicalFrame=Rect(0, 0 - {width}, {height}), physicalFrame=Rect(0, 0 - {width}, {height}), "
+                f"deviceWidth={width}, deviceHeight={height}}}]\n"
+            )
+        if service == "package" and args:
+            return self._package_info(args[-1])
+        if service == "power":
+            return self._text("POWER MANAGER (dumpsys power)\n  mHoldingDisplaySuspendBlocker=true\n")
+        if service == "SurfaceFlinger":
+            return self._text(
+                'Display 4619827259835644672 (HWC display 0): port=0 displayName="EMU_display_0"\n'
+            )
+        return self._text(f"Can't find service: {service}\n")
+
+    def _windows(self) -> str:
+        package, activity = self._focus()
+        width, height = self.device.window_size
+        focus = f"Window{{{_hex(package + activity)} u0 {package}/{activity}}}"
+        lines = [
+            "WINDOW MANAGER WINDOWS (dumpsys window windows)",
+            f"  Window #0 Window{{{_hex('StatusBar')} u0 StatusBar}}:",
+            "    mDisplayId=0 rootTaskId=1 mSession=Session{1c2d3e4 812:u0a10123} mOwnerUid=10123",
+            f"  Window #1 {focus}:",
+            f"    mDisplayId=0 rootTaskId=12 mSession=Session{{5f6a7b8 {_pid(package)}:u0a10145}}",
+            f"    mFrame=[0,0][{width},{height}] mHasSurface=true isReadyForDisplay()=true",
+            f"  Window #2 Window{{{_hex('wallpaper')} u0 com.android.systemui.wallpapers.ImageWallpaper}}:",
+            "    mDisplayId=0 rootTaskId=1 mHasSurface=true",
+            "",
+            "  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml port}",
+            "  mHasPermanentDpad=false",
+            "  mTopFocusedDisplayId=0",
+            f"  mInputMethodWindow=Window{{{_hex('InputMethod')} u0 InputMethod}}",
+            f"  mCurrentFocus={focus}",
+            f"  mFocusedApp=ActivityRecord{{{_hex(activity)} u0 {package}/{_short(package, activity)} t12}}",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def _package_info(self, package: str) -> ShellResult:
+        if package not in self.packages():
+            return self._text(f"Unable to find package: {package}\n")
+        return self._text(
+            "Packages:\n"
+            f"  Package [{package}] ({_hex(package)}):\n"
+            "    userId=10123\n"
+            "    versionCode=34 minSdk=26 targetSdk=34\n"
+            "    versionName=14\n"
+            "    firstInstallTime=2024-01-01 00:00:00\n"
+            "    lastUpdateTime=2024-01-01 00:00:00\n"
+            f"    signatures=PackageSignatures{{{_hex(package)} version:3, "
+            f"signatures:[{_hex(package[::-1])}], past signatures:[]}}\n"
+            "    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n"
+        )
+
+    # --- system -----------------------------------------------------------------------------
+
+    def _wm(self, argv: list[str]) -> ShellResult:
+        if argv[1:2] == ["size"]:
+            width, height = self.device.window_size
+            return self._text(f"Physical size: {width}x{height}\n")
+        if argv[1:2] == ["density"]:
+            return self._text("Physical density: 420\n")
+        return self._text(f"Unknown command: {' '.join(argv[1:])}\n", 255)
+
+    def properties(self) -> dict[str, str]:
+        dev = self.device
+        return {
+            "ro.serialno": dev.device_id,
+            "ro.build.version.sdk": str(sdk_int(dev.os_version)),
+            "ro.build.version.release": dev.os_version,
+            "ro.product.model": dev.model,
+            "ro.product.name": dev.model,
+            "ro.product.device": "emu64x",
+            "ro.product.brand": "google",
+            "ro.product.manufacturer": "Google",
+            "ro.product.cpu.abi": "x86_64",
+            "sys.boot_completed": "1",
+        }
+
+    def _getprop(self, argv: list[str]) -> ShellResult:
+        props = self.properties()
+        if len(argv) > 1:
+            return self._text(props.get(argv[1], "") + "\n")
+        return self._text("".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())))
+
+    def _ime(self, argv: list[str]) -> ShellResult:
+        if argv[1:2] == ["list"]:
+            return self._text(IME_ID + "\n")
+        return ShellResult(b"")
+
+    def _settings(self, argv: list[str]) -> ShellResult:
+        if argv[1:4] == ["get", "secure", "default_input_method"]:
+            return self._text(IME_ID + "\n")
+        if argv[1:2] == ["get"]:
+            return self._text("null\n")
+        return ShellResult(b"")
+
+    def _input(self, argv: list[str]) -> ShellResult:
+        verb, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
+        try:
+            if verb == "tap" and len(args) >= 2:
+                self.device.tap(float(args[0]), float(args[1]))
+            elif verb == "swipe" and len(args) >= 4:
+                self.device.swipe(*(float(a) for a in args[:4]))
+            elif verb == "text" and args:
+                self.device.type_text(args[0].replace("%s", " "))
+            elif verb == "keyevent" and args:
+                key = args[-1].upper().removeprefix("KEYCODE_")
+                name = _KEYCODES.get(key, key.lower())
+                if name in ("home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"):
+                    self.device.press(name)
+            else:
+                return self._text(f"Error: Unknown command: {verb}\n", 1)
+        except ValueError:
+            return self._text(f"Error: Invalid arguments for command: {verb}\n", 1)
+        return ShellResult(b"")
+
+    def _ps(self, argv: list[str]) -> ShellResult:
+        rows = ["USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME"]
+        running = [self.device.launcher, ANDROID_SYSTEMUI, *self.device.running_apps()]
+        for package in dict.fromkeys(running):
+            rows.append(
+                f"u0_a123  {_pid(package):>10}   345   14567892 123456 0                   0 S {package}"
+            )
+        return self._text("\n".join(rows) + "\n")
+
+
+def md5_entry(data: bytes) -> FileEntry:
+    """A :class:`FileEntry` describing ``data``."""
+    return FileEntry(hashlib.md5(data).hexdigest(), len(data))

@@ -1,0 +1,241 @@
+"""The simulated device behind a W3C WebDriver / Appium 3 face on 127.0.0.1.
+
+:class:`AppiumFace` answers the HTTP endpoints an Appium 3 server with the UiAutomator2
+(Android) or XCUITest (iOS) driver answers, closely enough that ``Appium-Python-Client`` cannot
+tell it from one: ``POST /session`` in the W3C shape ``{"value": {"sessionId", "capabilities"}}``,
+page source in each platform's Appium format, find element(s) by xpath / id / accessibility id /
+class name, element click / rect / text / value / attribute and the active element, W3C actions
+(tap, long press and swipe from pointer moves, typing from key actions), window rect,
+screenshot, Appium settings, and the ``mobile:`` executes ``activateApp``, ``terminateApp``,
+``queryAppState``, ``activeAppInfo`` (iOS), ``getCurrentPackage`` / ``pressKey`` (Android) and
+``pressButton`` (iOS). What each command does is in :mod:`sim.appium_commands`.
+
+Errors are W3C JSON ``{"value": {"error", "message", "stacktrace"}}`` with the HTTP status Appium
+uses: 404 for ``invalid session id``, ``no such element`` and ``unknown command``, 405 for
+``unknown method``, 500 for ``unknown error``, ``session not created`` and ``unsupported
+operation``. Every request first goes through the shared
+:class:`~sim.faults.FaultInjector` under its route name (:data:`ROUTES`; an execute is
+counted under its script, e.g. ``"mobile: activateApp"``), which counts it and may make the face
+hang, drop the connection, forget the session, answer garbage or nothing, or die.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..core.models import Platform
+from .appium_commands import AppiumState
+from .appium_input import Gesture, W3CError, execute_route
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .server import BackgroundServer
+
+__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
+
+_S = r"^/session/(?P<sid>[^/]+)"
+_E = _S + r"/element/(?P<eid>[^/]+)"
+
+# (HTTP method, path pattern, route name): the route name is what faults match and count.
+ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
+    (method, re.compile(pattern + "/?$"), name)
+    for method, pattern, name in (
+        ("GET", r"^/status", "status"),
+        ("POST", r"^/session", "new_session"),
+        ("DELETE", _S, "delete_session"),
+        ("GET", _S, "get_session"),
+        ("POST", _S + r"/timeouts", "timeouts"),
+        ("GET", _S + r"/source", "source"),
+        ("GET", _S + r"/element/active", "active_element"),
+        ("POST", _S + r"/element", "find_element"),
+        ("POST", _S + r"/elements", "find_elements"),
+        ("POST", _E + r"/click", "element_click"),
+        ("GET", _E + r"/rect", "element_rect"),
+        ("GET", _E + r"/text", "element_text"),
+        ("POST", _E + r"/value", "element_value"),
+        ("POST", _E + r"/clear", "element_clear"),
+        ("GET", _E + r"/displayed", "element_displayed"),
+        ("GET", _E + r"/enabled", "element_enabled"),
+        ("GET", _E + r"/attribute/(?P<name>[^/]+)", "element_attribute"),
+        ("POST", _S + r"/actions", "actions"),
+        ("DELETE", _S + r"/actions", "release_actions"),
+        ("GET", _S + r"/window/rect", "window_rect"),
+        ("GET", _S + r"/screenshot", "screenshot"),
+        ("POST", _S + r"/execute/sync", "execute"),
+        ("GET", _S + r"/appium/settings", "get_settings"),
+        ("POST", _S + r"/appium/settings", "update_settings"),
+        ("POST", _S + r"/back", "back"),
+    )
+)
+
+# What a MALFORMED fault answers with status 200: the start of a reply, cut off mid-way.
+MALFORMED_BODY = (
+    b'{"value": "<?xml version=\'1.0\' encoding=\'UTF-8\'?><hierarchy rotation=\\"0\\"><android.wid'
+)
+MAX_BODY = 16 * 1024 * 1024
+
+
+def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
+    for route_method, pattern, name in ROUTES:
+        match = pattern.match(path)
+        if match is not None and route_method == method:
+            return name, match.groupdict()
+    return "unknown", {}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as Appium's Express server
+    server_version = "AppiumSim/3.8.0"
+
+    def setup(self) -> None:
+        super().setup()
+        # Headers and body go out as two writes: without this, Nagle's algorithm holds the body
+        # until the client's delayed ACK (~40 ms a request), which no real server suffers from.
+        self.request.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read counters, not logs
+        return
+
+    def do_GET(self) -> None:
+        self._serve("GET")
+
+    def do_POST(self) -> None:
+        self._serve("POST")
+
+    def do_DELETE(self) -> None:
+        self._serve("DELETE")
+
+    def _serve(self, method: str) -> None:
+        face: AppiumFace = self.server.face  # type: ignore[attr-defined]
+        if face.background.server is not self.server:  # stopped: answer nothing on kept-alive sockets
+            self.close_connection = True
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(min(length, MAX_BODY)) if length > 0 else b""
+        route, params = _route(method, urlsplit(self.path).path)
+        body: Any = None
+        bad_json = False
+        if raw:
+            try:
+                body = json.loads(raw)
+            except ValueError:
+                bad_json = True
+        counted = execute_route(body) if route == "execute" else route
+        fault = face.faults.on_request(counted)
+        if fault is Fault.LOSE_SESSION:
+            face.state.forget_sessions()
+        elif fault is not Fault.NONE:
+            self._misbehave(face, fault)
+            return
+        if bad_json:
+            self._reply(400, W3CError(400, "invalid argument", "the request body is not JSON").body())
+            return
+        if route == "unknown":
+            error = W3CError(
+                404,
+                "unknown command",
+                "The requested resource could not be found, or a request was received using an HTTP "
+                "method that is not supported by the mapped resource.",
+            )
+            self._reply(404, error.body())
+            return
+        try:
+            value = face.state.handle(route, params, body)
+        except W3CError as exc:
+            self._reply(exc.status, exc.body())
+            return
+        self._reply(200, {"value": value})
+
+    def _misbehave(self, face: AppiumFace, fault: Fault) -> None:
+        if fault is Fault.HANG:
+            face.faults.wait_released()
+            self.close_connection = True
+        elif fault is Fault.MALFORMED:
+            self._write(200, MALFORMED_BODY, "application/json; charset=utf-8")
+        elif fault is Fault.EMPTY:
+            self._write(200, b"", "application/json; charset=utf-8")
+        elif fault is Fault.DIE:
+            face.background.stop_from_handler()
+            self.close_connection = True
+        else:  # DROP: close without a word
+            self.close_connection = True
+
+    def _reply(self, status: int, payload: Mapping[str, Any]) -> None:
+        self._write(status, json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8")
+
+    def _write(self, status: int, data: bytes, content_type: str) -> None:
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except OSError:
+            self.close_connection = True  # the client gave up (its timeout): nothing to tell it
+
+
+class AppiumFace:
+    """One simulated device served as an Appium 3 server. Nothing binds until ``start()``."""
+
+    def __init__(
+        self,
+        device: SimDevice,
+        *,
+        faults: FaultInjector | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.device = device
+        self.state = AppiumState(device)
+        self.faults = faults or FaultInjector()
+        self.background: BackgroundServer[ThreadingHTTPServer] = BackgroundServer(
+            ThreadingHTTPServer, _Handler, host=host, port=port, faults=self.faults, face=self
+        )
+
+    @property
+    def platform(self) -> Platform:
+        return self.device.platform
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``: what an Appium client is pointed at."""
+        return self.background.url
+
+    @property
+    def running(self) -> bool:
+        return self.background.running
+
+    @property
+    def gestures(self) -> list[Gesture]:
+        """The taps, long presses and swipes performed from W3C actions, oldest first."""
+        return list(self.state.gestures)
+
+    def count(self, *routes: str) -> int:
+        """Requests served on these routes (all when none given); see :data:`ROUTES`."""
+        return self.faults.count(*routes)
+
+    def start(self) -> AppiumFace:
+        self.background.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop answering: the port is closed and kept-alive connections get no reply."""
+        self.background.stop()
+
+    def __enter__(self) -> AppiumFace:
+        return self.start()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        where = self.url if self.running else "stopped"
+        return f"AppiumFace({self.platform}, {self.device.device_id}, {where})"

@@ -1,0 +1,278 @@
+"""W3C actions and ``mobile:`` executes, acted out on the simulated device for the Appium face.
+
+:func:`perform_actions` turns a W3C actions body into taps, long presses, swipes and typing;
+:func:`run_mobile` answers the ``mobile:`` executes of the UiAutomator2 (Android) and XCUITest
+(iOS) drivers. Both work on a :class:`Phone` (the face's state) and raise :class:`W3CError`,
+which the face answers in W3C JSON with the HTTP status Appium uses.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from lxml import etree
+
+from ..core.errors import AppNotInstalled
+from ..core.models import Platform
+from .device import SimDevice
+from .nodes import SimNode
+
+__all__ = [
+    "ELEMENT_KEY",
+    "LONG_PRESS_MS",
+    "MOBILE_COMMANDS",
+    "TAP_SLOP",
+    "Gesture",
+    "Phone",
+    "W3CError",
+    "execute_route",
+    "invalid_argument",
+    "perform_actions",
+    "run_mobile",
+]
+
+ELEMENT_KEY = "element-6066-11e4-a52e-4f735466cecf"
+ANDROID_KEYCODES: dict[int, str] = {
+    3: "home",
+    4: "back",
+    24: "volume_up",
+    25: "volume_down",
+    26: "power",
+    66: "enter",
+    82: "menu",
+    187: "recent",
+}
+IOS_BUTTONS: dict[str, str] = {"home": "home", "volumeup": "volume_up", "volumedown": "volume_down"}
+TAP_SLOP = 10.0  # a pointer that moved less than this between down and up tapped
+LONG_PRESS_MS = 500.0  # held at least this long without moving: a long press
+
+
+class W3CError(Exception):
+    """An error answered in W3C shape, with the HTTP status Appium uses for it."""
+
+    def __init__(self, status: int, error: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.error, self.message = status, error, message
+
+    def body(self) -> dict[str, Any]:
+        return {"value": {"error": self.error, "message": self.message, "stacktrace": ""}}
+
+
+def invalid_argument(message: str) -> W3CError:
+    return W3CError(400, "invalid argument", message)
+
+
+@dataclass(frozen=True)
+class Gesture:
+    """One gesture the face performed from W3C actions: what a test can check crossed the wire."""
+
+    kind: str  # "tap", "long_press" or "swipe"
+    start: tuple[float, float]
+    end: tuple[float, float]
+    duration_ms: float
+
+
+class Phone(Protocol):
+    """What actions and executes need from the face's state."""
+
+    device: SimDevice
+    platform: Platform
+
+    def snapshot(self) -> tuple[SimNode, etree._Element]: ...
+
+    def record(self, gesture: Gesture) -> None: ...
+
+    def type_keys(self, text: str) -> None: ...
+
+
+# --- W3C actions ------------------------------------------------------------------------------
+
+
+def _number(action: Mapping[str, Any], key: str, default: float | None = None) -> float:
+    value = action.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise invalid_argument(f"action {action.get('type')!r} needs a finite number '{key}', got {value!r}")
+    return float(value)
+
+
+def _pointer(phone: Phone, actions: list[Any], element_center: Callable[[str], tuple[float, float]]) -> None:
+    x = y = 0.0
+    down: tuple[float, float] | None = None
+    held = 0.0
+    for action in actions:
+        if not isinstance(action, dict):
+            raise invalid_argument("each action must be an object")
+        kind = action.get("type")
+        if kind == "pointerMove":
+            dx, dy = _number(action, "x", 0), _number(action, "y", 0)
+            origin = action.get("origin", "viewport")
+            if origin == "pointer":
+                x, y = x + dx, y + dy
+            elif isinstance(origin, dict) and isinstance(origin.get(ELEMENT_KEY), str):
+                cx, cy = element_center(origin[ELEMENT_KEY])
+                x, y = cx + dx, cy + dy
+            elif origin == "viewport":
+                x, y = dx, dy
+            else:
+                raise invalid_argument(f"unknown pointerMove origin {origin!r}")
+            if down is not None:
+                held += _number(action, "duration", 0)
+        elif kind == "pointerDown":
+            down, held = (x, y), 0.0
+        elif kind == "pause":
+            if down is not None:
+                held += _number(action, "duration", 0)
+        elif kind == "pointerUp":
+            if down is None:
+                continue
+            moved = math.hypot(x - down[0], y - down[1])
+            if moved < TAP_SLOP:
+                phone.record(Gesture("long_press" if held >= LONG_PRESS_MS else "tap", down, down, held))
+                phone.device.tap(*down)
+            else:
+                phone.record(Gesture("swipe", down, (x, y), held))
+                phone.device.swipe(down[0], down[1], x, y)
+            down = None
+        elif kind != "pointerCancel":
+            raise invalid_argument(f"unknown pointer action {kind!r}")
+
+
+def perform_actions(phone: Phone, body: Any, element_center: Callable[[str], tuple[float, float]]) -> None:
+    """Act out a W3C ``POST /actions`` body on the phone.
+
+    A pointer that goes down and up within :data:`TAP_SLOP` is a tap (a long press when held
+    :data:`LONG_PRESS_MS` or more); one that moved further is a swipe from down to up. Key
+    sources type their ``keyDown`` values. ``element_center`` resolves an element origin.
+    """
+    sources = body.get("actions") if isinstance(body, dict) else None
+    if not isinstance(sources, list):
+        raise invalid_argument("'actions' must be a list of input sources")
+    for source in sources:
+        if not isinstance(source, dict) or not isinstance(source.get("actions"), list):
+            raise invalid_argument("each input source needs an 'actions' list")
+        kind = source.get("type")
+        if kind == "pointer":
+            _pointer(phone, source["actions"], element_center)
+        elif kind == "key":
+            typed = "".join(
+                a["value"]
+                for a in source["actions"]
+                if isinstance(a, dict) and a.get("type") == "keyDown" and isinstance(a.get("value"), str)
+            )
+            phone.type_keys(typed)
+        elif kind not in ("none", "wheel"):
+            raise invalid_argument(f"unknown input source type {kind!r}")
+
+
+# --- mobile: executes -------------------------------------------------------------------------
+
+
+def _app_id(phone: Phone, args: Mapping[str, Any]) -> str:
+    key = "appId" if phone.platform == "android" else "bundleId"
+    value = args.get(key)
+    if not isinstance(value, str) or not value:
+        raise invalid_argument(f"'{key}' is required and must be a non-empty string")
+    return value
+
+
+def _activate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
+    app_id = _app_id(phone, args)
+    try:
+        phone.device.launch(app_id)
+    except AppNotInstalled as exc:
+        if phone.platform == "ios":
+            message = f"Application '{app_id}' is unknown to FrontBoard"
+        else:
+            message = f"Cannot activate '{app_id}': the package is not installed on the device"
+        raise W3CError(500, "unknown error", message) from exc
+    return None
+
+
+def _terminate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
+    return phone.device.terminate(_app_id(phone, args))
+
+
+def _query_app_state(phone: Phone, args: Mapping[str, Any]) -> Any:
+    app_id = _app_id(phone, args)
+    return phone.device.app_state(app_id) if phone.device.is_installed(app_id) else 0
+
+
+def _active_app_info(phone: Phone, args: Mapping[str, Any]) -> Any:
+    tree, _ = phone.snapshot()
+    bundle = phone.device.foreground()
+    return {
+        "pid": 1000 + zlib.crc32(bundle.encode()) % 50000,
+        "bundleId": bundle,
+        "name": tree.ident or "",
+        "processArguments": {"args": [], "env": {}},
+    }
+
+
+def _current_package(phone: Phone, args: Mapping[str, Any]) -> Any:
+    return phone.device.foreground()
+
+
+def _press_key(phone: Phone, args: Mapping[str, Any]) -> Any:
+    keycode = args.get("keycode")
+    if isinstance(keycode, bool) or not isinstance(keycode, int):
+        raise invalid_argument("'keycode' is required and must be an integer")
+    name = ANDROID_KEYCODES.get(keycode)
+    if name is not None:
+        phone.device.press(name)
+    return None
+
+
+def _press_button(phone: Phone, args: Mapping[str, Any]) -> Any:
+    name = args.get("name")
+    key = IOS_BUTTONS.get(name.lower()) if isinstance(name, str) else None
+    if key is None:
+        raise invalid_argument(f"button name {name!r} is unknown; supported: {', '.join(IOS_BUTTONS)}")
+    phone.device.press(key)
+    return None
+
+
+MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, Any]], Any]]] = {
+    "mobile: activateApp": (frozenset({"android", "ios"}), _activate_app),
+    "mobile: terminateApp": (frozenset({"android", "ios"}), _terminate_app),
+    "mobile: queryAppState": (frozenset({"android", "ios"}), _query_app_state),
+    "mobile: activeAppInfo": (frozenset({"ios"}), _active_app_info),
+    "mobile: getCurrentPackage": (frozenset({"android"}), _current_package),
+    "mobile: pressKey": (frozenset({"android"}), _press_key),
+    "mobile: pressButton": (frozenset({"ios"}), _press_button),
+}
+
+
+def run_mobile(phone: Phone, body: Any) -> Any:
+    """Answer a ``POST /execute/sync`` body: the ``mobile:`` commands the platform's driver has.
+
+    Any other script is ``unsupported operation``, as an Appium driver answers it.
+    """
+    script = body.get("script") if isinstance(body, dict) else None
+    args = body.get("args", []) if isinstance(body, dict) else None
+    if not isinstance(script, str) or not isinstance(args, list):
+        raise invalid_argument("'script' must be a string and 'args' a list")
+    entry = MOBILE_COMMANDS.get(script.strip())
+    if entry is None or phone.platform not in entry[0]:
+        available = ", ".join(
+            name for name, (platforms, _) in MOBILE_COMMANDS.items() if phone.platform in platforms
+        )
+        raise W3CError(
+            500,
+            "unsupported operation",
+            f"Unsupported execute method '{script}'. Execute methods available in the current driver "
+            f"version are: {available}",
+        )
+    options = args[0] if args else {}
+    if not isinstance(options, dict):
+        raise invalid_argument(f"the argument of '{script}' must be an object")
+    return entry[1](phone, options)
+
+
+def execute_route(body: Any) -> str:
+    """The route name an execute request is counted under: the script (``"mobile: activateApp"``)."""
+    script = body.get("script") if isinstance(body, dict) else None
+    return script.strip() if isinstance(script, str) and script.strip() else "execute"

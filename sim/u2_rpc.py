@@ -1,0 +1,400 @@
+"""The uiautomator2 server of a simulated phone: HTTP JSON-RPC over an adb ``tcp:9008`` stream.
+
+The real server (``com.wetest.uia2.Main``, started with ``app_process``) answers ``GET /ping``
+with ``pong`` and ``POST /jsonrpc/0`` with JSON-RPC 2.0. :class:`U2Server` serves one request
+per stream, as the uiautomator2 client opens a new adb stream for every request. Device state
+stays in :class:`~sim.device.SimDevice`; this module holds only what the server process
+itself holds (whether it runs, who started it, the clipboard).
+
+Faults come from the face's decision function (a :class:`~sim.faults.FaultInjector`
+seen through the adb face), per route ``rpc:ping`` / ``rpc:<method>``:
+
+- ``HANG``: no answer until the fault is cleared or the face stops; ``DROP``: the stream closes
+  without an answer; ``LOSE_SESSION``: the JSON-RPC error a server whose UiAutomation is gone
+  sends (``UiAutomation not connected``); ``MALFORMED``: a truncated XML dump, or a body that is
+  not JSON; ``EMPTY``: an empty dump, or an empty body; ``DIE``: the server process dies (no
+  answer; later streams to port 9008 are refused and a relaunch crashes).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .nodes import SimNode
+from .render_android import render_hierarchy
+from .u2_selector import RpcError, candidates, obj_info, selector_matches
+
+__all__ = ["RpcError", "U2Server", "sdk_int"]
+
+_MAX_HEADER_BYTES = 64 * 1024
+_MAX_BODY_BYTES = 4 * 1024 * 1024
+_NOT_CONNECTED = (
+    "java.lang.IllegalStateException: UiAutomation not connected, UiAutomation@5a1b2c3[id=-1, flags=0]"
+)
+_SDK = {"10": 29, "11": 30, "12": 31, "13": 33, "14": 34, "15": 35}
+# pressKey names the real server knows, mapped to the simulated device's key names (None: no effect here).
+_KEY_NAMES: dict[str, str | None] = {
+    "home": "home",
+    "back": "back",
+    "enter": "enter",
+    "menu": "menu",
+    "recent": "recent",
+    "volume_up": "volume_up",
+    "volume_down": "volume_down",
+    "power": "power",
+    "left": None,
+    "right": None,
+    "up": None,
+    "down": None,
+    "center": None,
+    "search": None,
+    "delete": None,
+    "del": None,
+    "volume_mute": None,
+    "camera": None,
+}
+_KEY_CODES: dict[int, str] = {3: "home", 4: "back", 66: "enter", 82: "menu", 187: "recent", 24: "volume_up"}
+_KEY_CODES.update({25: "volume_down", 26: "power"})
+
+
+def sdk_int(os_version: str) -> int:
+    """The API level of an Android release name ("14" -> 34)."""
+    return _SDK.get(os_version.split(".")[0], 34)
+
+
+def _read_request(stream: io.BufferedReader) -> tuple[str, str, bytes] | None:
+    """(method, path, body) of one HTTP request, or None when the peer closed or sent garbage."""
+    line = stream.readline(_MAX_HEADER_BYTES)
+    if not line:
+        return None
+    parts = line.decode("latin-1").split()
+    if len(parts) != 3:
+        return None
+    length = 0
+    total = len(line)
+    while True:
+        header = stream.readline(_MAX_HEADER_BYTES)
+        total += len(header)
+        if not header or total > _MAX_HEADER_BYTES:
+            return None
+        if header in (b"\r\n", b"\n"):
+            break
+        name, _, value = header.decode("latin-1").partition(":")
+        if name.strip().lower() == "content-length":
+            try:
+                length = int(value.strip())
+            except ValueError:
+                return None
+    if not 0 <= length <= _MAX_BODY_BYTES:
+        return None
+    body = stream.read(length) if length else b""
+    return parts[0].upper(), parts[1], body
+
+
+def _response(status: str, body: bytes, content_type: str = "application/json") -> bytes:
+    head = (
+        f"HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    return head.encode("latin-1") + body
+
+
+class U2Server:
+    """The uiautomator2 server process on one simulated phone (thread-safe)."""
+
+    def __init__(
+        self,
+        device: SimDevice,
+        *,
+        faults: FaultInjector,
+        decide: Callable[[str], Fault] | None = None,
+        running: bool = True,
+        poll_interval: float = 0.05,
+        stopped: threading.Event | None = None,
+    ) -> None:
+        self.device = device
+        self.faults = faults
+        self._decide = decide or faults.on_request
+        self._lock = threading.Lock()
+        self._running = running
+        self._owner: object | None = None
+        self.dead = False
+        self.clipboard: str | None = None
+        self.launches = 0
+        self.poll_interval = poll_interval
+        self.stopped = stopped or threading.Event()  # set when the face stops: held requests end
+        self._methods: dict[str, Callable[..., Any]] = {
+            "dumpWindowHierarchy": self._dump,
+            "click": self._click,
+            "swipe": self._swipe,
+            "drag": self._swipe,
+            "swipePoints": self._swipe_points,
+            "pressKey": self._press_key,
+            "pressKeyCode": self._press_key_code,
+            "setClipboard": self._set_clipboard,
+            "getClipboard": lambda: self.clipboard,
+            "pasteClipboard": self._paste,
+            "clearInputText": self._clear_text,
+            "takeScreenshot": self._screenshot,
+            "deviceInfo": self._device_info,
+            "waitForExists": self._wait_for_exists,
+            "exist": lambda selector: self._find(selector) is not None,
+            "count": lambda selector: len(self._find_all(selector)),
+            "objInfo": lambda selector: obj_info(self._must_find(selector)),
+            "objInfoOfAllInstances": lambda selector: [obj_info(n) for n in self._find_all(selector)],
+            "getText": lambda selector: self._must_find(selector).text or "",
+            "setText": self._set_text,
+            "clearTextField": self._clear_field,
+            "wakeUp": lambda: None,
+        }
+
+    # --- the process ------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        with self._lock:
+            return self._running and not self.dead
+
+    def launch(self, owner: object) -> bool:
+        """``app_process … com.wetest.uia2.Main`` was run on stream ``owner``; False if it crashes."""
+        with self._lock:
+            if self.dead:
+                return False
+            self._running = True
+            self._owner = owner
+            self.launches += 1
+            return True
+
+    def owner_gone(self, owner: object) -> None:
+        """The stream that launched the server closed: the process ends with it."""
+        with self._lock:
+            if self._owner is owner:
+                self._owner = None
+                self._running = False
+
+    def exit(self) -> None:
+        """The process exits (the system killed it): nothing listens until it is launched again."""
+        with self._lock:
+            self._running = False
+            self._owner = None
+
+    def kill(self) -> None:
+        """The process dies (``Fault.DIE``): nothing answers on port 9008 from now on."""
+        with self._lock:
+            self.dead = True
+            self._running = False
+
+    # --- one HTTP exchange ------------------------------------------------------------------
+
+    def serve(self, sock: socket.socket) -> None:
+        """Answer one HTTP request arriving on ``sock`` (an adb ``tcp:9008`` stream)."""
+        stream = sock.makefile("rb")
+        try:
+            request = _read_request(stream)
+            if request is None:
+                return
+            method, path, body = request
+            reply = self._handle(method, path, body)
+            if reply is not None:
+                sock.sendall(reply)
+        except OSError:
+            return
+        finally:
+            stream.close()
+
+    def _handle(self, method: str, path: str, body: bytes) -> bytes | None:
+        if path.split("?")[0] == "/ping" and method == "GET":
+            fault = self._decide("rpc:ping")
+            if self._misbehave(fault):
+                return None
+            if fault in (Fault.MALFORMED, Fault.EMPTY):
+                return _response("200 OK", b"" if fault is Fault.EMPTY else b"\x00p0ng", "text/plain")
+            return _response("200 OK", b"pong", "text/plain")
+        if path.split("?")[0] != "/jsonrpc/0" or method != "POST":
+            self._decide("rpc:other")
+            return _response("404 Not Found", b"Not Found", "text/plain")
+        try:
+            payload = json.loads(body)
+            rpc_method = str(payload["method"])
+            params = payload.get("params") or []
+            rpc_id = payload.get("id", 1)
+        except (ValueError, KeyError, TypeError):
+            self._decide("rpc:invalid")
+            return self._json(
+                {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
+            )
+        fault = self._decide(f"rpc:{rpc_method}")
+        if self._misbehave(fault):
+            return None
+        if fault is Fault.LOSE_SESSION:
+            error = {"code": -32001, "message": "java.lang.IllegalStateException", "data": _NOT_CONNECTED}
+            return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
+        if fault is Fault.MALFORMED:
+            if rpc_method == "dumpWindowHierarchy":
+                xml = render_hierarchy(self.device.tree())
+                return self._json({"jsonrpc": "2.0", "id": rpc_id, "result": xml[: len(xml) // 2]})
+            return _response("200 OK", b"\xff\xfe<html>Internal Error", "text/html")
+        if fault is Fault.EMPTY:
+            if rpc_method == "dumpWindowHierarchy":
+                return self._json({"jsonrpc": "2.0", "id": rpc_id, "result": ""})
+            return _response("200 OK", b"")
+        try:
+            result = self.call(rpc_method, params)
+        except RpcError as exc:
+            error = {"code": exc.code, "message": exc.message, "data": exc.data or exc.message}
+            return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
+        return self._json({"jsonrpc": "2.0", "id": rpc_id, "result": result})
+
+    def _misbehave(self, fault: Fault) -> bool:
+        """Act out the faults that leave a request unanswered; True when nothing is to be sent."""
+        if fault is Fault.HANG:
+            while not self.faults.wait_released(self.poll_interval * 4):
+                if self.stopped.is_set():
+                    break
+            return True
+        if fault is Fault.DIE:
+            self.kill()
+            return True
+        return fault is Fault.DROP
+
+    @staticmethod
+    def _json(payload: Mapping[str, Any]) -> bytes:
+        return _response("200 OK", json.dumps(payload).encode("utf-8"))
+
+    # --- JSON-RPC methods -------------------------------------------------------------------
+
+    def call(self, method: str, params: Any) -> Any:
+        """Run one JSON-RPC method on the device; ``RpcError`` as the real server reports errors."""
+        handler = self._methods.get(method)
+        if handler is None:
+            raise RpcError(-32601, "Method not found", f"method {method} is not implemented")
+        args = list(params) if isinstance(params, list | tuple) else []
+        kwargs = dict(params) if isinstance(params, Mapping) else {}
+        try:
+            return handler(*args, **kwargs)
+        except TypeError as exc:
+            raise RpcError(-32602, "Invalid params", str(exc)) from exc
+
+    def _dump(self, compressed: bool = False, max_depth: int = 50, root_in_active: bool = False) -> str:
+        return render_hierarchy(self.device.tree(), max_depth=int(max_depth))
+
+    def _click(self, x: float, y: float, duration_ms: int | None = None) -> bool:
+        self.device.tap(x, y)  # a long click does what a tap does on the simulated screens
+        return True
+
+    def _swipe(self, fx: float, fy: float, tx: float, ty: float, steps: int = 55) -> bool:
+        self.device.swipe(fx, fy, tx, ty)
+        return True
+
+    def _swipe_points(self, points: list[float], steps: int = 55) -> bool:
+        if len(points) < 4:
+            return False
+        self.device.swipe(points[0], points[1], points[-2], points[-1])
+        return True
+
+    def _press_key(self, key: str) -> bool:
+        name = str(key).lower()
+        if name not in _KEY_NAMES:
+            return False
+        target = _KEY_NAMES[name]
+        if target is not None:
+            self.device.press(target)
+        return True
+
+    def _press_key_code(self, code: int, meta: int = 0) -> bool:
+        name = _KEY_CODES.get(int(code))
+        if name is not None:
+            self.device.press(name)
+        return True
+
+    def _set_clipboard(self, label: str | None, text: str) -> None:
+        with self._lock:
+            self.clipboard = text
+
+    def _paste(self) -> None:
+        with self._lock:
+            text = self.clipboard
+        if text:
+            self.device.type_text(text)
+
+    def _clear_text(self) -> None:
+        self.device.clear_text()
+
+    def _screenshot(self, scale: float = 1.0, quality: int = 80) -> str:
+        from PIL import Image  # Pillow comes with uiautomator2, which this face serves
+
+        with Image.open(io.BytesIO(self.device.screenshot_png())) as small:
+            width, height = self.device.window_size
+            image = small.convert("RGB").resize((max(1, int(width * scale)), max(1, int(height * scale))))
+        out = io.BytesIO()
+        image.save(out, format="JPEG", quality=int(quality))
+        return base64.b64encode(out.getvalue()).decode("ascii")
+
+    def _device_info(self) -> dict[str, Any]:
+        width, height = self.device.window_size
+        return {
+            "currentPackageName": self.device.foreground(),
+            "displayHeight": height,
+            "displayRotation": 0,
+            "displaySizeDpX": round(width * 160 / 420),
+            "displaySizeDpY": round(height * 160 / 420),
+            "displayWidth": width,
+            "productName": self.device.model,
+            "screenOn": True,
+            "sdkInt": sdk_int(self.device.os_version),
+            "naturalOrientation": True,
+        }
+
+    def _find_all(self, selector: Any) -> list[SimNode]:
+        if not isinstance(selector, Mapping):
+            raise RpcError(-32602, "Invalid params", "a UiSelector must be an object")
+        if selector.get("childOrSibling"):
+            raise RpcError(-32602, "java.lang.IllegalArgumentException: child/sibling selectors unsupported")
+        found = [n for n, i in candidates(self.device.tree()) if selector_matches(selector, n, i)]
+        instance = selector.get("instance", 0) if int(selector.get("mask", 0)) & 0x01000000 else 0
+        return found[int(instance) :] if instance else found
+
+    def _find(self, selector: Any) -> SimNode | None:
+        found = self._find_all(selector)
+        return found[0] if found else None
+
+    def _must_find(self, selector: Any) -> SimNode:
+        node = self._find(selector)
+        if node is None:
+            described = {k: v for k, v in selector.items() if k not in ("mask", "childOrSibling")}
+            message = f"androidx.test.uiautomator.UiObjectNotFoundException: UiSelector{described}"
+            raise RpcError(-32002, message)
+        return node
+
+    def _wait_for_exists(self, selector: Any, timeout_ms: int = 0) -> bool:
+        deadline = time.monotonic() + max(0, int(timeout_ms)) / 1000
+        while True:
+            if self._find(selector) is not None:
+                return True
+            if time.monotonic() >= deadline or self.stopped.is_set():
+                return False
+            time.sleep(self.poll_interval)
+
+    def _set_text(self, selector: Any, text: str) -> bool:
+        node = self._must_find(selector)
+        if node.ref is None:
+            return False
+        self.device.tap(*node.bounds.center)
+        self.device.clear_text()
+        self.device.type_text(text)
+        return True
+
+    def _clear_field(self, selector: Any) -> None:
+        node = self._must_find(selector)
+        if node.ref is not None:
+            self.device.tap(*node.bounds.center)
+            self.device.clear_text()

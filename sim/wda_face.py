@@ -1,0 +1,310 @@
+"""A WebDriverAgent HTTP face for the simulated iPhone, served on 127.0.0.1.
+
+:class:`WdaFace` answers the WebDriverAgent routes facebook-wda (and Appium's XCUITest driver)
+use, in WDA's JSON shapes: every reply is ``{"value": …, "sessionId": …}``, errors are
+``{"value": {"error", "message", "traceback"}}`` with WDA's HTTP status codes, an unknown route
+is ``unknown command``, a request under a session id that is not the active one is ``invalid
+session id``, and launching a bundle the device does not have is an ``unknown error`` whose message
+says the app ``is unknown to FrontBoard`` (pass ``missing_app="invalid argument"`` for the answer
+newer appium/WebDriverAgent builds give). One session is active at a time, as in WDA. The routes
+are the table in :mod:`sim.wda_routes`; sources are rendered by :mod:`sim.render_wda`
+and element lookups answered by :mod:`sim.wda_query`.
+
+Knobs that play other phones: ``face.locked`` (what ``/wda/locked`` answers), ``face.app_attributes``
+(``False``: no ``processId``/``bundleId`` on the application element, as before WDA 4),
+``face.disabled_routes`` (route names answered ``unknown command``, e.g. ``{"tap"}`` for WDA < 6).
+
+Every request is counted per route name (:data:`ROUTE_NAMES`; ``face.count("tap")``) and passed
+through the shared :class:`~sim.faults.FaultInjector`: ``HANG`` holds the request without
+answering until the fault is cleared or the face stops, ``DROP`` closes the connection unanswered,
+``DIE`` does that and stops the server (later requests are refused), ``MALFORMED`` answers bytes
+that are not JSON, ``EMPTY`` an empty body, and ``LOSE_SESSION`` makes the face forget its session
+before answering. A hung or dropped request never changes the device.
+
+The face only serves: ``amc.drivers.connect`` composes it with the real adapter for ``sim+wda:ios``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import sys
+import threading
+import uuid
+from collections.abc import Callable, Mapping
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+from urllib.parse import parse_qs, urlsplit
+
+from ..core.errors import AppNotInstalled, ConfigError
+from .device import SimDevice
+from .faults import Fault, FaultInjector
+from .render_wda import WdaNode, wda_tree
+from .server import BackgroundServer
+from .wda_routes import (
+    ELEMENT_KEY,
+    ROUTE_NAMES,
+    ROUTES,
+    Request,
+    Route,
+    WdaError,
+    invalid_argument,
+)
+
+__all__ = ["ROUTE_NAMES", "WdaFace"]
+
+_MAX_CACHED_ELEMENTS = 2048
+
+
+class WdaFace:
+    """WebDriverAgent over HTTP for one simulated iPhone. Construction does no I/O; ``start()`` binds."""
+
+    def __init__(
+        self,
+        device: SimDevice | None = None,
+        *,
+        faults: FaultInjector | None = None,
+        port: int = 0,
+        missing_app: Literal["frontboard", "invalid argument"] = "frontboard",
+    ) -> None:
+        device = device if device is not None else SimDevice("ios")
+        if device.platform != "ios":
+            raise ConfigError(f"a WebDriverAgent face drives an iOS device, not {device.platform!r}")
+        self.device: SimDevice = device
+        self.faults = faults if faults is not None else FaultInjector()
+        self.missing_app = missing_app
+        self.disabled_routes: set[str] = set()  # answered as 'unknown command', like an older WDA
+        self.app_attributes = True  # processId/bundleId on the application element (WDA >= 4.x)
+        self.locked: bool = False
+        self.settings: dict[str, Any] = {"snapshotMaxDepth": 50, "shouldUseCompactResponses": True}
+        self._session_id: str | None = None
+        self._elements: dict[str, WdaNode] = {}
+        self._lock = threading.Lock()
+        self._server: BackgroundServer[_Server] = BackgroundServer(
+            _Server, _HttpHandler, port=port, faults=self.faults, face=self
+        )
+        self._url: str | None = None
+
+    # --- lifecycle and inspection -----------------------------------------------------------
+
+    def start(self) -> WdaFace:
+        self._server.start()
+        self._url = self._server.url
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; held (hung) requests are released and answered with nothing."""
+        self._server.stop()
+
+    @property
+    def url(self) -> str:
+        if self._url is None:
+            raise RuntimeError("the WDA face has not been started")
+        return self._url
+
+    @property
+    def running(self) -> bool:
+        return self._server.running
+
+    @property
+    def session_id(self) -> str | None:
+        return self._session_id
+
+    def forget_session(self) -> None:
+        """Drop the active session (what a WDA restart or a crashed session looks like to a client)."""
+        with self._lock:
+            self._session_id = None
+            self._elements.clear()
+
+    def count(self, *routes: str) -> int:
+        """Requests served on these route names (see :data:`ROUTE_NAMES`); all requests when none given."""
+        return self.faults.count(*routes)
+
+    def __enter__(self) -> WdaFace:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- routing ----------------------------------------------------------------------------
+
+    def resolve(self, method: str, target: str, body: bytes) -> tuple[str, Callable[[], tuple[int, Any]]]:
+        """The route name for a request and a function that answers it (status, value)."""
+        parts = urlsplit(target)
+        path = re.sub(r"/{2,}", "/", parts.path)
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        sid: str | None = None
+        m = re.fullmatch(r"/session/([^/]+)(/.*)?", path)
+        if m is not None:
+            sid, path = m.group(1), (m.group(2) or "").rstrip("/")
+        elif path != "/":
+            path = path.rstrip("/")
+        for route in ROUTES:
+            if route.method != method or (sid is None and route.session == "required"):
+                continue
+            if sid is not None and route.session == "none":
+                continue
+            found = route.pattern.fullmatch(path)
+            if found is not None and route.name not in self.disabled_routes:
+                answer = functools.partial(
+                    self._answer, route, method, path, sid, query, body, found.groupdict()
+                )
+                return route.name, answer
+            if found is not None:
+                return route.name, functools.partial(_unhandled, target, query)
+        return "unknown", functools.partial(_unhandled, target, query)
+
+    def _answer(
+        self,
+        route: Route,
+        method: str,
+        path: str,
+        sid: str | None,
+        query: Mapping[str, str],
+        raw: bytes,
+        params: Mapping[str, str],
+    ) -> tuple[int, Any]:
+        try:
+            try:
+                body = json.loads(raw) if raw.strip() else {}
+            except ValueError as exc:
+                raise invalid_argument(f"the request body is not JSON: {exc}") from exc
+            if not isinstance(body, dict):
+                raise invalid_argument("the request body must be a JSON object")
+            if sid is not None and sid != self._session_id:
+                raise WdaError("invalid session id", "Session does not exist", 404)
+            return 200, route.handler(self, Request(method, path, sid, query, body, params))
+        except WdaError as exc:
+            return exc.status, exc
+
+    def reply(self, status: int, value: Any) -> bytes:
+        """A reply body in WDA's shape; an error becomes ``{"value": {"error", "message", "traceback"}}``."""
+        if isinstance(value, WdaError):
+            value = {"error": value.error, "message": value.message, "traceback": ""}
+        return json.dumps({"value": value, "sessionId": self._session_id}, ensure_ascii=False).encode()
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    def tree(self) -> WdaNode:
+        root = self.device.tree()
+        return wda_tree(root, bundle_id=root.package if self.app_attributes else None)
+
+    def new_session(self) -> str:
+        """Start a new session (the old one ends, as in WDA) and return its id."""
+        with self._lock:
+            self._session_id = str(uuid.uuid4()).upper()
+            self._elements.clear()
+            return self._session_id
+
+    def cache(self, nodes: list[WdaNode]) -> list[dict[str, str]]:
+        """Remember found elements under new ids; the reply items for ``POST …/elements``."""
+        out = []
+        with self._lock:
+            for node in nodes:
+                if len(self._elements) >= _MAX_CACHED_ELEMENTS:
+                    self._elements.pop(next(iter(self._elements)))
+                uid = str(uuid.uuid4()).upper()
+                self._elements[uid] = node
+                out.append({"ELEMENT": uid, ELEMENT_KEY: uid})
+        return out
+
+    def element(self, uid: str) -> WdaNode:
+        with self._lock:
+            node = self._elements.get(uid)
+        if node is None:
+            raise WdaError(
+                "stale element reference",
+                f'The previously found element "{uid}" is not present in the current view anymore',
+                404,
+            )
+        return node
+
+    def launch(self, bundle_id: str) -> None:
+        try:
+            self.device.launch(bundle_id)
+        except AppNotInstalled as exc:
+            if self.missing_app == "invalid argument":
+                raise invalid_argument(
+                    f'Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open '
+                    f'"{bundle_id}" failed." UserInfo={{NSUnderlyingError={{Error Domain=FBSOpenApplication'
+                    f'ErrorDomain Code=4 "Application info provider (FBSApplicationLibrary) returned nil '
+                    f'for "{bundle_id}""}}}}'
+                ) from exc
+            raise WdaError(
+                "unknown error",
+                f"Failed to launch {bundle_id}: The operation couldn\u2019t be completed. "
+                f'Application "{bundle_id}" is unknown to FrontBoard.',
+                500,
+            ) from exc
+
+    def session_info(self) -> dict[str, Any]:
+        return {
+            "sessionId": self._session_id,
+            "capabilities": {
+                "device": "iphone",
+                "sdkVersion": self.device.os_version,
+                "browserName": self.device.foreground(),
+                "CFBundleIdentifier": self.device.foreground(),
+            },
+        }
+
+
+def _unhandled(target: str, query: Mapping[str, str]) -> tuple[int, Any]:
+    return 404, WdaError("unknown command", f"Unhandled endpoint: {target} with parameters {query}", 404)
+
+
+# --- HTTP -------------------------------------------------------------------------------------
+
+
+class _Server(ThreadingHTTPServer):
+    """Quiet about clients that hang up first (a client timeout is an expected event here)."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            super().handle_error(request, client_address)
+
+
+class _HttpHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "WebDriverAgent"
+    sys_version = ""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def _serve(self) -> None:
+        face: WdaFace = self.server.face  # type: ignore[attr-defined]
+        faults: FaultInjector = self.server.faults  # type: ignore[attr-defined]
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+        name, answer = face.resolve(self.command, self.path, body)
+        fault = faults.on_request(name)
+        if fault is Fault.HANG:
+            faults.wait_released()
+            self.close_connection = True
+            return
+        if fault in (Fault.DROP, Fault.DIE):
+            if fault is Fault.DIE:
+                self.server.background.stop_from_handler()  # type: ignore[attr-defined]
+            self.close_connection = True
+            return
+        if fault is Fault.MALFORMED:
+            self._send(200, b"<html><body>\x00\xffWebDriverAgent</bo")
+            return
+        if fault is Fault.EMPTY:
+            self._send(200, b"")
+            return
+        if fault is Fault.LOSE_SESSION:
+            face.forget_session()
+        status, value = answer()
+        self._send(status, face.reply(status, value))
+
+    def _send(self, status: int, payload: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json;charset=UTF-8")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    do_GET = do_POST = do_DELETE = do_PUT = _serve
