@@ -17,6 +17,7 @@ __all__ = [
     "DEMO_APP",
     "DEMO_PASSWORD",
     "DEMO_USER",
+    "NOTES_APP",
     "AppSpec",
     "Screen",
     "Widget",
@@ -25,6 +26,7 @@ __all__ = [
 
 ANDROID_LAUNCHER = "com.android.launcher3"
 DEMO_APP = "com.example.amc.demo"
+NOTES_APP = "com.example.amc.notes"  # asks to send notifications on its first launch
 DEMO_USER = "qa"
 DEMO_PASSWORD = "secret123"
 
@@ -66,6 +68,9 @@ class AppSpec:
     name: str
     start: str
     screens: Mapping[str, Screen] = field(default_factory=dict)
+    # A runtime permission the app asks for on its first launch ("notifications"): the system
+    # shows its prompt over the app (Android's permission controller, an iOS SpringBoard alert).
+    asks: str | None = None
 
     def screen(self, name: str) -> Screen:
         return self.screens[name]
@@ -113,6 +118,28 @@ def _demo_app(platform: Platform) -> AppSpec:
                 activity=home_activity,
             ),
         ),
+    )
+
+
+def _notes_app(platform: Platform) -> AppSpec:
+    activity = f"{NOTES_APP}.NotesActivity" if platform == "android" else None
+    return AppSpec(
+        NOTES_APP,
+        "Notes",
+        "notes",
+        _screens(
+            Screen(
+                "notes",
+                "Notes",
+                (
+                    _row("note_trip", "Trip", "Lisbon, then Porto"),
+                    _row("note_shopping", "Shopping", "Milk, bread, coffee"),
+                    Widget("button", "new_note", "New note"),
+                ),
+                activity=activity,
+            ),
+        ),
+        asks="notifications",
     )
 
 
@@ -218,6 +245,7 @@ def _android_apps() -> dict[str, AppSpec]:
             ),
         ),
         _demo_app("android"),
+        _notes_app("android"),
     ]
     return {app.app_id: app for app in apps}
 
@@ -304,6 +332,7 @@ def _ios_apps() -> dict[str, AppSpec]:
             ),
         ),
         _demo_app("ios"),
+        _notes_app("ios"),
     ]
     return {app.app_id: app for app in apps}
 

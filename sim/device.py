@@ -28,6 +28,7 @@ from .catalog import (
 )
 from .nodes import SimNode
 from .png import solid_png
+from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 
 __all__ = ["WINDOW_SIZES", "AppRun", "SimDevice"]
 
@@ -48,6 +49,7 @@ class AppRun:
     focused: str | None = None
     alert: tuple[str, str] | None = None
     user: str | None = None
+    prompt: str | None = None  # a system permission prompt over the app ("notifications")
 
     @property
     def screen(self) -> Screen:
@@ -73,19 +75,29 @@ class SimDevice:
         apps: Mapping[str, AppSpec] | None = None,
         window_size: tuple[int, int] | None = None,
         os_version: str | None = None,
+        profile: AndroidProfile | IosProfile | None = None,
     ) -> None:
         if platform not in WINDOW_SIZES:
             raise ValueError(f"simulated platform must be 'android' or 'ios', got {platform!r}")
         self.platform: Platform = platform
         self.device_id = device_id or ("emulator-5554" if platform == "android" else "SIM-IPHONE-15")
         self.window_size = window_size or WINDOW_SIZES[platform]
-        self.os_version = os_version or ("14" if platform == "android" else "17.5")
+        if profile is None:
+            profile = DEFAULT_ANDROID if platform == "android" else DEFAULT_IOS
+        if isinstance(profile, AndroidProfile) != (platform == "android"):
+            raise ValueError(f"a simulated {platform} device cannot play the profile {profile!r}")
+        # Which release the faces play (sim.profiles); the OS version follows it unless given.
+        self.profile: AndroidProfile | IosProfile = profile
+        release = profile.release if isinstance(profile, AndroidProfile) else profile.os_version
+        self.os_version = os_version or release
         self.model = "sdk_gphone64_x86_64" if platform == "android" else "iPhone 15"
         self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
         self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
         self._lock = threading.RLock()
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
+        self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
+        self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self.changes = 0  # bumped on every state change; tests and faces read it
 
     # --- queries ----------------------------------------------------------------------------
@@ -106,7 +118,7 @@ class SimDevice:
             run = self._current()
             if run is None:
                 return (
-                    "com.android.launcher3.uioverride.QuickstepLauncher"
+                    "com.android.launcher3.uioverrides.QuickstepLauncher"
                     if self.platform == "android"
                     else None
                 )
@@ -128,7 +140,22 @@ class SimDevice:
     def keyboard_shown(self) -> bool:
         with self._lock:
             run = self._current()
-            return run is not None and run.focused is not None and run.alert is None
+            return run is not None and run.focused is not None and run.alert is None and run.prompt is None
+
+    def system_prompt(self) -> tuple[str, str] | None:
+        """(app id, permission) of the system permission prompt over the app in front, or None."""
+        with self._lock:
+            run = self._current()
+            if run is None or run.prompt is None:
+                return None
+            return run.spec.app_id, run.prompt
+
+    def task_id(self, app_id: str) -> int:
+        """The task id Android gives a running app (stable while it runs), as ``dumpsys`` shows it."""
+        with self._lock:
+            if app_id not in self._tasks:
+                self._tasks[app_id] = 61 + len(self._tasks) * 7
+            return self._tasks[app_id]
 
     def current_run(self) -> AppRun | None:
         with self._lock:
@@ -166,6 +193,9 @@ class SimDevice:
                 )
             if app_id not in self._running:
                 self._running[app_id] = AppRun(spec, [spec.start])
+                if spec.asks is not None and app_id not in self._asked:
+                    self._running[app_id].prompt = spec.asks
+                    self._asked.add(app_id)
             self._foreground = app_id
             self.changes += 1
 
@@ -173,6 +203,7 @@ class SimDevice:
         """Stop ``app_id``; True if it was running. The home screen shows if it was in front."""
         with self._lock:
             was_running = self._running.pop(app_id, None) is not None
+            self._tasks.pop(app_id, None)
             if self._foreground == app_id:
                 self._foreground = None
             self.changes += 1
@@ -195,6 +226,9 @@ class SimDevice:
             self.changes += 1
             if node is None or node.ref is None:
                 return None
+            run = self._current()
+            if run is not None and run.prompt is not None and not node.ref.startswith("prompt:"):
+                return None  # a system prompt is modal: nothing under it takes the tap
             self._apply(node.ref)
             return node.ref
 
@@ -202,7 +236,7 @@ class SimDevice:
         """Type into the focused field; with no focused field nothing happens (as on a phone)."""
         with self._lock:
             run = self._current()
-            if run is None or run.focused is None:
+            if run is None or run.focused is None or run.prompt is not None:
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
@@ -220,6 +254,8 @@ class SimDevice:
             run = self._current()
             self.changes += 1
             if run is None or run.alert is not None:
+                return
+            if run.prompt is not None:
                 return
             delta = int(y1 - y2)
             name = run.stack[-1]
@@ -252,7 +288,9 @@ class SimDevice:
     def _back(self, run: AppRun | None) -> None:
         if run is None:
             return
-        if run.alert is not None:
+        if run.prompt is not None:
+            run.prompt = None  # back on Android's permission prompt denies it
+        elif run.alert is not None:
             run.alert = None
         elif run.focused is not None:
             run.focused = None
@@ -272,6 +310,8 @@ class SimDevice:
                 run.stack.pop()
         elif kind == "alert" and run is not None:
             run.alert = None
+        elif kind == "prompt" and run is not None:
+            run.prompt = None  # allowed or denied: the simulated apps behave the same either way
         elif kind == "keyboard":
             if arg == "return" and run is not None:
                 run.focused = None

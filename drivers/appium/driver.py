@@ -14,9 +14,11 @@ session start           ``POST /session`` (+ one ``POST …/appium/settings`` wh
                         its bundle id (the XCUITest source does not carry it)
 ``tap`` / ``long_press``  one ``POST …/actions`` (W3C pointer: move, down, [pause], up)
 ``swipe``               one ``POST …/actions`` (move, down, move over ``duration``, up)
-``launch_app``          ``mobile: activateApp`` + the foreground check (``getCurrentPackage`` /
-                        ``activeAppInfo``), repeated until it is in front or ``launch_timeout``;
-                        on failure ``mobile: queryAppState`` tells ``AppNotInstalled`` apart
+``launch_app``          ``mobile: activateApp`` + the check that the app is in front (Android:
+                        ``getCurrentPackage``, where a runtime-permission prompt it asked for counts;
+                        iOS: ``queryAppState`` is 4, also under a SpringBoard alert), repeated until
+                        it is or ``launch_timeout``; a refusal is read as FrontBoard's reason (iOS)
+                        or ``queryAppState`` 0 (Android) tells ``AppNotInstalled`` apart
 ``terminate_app``       ``mobile: terminateApp``
 ``current_app``         ``mobile: getCurrentPackage`` (Android) / ``mobile: activeAppInfo`` (iOS)
 ``type_text``           one ``POST …/actions`` (W3C key actions into the focused field)
@@ -53,17 +55,19 @@ from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.remote.command import Command
 from urllib3.util.retry import Retry
 
-from ...core.apps import is_home_screen
+from ...core.apps import SPRINGBOARD, is_home_screen, is_permission_dialog
 from ...core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
     ConfigError,
     DeviceError,
+    DeviceTimeout,
     HarnessError,
     SceneParseError,
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
+from ..frontboard import launch_refusal
 from ..hierarchy import parse_source
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
@@ -177,6 +181,8 @@ class AppiumDriver(ServerElements):
         self._wd: WebDriver | None = None
         self._closed = False
         self._app_names: dict[str, str] = {}  # iOS: application element name -> bundle id
+        self._launched: str | None = None  # the app the last successful launch_app brought up
+        self._config: AppiumClientConfig | None = None
         self.requests = 0  # commands sent, session creation included
         self.sessions_started = 0
 
@@ -233,6 +239,7 @@ class AppiumDriver(ServerElements):
             init_args_for_pool_manager={"init_args_for_pool_manager": {"retries": _NO_RETRIES}},
         )
         config.timeout = self.session_timeout
+        self._config = config
         connection = _CountingConnection(config, self._count)
         try:
             wd = WebDriver(command_executor=connection, options=self.options)
@@ -366,21 +373,41 @@ class AppiumDriver(ServerElements):
         return state if isinstance(state, int) and not isinstance(state, bool) else None
 
     def current_app(self) -> str | None:
+        """The app in front; the app the driver launched when a system prompt covers it (one more
+        request: its state); None on the home screen."""
         app = self._foreground()
-        return None if is_home_screen(app) else app
+        covering = is_permission_dialog(app) if self.platform == "android" else app == SPRINGBOARD
+        if covering and self._launched is not None:
+            state = self._app_state(self._launched)
+            if state == 4 or (self.platform == "android" and state == 3):
+                return self._launched  # UiAutomator2 says 3 for an app under its permission prompt
+        return None if is_home_screen(app) or is_permission_dialog(app) else app
+
+    def _in_front(self, app_id: str) -> tuple[bool, str]:
+        """Whether ``app_id`` is in front, and what is: Android reads the foreground package (the
+        permission controller right after a launch is the app asking); iOS the app's state."""
+        if self.platform == "android":
+            front = self._foreground()
+            return front == app_id or is_permission_dialog(front), front
+        state = self._app_state(app_id)
+        return state == 4, f"its state is {state}"
 
     def launch_app(self, app_id: str) -> None:
         _check_app_id(app_id)
         try:
-            self._mobile("activateApp", {self._app_key(): app_id})
-        except DeviceError as exc:
+            with self._bounded(self.launch_timeout):
+                self._mobile("activateApp", {self._app_key(): app_id})
+        except DeviceTimeout as exc:
+            self._unanswered_launch(app_id, exc)
+        except HarnessError as exc:
             if not server_refused(exc.__cause__):
                 raise
-            self._launch_failed(app_id, f"the server refused to activate it: {exc.message}", exc)
+            self._refused(app_id, exc)
         deadline = time.monotonic() + self.launch_timeout
         while True:
-            front = self._foreground()
-            if front == app_id:
+            ok, front = self._in_front(app_id)
+            if ok:
+                self._launched = app_id
                 return
             if time.monotonic() >= deadline:
                 break
@@ -388,6 +415,52 @@ class AppiumDriver(ServerElements):
         self._launch_failed(
             app_id, f"it was not in front after {self.launch_timeout:g} s (in front: {front})", None
         )
+
+    def _bounded(self, seconds: float) -> _Timeout:
+        return _Timeout(self._config, min(seconds, self.timeout))
+
+    def _refused(self, app_id: str, exc: HarnessError) -> None:
+        """The server refused the activation. XCUITest relays WebDriverAgent's FrontBoard error (an
+        ``invalid argument`` since WDA 5.1.4), which says whether the app is missing; otherwise (and
+        on UiAutomator2, whose ``Unable to resolve the launchable activity`` covers both) the app's
+        state tells: 0 is not installed."""
+        said = getattr(exc.__cause__, "msg", None)
+        refusal = launch_refusal(said if isinstance(said, str) and said else exc.message)
+        if refusal is not None and refusal.kind == "not_installed":
+            raise AppNotInstalled(
+                f"{app_id} is not installed on {self.device_id} ({refusal.reason})",
+                app_id=app_id,
+                hint=refusal.hint,
+            ) from exc
+        if refusal is not None:
+            raise AppLaunchFailed(
+                f"launching {app_id} on {self.device_id} failed: {refusal.reason}",
+                app_id=app_id,
+                hint=refusal.hint,
+            ) from exc
+        self._launch_failed(app_id, f"the server refused to activate it: {exc.message}", exc)
+
+    def _unanswered_launch(self, app_id: str, exc: DeviceTimeout) -> None:
+        """No answer to the activation within ``launch_timeout`` (XCUITest in front of a WebDriverAgent
+        before 5.1.1 waits forever for a missing app): one state query decides, and the error is not a
+        timeout the task loop would repeat."""
+        state = self._app_state(app_id)
+        if state == 4:
+            return
+        if state in (0, 1) or state is None:
+            raise AppNotInstalled(
+                f"{app_id} did not start on {self.device_id}: the server did not answer its activation "
+                f"within "
+                f"{self.launch_timeout:g} s and the app is not running (WebDriverAgent before 5.1.1 never "
+                "answers a launch of an app that is not installed)",
+                app_id=app_id,
+                hint="check the app id; if it is installed and slow to start, raise launch_timeout",
+            ) from exc
+        raise AppLaunchFailed(
+            f"launching {app_id} on {self.device_id} got no answer within {self.launch_timeout:g} s "
+            f"(state {state})",
+            app_id=app_id,
+        ) from exc
 
     def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None:
         if self._app_state(app_id) == 0:
@@ -408,6 +481,8 @@ class AppiumDriver(ServerElements):
             # Stopping an app that is not running (or not there) is not an error.
             if not server_refused(exc.__cause__) or self._app_state(app_id) not in (0, 1):
                 raise
+        if self._launched == app_id:
+            self._launched = None
 
     # --- input ------------------------------------------------------------------------------
 
@@ -474,6 +549,25 @@ class AppiumDriver(ServerElements):
         """The live ``appium.webdriver.WebDriver`` (the session starts if needed): an escape hatch for
         what this class does not wrap. Its exceptions are the client's own, not mapped."""
         return self._driver()
+
+
+class _Timeout:
+    """Bound the requests sent inside a ``with`` block by ``seconds`` (the client reads its
+    ``ClientConfig.timeout`` per request); the driver's own timeout comes back afterwards."""
+
+    def __init__(self, config: AppiumClientConfig | None, seconds: float) -> None:
+        self._config, self._seconds = config, seconds
+        self._saved: float | None = None
+
+    def __enter__(self) -> _Timeout:
+        if self._config is not None:
+            self._saved = self._config.timeout
+            self._config.timeout = self._seconds
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._config is not None and self._saved is not None:
+            self._config.timeout = self._saved
 
 
 _DOWN: dict[str, Any] = {"type": "pointerDown", "button": 0}
