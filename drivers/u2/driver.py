@@ -57,7 +57,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo
+from ..base import DeviceInfo, gesture_seconds
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
@@ -354,9 +354,7 @@ class U2Driver:
         self._rpc("tap", lambda d: d.jsonrpc.click(int(x), int(y), **self._timeout()), repeatable=False)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
-        if not 0 <= duration <= 60:
-            raise StepArgumentError(f"long_press duration must be 0-60 s, got {duration!r}")
-        millis = int(duration * 1000)
+        millis = int(gesture_seconds(duration, "long_press duration", held=True) * 1000)
         self._rpc(
             "long_press",
             lambda d: d.jsonrpc.click(int(x), int(y), millis, **self._timeout()),
@@ -364,9 +362,8 @@ class U2Driver:
         )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        if not 0 <= duration <= 60:
-            raise StepArgumentError(f"swipe duration must be 0-60 s, got {duration!r}")
-        steps = max(2, int(duration * 200))  # uiautomator moves one step every 5 ms
+        travel = gesture_seconds(duration, "swipe duration", held=False)
+        steps = max(2, int(travel * 200))  # uiautomator moves one step every 5 ms
         self._rpc(
             "swipe",
             lambda d: d.jsonrpc.swipe(int(x1), int(y1), int(x2), int(y2), steps, **self._timeout()),

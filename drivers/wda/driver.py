@@ -50,7 +50,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo
+from ..base import DeviceInfo, gesture_seconds, timeout_seconds
 from ..options import seconds, whole_number
 from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
@@ -75,9 +75,7 @@ class WdaConfig:
 
     def __post_init__(self) -> None:
         for name in ("timeout", "launch_timeout", "launch_poll_interval"):
-            val = getattr(self, name)
-            if isinstance(val, bool) or not isinstance(val, int | float) or not 0 < val <= 3600:
-                raise ConfigError(f"WdaConfig.{name} must be a number of seconds in (0, 3600], got {val!r}")
+            timeout_seconds(getattr(self, name), f"WdaConfig.{name}")
 
 
 class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no type information
@@ -382,9 +380,8 @@ class WdaDriver:
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
         px, py = _coordinate("x", x), _coordinate("y", y)
-        if isinstance(duration, bool) or not isinstance(duration, int | float) or not 0 < duration <= 60:
-            raise StepArgumentError(f"long_press duration must be in (0, 60] seconds, got {duration!r}")
-        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, float(duration)))
+        held = gesture_seconds(duration, "long_press duration", held=True)
+        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held))
 
     def type_text(self, text: str) -> None:
         if not isinstance(text, str):
@@ -395,9 +392,8 @@ class WdaDriver:
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
         points = [_coordinate(n, v) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
-        if isinstance(duration, bool) or not isinstance(duration, int | float) or not 0 <= duration <= 60:
-            raise StepArgumentError(f"swipe duration must be in [0, 60] seconds, got {duration!r}")
-        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=float(duration)))
+        travel = gesture_seconds(duration, "swipe duration", held=False)
+        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel))
 
     def press(self, key: str) -> None:
         if key == "home":
