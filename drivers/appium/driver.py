@@ -67,7 +67,7 @@ from ...core.models import Platform, Scene
 from ..base import gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -228,13 +228,10 @@ class AppiumDriver(ServerElements):
             wd = WebDriver(command_executor=connection, options=self.options)
         except CLIENT_ERRORS as exc:
             connection.close()  # type: ignore[no-untyped-call]
-            raise map_error(
-                exc,
-                action="starting an Appium session",
-                server=self.server_url,
-                timeout=self.session_timeout,
-                creating_session=True,
-            ) from exc
+            call = AppiumCall(
+                "starting an Appium session", self.server_url, self.session_timeout, creating_session=True
+            )
+            raise map_error(exc, call) from exc
         wd.error_handler = StrictErrorHandler()
         config.timeout = self.timeout
         self.sessions_started += 1
@@ -244,9 +241,8 @@ class AppiumDriver(ServerElements):
                 wd.update_settings(dict(self.settings))
             except CLIENT_ERRORS as exc:
                 _quit_quietly(wd)
-                raise map_error(
-                    exc, action="applying Appium settings", server=self.server_url, timeout=self.timeout
-                ) from exc
+                call = AppiumCall("applying Appium settings", self.server_url, self.timeout)
+                raise map_error(exc, call) from exc
         return wd
 
     def _discard_session(self) -> None:
@@ -261,7 +257,7 @@ class AppiumDriver(ServerElements):
         try:
             return call(wd)
         except CLIENT_ERRORS as exc:
-            error = map_error(exc, action=action, server=self.server_url, timeout=self.timeout)
+            error = map_error(exc, AppiumCall(action, self.server_url, self.timeout))
             if error.kind == "SessionLost":
                 self._discard_session()
             raise error from exc

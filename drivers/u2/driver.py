@@ -61,7 +61,7 @@ from ..base import DeviceInfo, gesture_seconds
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
-from .errors import ErrorContext, is_server_gone, map_error, unwrap
+from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -117,8 +117,8 @@ class U2Driver:
         self._device()
         return self
 
-    def _context(self, operation: str, channel: str = "adb") -> ErrorContext:
-        return ErrorContext(
+    def _failed_call(self, operation: str, channel: str = "adb") -> U2Call:
+        return U2Call(
             serial=self.serial,
             address=self.config.address,
             operation=operation,
@@ -132,8 +132,10 @@ class U2Driver:
         return ", ".join(f"{i.serial} ({i.state})" for i in client.list())
 
     def _mapped(self, operation: str, exc: BaseException, channel: str = "adb") -> BaseException:
-        mapped = map_error(exc, self._context(operation, channel))
-        return exc if mapped is None else mapped
+        """The harness error for a client failure; anything else (a bug) is returned as it is."""
+        if not isinstance(exc, CLIENT_ERRORS):
+            return exc
+        return map_error(exc, self._failed_call(operation, channel))
 
     def _guard(self, operation: str, call: Callable[[], T]) -> T:
         """Run ``call``, turning client failures into harness errors (chained)."""
