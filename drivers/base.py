@@ -5,12 +5,13 @@ Every backend (the simulated device, WebDriverAgent, uiautomator2, Appium) imple
 protocol and raises only errors from :mod:`core.errors`, mapped from its client library's
 exceptions by a table (:mod:`drivers.error_table`) and chained to the original. Constructors do no
 I/O; the first call that needs the device connects. The bounds every backend shares (how long a
-timeout or a gesture may be) are here, checked by :func:`timeout_seconds` and
-:func:`gesture_seconds`, so a value one backend accepts is accepted by all.
+timeout or a gesture may be, what a coordinate is) are here, checked by :func:`timeout_seconds`,
+:func:`gesture_seconds` and :func:`coordinate`, so a value one backend accepts is accepted by all.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -25,6 +26,7 @@ __all__ = [
     "MAX_TIMEOUT",
     "DeviceInfo",
     "Driver",
+    "coordinate",
     "gesture_seconds",
     "timeout_seconds",
 ]
@@ -32,10 +34,17 @@ __all__ = [
 # Key names every driver accepts for press(); a backend may accept more.
 KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down")
 
-# Bounds every backend shares, in seconds, checked by the two functions below and nowhere else.
+# Bounds every backend shares, in seconds, checked by the functions below and nowhere else.
 MAX_TIMEOUT = 3600.0  # one request, an app coming to the front, an automation server starting
 MAX_GESTURE = 60.0  # a long press held, a swipe's travel
 MAX_LATENCY = 60.0  # what the simulated device may add to each call (in process, or per face request)
+
+
+def coordinate(value: object, name: str) -> int:
+    """A screen coordinate as the pixel it names (a finite number, rounded); else ``StepArgumentError``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise StepArgumentError(f"{name} must be a finite number of pixels, got {value!r}")
+    return round(value)
 
 
 def timeout_seconds(value: object, what: str) -> float:

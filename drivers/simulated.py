@@ -12,7 +12,7 @@ from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
-from .base import MAX_LATENCY, gesture_seconds
+from .base import MAX_LATENCY, coordinate, gesture_seconds
 from .hierarchy import parse_source
 
 __all__ = ["SimDriver"]
@@ -97,22 +97,25 @@ class SimDriver:
         return None if app == self.device.launcher else app
 
     def tap(self, x: int, y: int) -> None:
+        px, py = coordinate(x, "x"), coordinate(y, "y")
         self._call()
-        self.device.tap(x, y)
+        self.device.tap(px, py)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        px, py = coordinate(x, "x"), coordinate(y, "y")
         gesture_seconds(duration, "long_press duration", held=True)
         self._call()
-        self.device.tap(x, y)
+        self.device.tap(px, py)
 
     def type_text(self, text: str) -> None:
         self._call()
         self.device.type_text(text)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
         gesture_seconds(duration, "swipe duration", held=False)
         self._call()
-        self.device.swipe(x1, y1, x2, y2)
+        self.device.swipe(*points)
 
     def press(self, key: str) -> None:
         self._call()

@@ -64,7 +64,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import gesture_seconds, timeout_seconds
+from ..base import coordinate, gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
@@ -415,7 +415,8 @@ class AppiumDriver(ServerElements):
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
         travel = _ms(gesture_seconds(duration, "swipe duration", held=False))
-        self._pointer(_move(x1, y1), _DOWN, _move(x2, y2, travel), _UP)
+        start, end = _move(x1, y1, names=("x1", "y1")), _move(x2, y2, travel, names=("x2", "y2"))
+        self._pointer(start, _DOWN, end, _UP)
 
     def _keys(self, text: str) -> None:
         """W3C key actions typing ``text`` (one keyDown/keyUp pair per character) into the focus."""
@@ -472,11 +473,9 @@ def _ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def _move(x: float, y: float, duration: int = 0) -> dict[str, Any]:
-    for v in (x, y):
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise StepArgumentError(f"coordinates must be numbers, got {x!r}, {y!r}")
-    return {"type": "pointerMove", "duration": duration, "origin": "viewport", "x": round(x), "y": round(y)}
+def _move(x: float, y: float, duration: int = 0, *, names: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
+    px, py = coordinate(x, names[0]), coordinate(y, names[1])
+    return {"type": "pointerMove", "duration": duration, "origin": "viewport", "x": px, "y": py}
 
 
 def _bad_key(key: str, known: Mapping[str, object]) -> StepArgumentError:

@@ -57,7 +57,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, gesture_seconds
+from ..base import DeviceInfo, coordinate, gesture_seconds
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
@@ -353,22 +353,25 @@ class U2Driver:
         return {"http_timeout": self.config.timeout}
 
     def tap(self, x: int, y: int) -> None:
-        self._rpc("tap", lambda d: d.jsonrpc.click(int(x), int(y), **self._timeout()), repeatable=False)
+        px, py = coordinate(x, "x"), coordinate(y, "y")
+        self._rpc("tap", lambda d: d.jsonrpc.click(px, py, **self._timeout()), repeatable=False)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        px, py = coordinate(x, "x"), coordinate(y, "y")
         millis = int(gesture_seconds(duration, "long_press duration", held=True) * 1000)
         self._rpc(
             "long_press",
-            lambda d: d.jsonrpc.click(int(x), int(y), millis, **self._timeout()),
+            lambda d: d.jsonrpc.click(px, py, millis, **self._timeout()),
             repeatable=False,
         )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
         travel = gesture_seconds(duration, "swipe duration", held=False)
         steps = max(2, int(travel * 200))  # uiautomator moves one step every 5 ms
         self._rpc(
             "swipe",
-            lambda d: d.jsonrpc.swipe(int(x1), int(y1), int(x2), int(y2), steps, **self._timeout()),
+            lambda d: d.jsonrpc.swipe(*points, steps, **self._timeout()),
             repeatable=False,
         )
 

@@ -50,7 +50,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, gesture_seconds, timeout_seconds
+from ..base import DeviceInfo, coordinate, gesture_seconds, timeout_seconds
 from ..options import seconds, whole_number
 from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
@@ -107,12 +107,6 @@ class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no t
 
 def _png_or_jpeg(data: bytes) -> bool:
     return data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff")
-
-
-def _coordinate(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise StepArgumentError(f"{name} must be a number, got {value!r}")
-    return round(value)
 
 
 class WdaDriver:
@@ -366,7 +360,7 @@ class WdaDriver:
         return None if bundle in (None, SPRINGBOARD) else bundle
 
     def tap(self, x: int, y: int) -> None:
-        point = {"x": _coordinate("x", x), "y": _coordinate("y", y)}
+        point = {"x": coordinate(x, "x"), "y": coordinate(y, "y")}
         if not self._legacy_tap:
             try:
                 self._call("POST /wda/tap", lambda c: c._session_http.post("/wda/tap", point))
@@ -379,7 +373,7 @@ class WdaDriver:
         self._call("POST /wda/tap/0", lambda c: c._session_http.post("/wda/tap/0", point))
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
-        px, py = _coordinate("x", x), _coordinate("y", y)
+        px, py = coordinate(x, "x"), coordinate(y, "y")
         held = gesture_seconds(duration, "long_press duration", held=True)
         self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held))
 
@@ -391,7 +385,7 @@ class WdaDriver:
         self._call("POST /wda/keys", lambda c: c._session_http.post("/wda/keys", {"value": list(text)}))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        points = [_coordinate(n, v) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
+        points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
         travel = gesture_seconds(duration, "swipe duration", held=False)
         self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel))
 

@@ -120,6 +120,18 @@ def test_gesture_durations_outside_the_shared_bounds_are_refused_before_any_requ
     rig.driver.swipe(100, 600, 100, 590, 0)
 
 
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "100", None, True])
+def test_coordinates_that_are_not_finite_numbers_are_refused_before_any_request(
+    rig: Rig, bad: object
+) -> None:
+    before = rig.faults.total if rig.faults is not None else None
+    with pytest.raises(StepArgumentError, match="x must be a finite number"):
+        rig.driver.tap(bad, 100)  # type: ignore[arg-type]
+    with pytest.raises(StepArgumentError, match="y2 must be a finite number"):
+        rig.driver.swipe(100, 600, 100, bad)  # type: ignore[arg-type]
+    assert (rig.faults.total if rig.faults is not None else None) == before
+
+
 def test_screenshot_is_an_image(rig: Rig) -> None:
     data = rig.driver.screenshot()
     assert data.startswith(b"\x89PNG") or data.startswith(b"\xff\xd8")
