@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
-from .base import DeviceInfo, Driver
+from .base import MAX_LATENCY, DeviceInfo, Driver
 from .options import check_names, seconds
 
 if TYPE_CHECKING:
@@ -96,7 +96,6 @@ DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 # fresh one named device_id), a shared FaultInjector, seconds the face adds to every request, and
 # real outputs the face plays back (sim.replay.Reply values by shell command or route name).
 FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "replies")
-MAX_LATENCY = 60.0
 
 # The query keys a simulated device's spec takes, per platform: its version profile and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {"android": ("api", "id"), "ios": ("ios", "wda", "id")}
