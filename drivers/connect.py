@@ -148,6 +148,7 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
     """Parse ``android?api=31`` / ``ios?ios=17&wda=5&id=NAME`` after a ``sim…:`` scheme, strictly."""
     from ..sim.profiles import android_profile, ios_profile
 
+    shown = repr(f"{scheme}:{target}")
     base, sep, query = target.partition("?")
     name = base.strip().lower()
     if name not in SIM_QUERY:
@@ -160,20 +161,19 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
             key, eq, value = item.partition("=")
             if key not in accepted:
                 raise ConfigError(
-                    f"bad device spec {scheme}:{target!r}: unknown key {key!r} "
-                    f"for a simulated {platform} device",
+                    f"bad device spec {shown}: unknown key {key!r} for a simulated {platform} device",
                     hint="accepted keys: " + ", ".join(accepted),
                 )
             if not eq or not value.strip():
-                raise ConfigError(f"bad device spec {scheme}:{target!r}: {key!r} needs a value ({key}=…)")
+                raise ConfigError(f"bad device spec {shown}: {key!r} needs a value ({key}=…)")
             if any(k == key for k, _ in pairs):
-                raise ConfigError(f"bad device spec {scheme}:{target!r}: {key!r} is given twice")
+                raise ConfigError(f"bad device spec {shown}: {key!r} is given twice")
             pairs.append((key, value.strip()))
     values = dict(pairs)
     device_id = values.get("id")
     if device_id is not None and not _SIM_ID.match(device_id):
         raise ConfigError(
-            f"bad device spec {scheme}:{target!r}: id={device_id!r} is not a device name "
+            f"bad device spec {shown}: id={device_id!r} is not a device name "
             "(letters, digits, '.', '_', ':', '-'; at most 64)"
         )
     try:
@@ -183,7 +183,7 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
             else ios_profile(values.get("ios"), values.get("wda"))
         )
     except ConfigError as exc:
-        raise ConfigError(f"bad device spec {scheme}:{target!r}: {exc.message}", hint=exc.hint) from exc
+        raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
     return SimTarget(platform, profile, device_id, tuple(pairs))
 
 

@@ -206,12 +206,14 @@ class AndroidShell:
     def _monkey(self, argv: list[str]) -> ShellResult:
         """``monkey -p PKG -c CATEGORY 1``, in the lines a real monkey prints (``car-monkey-*.txt``:
         ``args: [...]`` / ``Events injected: 1`` / ``## Network stats``, and ``data="PKG"`` /
-        ``** No activities found to run, monkey aborted.``). The simulated apps declare only
-        ``android.intent.category.LAUNCHER``. The failure's exit status was not collected: 252 is
-        what AOSP's Monkey returns (-4) when it finds no activity."""
+        ``** No activities found to run, monkey aborted.``). An app starts through the launcher
+        categories it declares (``AppSpec.categories``). The failure's exit status was not
+        collected: 252 is what AOSP's Monkey returns (-4) when it finds no activity."""
         package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
         category = argv[argv.index("-c") + 1] if "-c" in argv[:-1] else "android.intent.category.LAUNCHER"
-        if package is None or not self._launchable(package) or category != "android.intent.category.LAUNCHER":
+        spec = self.device.apps.get(package) if package is not None else None
+        declared = spec.categories if spec is not None else ("android.intent.category.LAUNCHER",)
+        if package is None or not self._launchable(package) or category not in declared:
             return self._text(f'data="{package}"\n** No activities found to run, monkey aborted.\n', 252)
         self.device.launch(package)
         return self._text(

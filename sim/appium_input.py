@@ -19,6 +19,7 @@ from lxml import etree
 from ..core.apps import SPRINGBOARD
 from ..core.errors import AppNotInstalled
 from ..core.models import Platform
+from .adb_shell import SYSTEM_PACKAGES
 from .device import SimDevice
 from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .nodes import SimNode
@@ -232,7 +233,7 @@ def _query_app_state(phone: Phone, args: Mapping[str, Any]) -> Any:
     device = phone.device
     if phone.platform == "ios":
         return device.app_state(app_id)
-    if not device.is_installed(app_id):
+    if not device.is_installed(app_id) and app_id not in SYSTEM_PACKAGES:
         return 0
     if app_id not in device.running_apps() and app_id != device.launcher:
         return 1

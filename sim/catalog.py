@@ -71,6 +71,8 @@ class AppSpec:
     # A runtime permission the app asks for on its first launch ("notifications"): the system
     # shows its prompt over the app (Android's permission controller, an iOS SpringBoard alert).
     asks: str | None = None
+    # Android: the launcher categories its main activity declares (TV apps: LEANBACK_LAUNCHER only).
+    categories: tuple[str, ...] = ("android.intent.category.LAUNCHER",)
 
     def screen(self, name: str) -> Screen:
         return self.screens[name]

@@ -97,6 +97,11 @@ ANDROID_KEYCODES: dict[str, int] = dict(
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
 _APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
+# XCUITest's answer when WebDriverAgent never answered the command it passed on (appium#14923:
+# "Could not proxy command to the remote server. Original error: timeout of 240000ms exceeded").
+_PROXY_TIMEOUT = re.compile(
+    r"Could not proxy command to the remote server\. Original error: timeout of \d+ms"
+)
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -411,7 +416,11 @@ class AppiumDriver(ServerElements):
         on UiAutomator2, whose ``Unable to resolve the launchable activity`` covers both) the app's
         state tells: 0 is not installed."""
         said = getattr(exc.__cause__, "msg", None)
-        refusal = launch_refusal(said if isinstance(said, str) and said else exc.message)
+        text = said if isinstance(said, str) and said else exc.message
+        if _PROXY_TIMEOUT.search(text):  # XCUITest waited for WDA until its proxy timeout
+            self._unanswered_launch(app_id, DeviceTimeout(text))
+            return
+        refusal = launch_refusal(text)
         if refusal is not None and refusal.kind == "not_installed":
             raise AppNotInstalled(
                 f"{app_id} is not installed on {self.device_id} ({refusal.reason})",

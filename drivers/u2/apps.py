@@ -171,8 +171,9 @@ class AndroidApps:
         if found is None:
             return None
         package = found.package
-        if is_permission_dialog(package) and found.task is not None:
-            package = self._prompt_tasks.get(found.task, package)
+        if is_permission_dialog(package):
+            # the app in that prompt's task (a dump without the task: the one last launched behind one)
+            package = self._prompt_tasks.get(found.task if found.task is not None else -1, package)
         return None if package in self.home else package
 
     # --- launching ----------------------------------------------------------------------------
@@ -221,8 +222,7 @@ class AndroidApps:
             if found is not None and found.package == package:
                 return
             if found is not None and is_permission_dialog(found.package):
-                if found.task is not None:
-                    self._prompt_tasks[found.task] = package
+                self._prompt_tasks[found.task if found.task is not None else -1] = package
                 log.info(
                     "%s started on %s behind a permission prompt (%s)", package, self.serial, found.package
                 )
