@@ -24,7 +24,16 @@ from ..drivers.base import Driver
 from ..semantic.models import Observation
 from ..world.models import WorldState
 
-__all__ = ["ACTIONS", "Action", "Executor", "Screen", "describe_scene"]
+__all__ = [
+    "ACTIONS",
+    "MAX_SWIPE_DURATION",
+    "MAX_WAIT",
+    "SWIPE_DIRECTIONS",
+    "Action",
+    "Executor",
+    "Screen",
+    "describe_scene",
+]
 
 log = logging.getLogger(__name__)
 
@@ -170,7 +179,8 @@ def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     return {"length": len(text)}
 
 
-_DIRECTIONS = {
+# Where a ``swipe`` with a ``direction`` starts and ends, as fractions of the window (x1, y1, x2, y2).
+SWIPE_DIRECTIONS = {
     "up": (0.5, 0.75, 0.5, 0.25),
     "down": (0.5, 0.25, 0.5, 0.75),
     "left": (0.8, 0.5, 0.2, 0.5),
@@ -184,13 +194,13 @@ def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
         raise StepArgumentError(f"argument 'duration' must be between 0 and {MAX_SWIPE_DURATION} s")
     if "direction" in args:
         direction = args["direction"]
-        if direction not in _DIRECTIONS:
+        if direction not in SWIPE_DIRECTIONS:
             raise StepArgumentError(
-                f"argument 'direction' must be one of {', '.join(_DIRECTIONS)}, got {direction!r}"
+                f"argument 'direction' must be one of {', '.join(SWIPE_DIRECTIONS)}, got {direction!r}"
             )
         scene = _latest(screen)
         width, height = scene.window_size
-        fx1, fy1, fx2, fy2 = _DIRECTIONS[direction]
+        fx1, fy1, fx2, fy2 = SWIPE_DIRECTIONS[direction]
         x1, y1, x2, y2 = round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
     else:
         x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))
