@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import ConfigError, DeviceError, HarnessError
+from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError
 from ..core.models import PlannedStep
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
@@ -211,7 +211,9 @@ class TaskRunner:
             steps = self.planner.plan(goal=goal, observation=observation, world=world, steps=view)
         except HarnessError as exc:
             status = TaskStatus.DEVICE_ERROR if isinstance(exc, DeviceError) else TaskStatus.FAILED
-            raise _Stop(status, f"planner failed: {exc}", exc.kind) from exc
+            # A guardrail is the planner stopping the task on purpose, not failing to plan.
+            said = "stopped by a guardrail" if isinstance(exc, GuardrailViolation) else "planner failed"
+            raise _Stop(status, f"{said}: {exc}", exc.kind) from exc
         except Exception as exc:
             log.exception("planner raised")
             raise _Stop(

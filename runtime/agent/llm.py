@@ -98,7 +98,7 @@ class LLMPlanner:
         *,
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = 1,
+        max_retries: int = 0,
         **options: Any,
     ) -> LLMPlanner:
         """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing."""

@@ -3,8 +3,9 @@
 Each element gets a short ref (``e1``, ``e2`` … in document order) and the flow selector that
 finds it on this screen: the first of ``{id}``, ``{text}``, ``{label}``, ``{text, type}`` and
 ``{type}`` that finds that element alone, else the first whose first match it is, else the one
-that finds it at the smallest ``index``. Every selector is checked against the Scene with the selector code the executor
-resolves targets with, so passing it back as ``target`` acts on that element.
+that finds it at the smallest ``index``. Every selector is checked against the Scene with the
+selector code the executor resolves targets with, so passing it back as ``target`` acts on that
+element.
 
 Listed are the visible elements on screen that say something (text, label, identifier, value)
 or can be acted on (clickable, focusable, scrollable, checkable); layout containers with neither

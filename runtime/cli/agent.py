@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ...core.errors import ConfigError
+from ..agent.guard import REPLY_ERROR, agent_executor
 from ...storage.redaction import Redactor
 from ...storage.report import render_report
 from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
@@ -206,6 +207,8 @@ class _Console:
         result = rec.get("result") or {}
         step = rec.get("step") or {}
         target = str(rec.get("target"))
+        if rec["action"] == REPLY_ERROR:  # what the model sent, not what a step acts on
+            target = str((step.get("args") or {}).get("tool") or "no tool call")
         shown = target if len(target) <= _WIDTH else target[: _WIDTH - 1] + "…"
         ms = float(result.get("duration") or 0.0) * 1000
         text = (
@@ -222,7 +225,6 @@ class _Console:
 
 def run_agent(args: argparse.Namespace, io: Streams) -> int:
     try:
-        from ..agent.guard import agent_executor
         from ..agent.llm import LLMPlanner
     except ImportError as exc:
         return extra_missing(io, "agent", exc)
