@@ -67,10 +67,12 @@ def _tool(service: DeviceService, spec: ToolSpec) -> Tool:
     return Tool(
         fn=call,
         name=spec.name,
+        title=None,
         description=spec.description,
         parameters=spec.input_schema(REASON_FIELDS),
         fn_metadata=FuncMetadata(arg_model=_AnyArguments),
         is_async=False,  # the SDK runs it on a worker thread; the service serves one call at a time
+        context_kwarg=None,
         annotations=ToolAnnotations(
             read_only_hint=spec.read_only,
             idempotent_hint=spec.idempotent or spec.read_only,

@@ -180,10 +180,8 @@ def test_two_steps_in_a_row_outside_the_allowed_apps_stop_the_task(
     ]
     result, server, run_dir = _agent(chat, tmp_path, script, "--allow-app", SETTINGS)
     assert result.code == 1
-    assert (
-        f"GuardrailViolation: stopped by a guardrail: the device has shown {CLOCK}, outside the allowed apps ({SETTINGS})"
-        in result.out
-    )
+    stopped = f"GuardrailViolation: stopped by a guardrail: the device has shown {CLOCK}"
+    assert f"{stopped}, outside the allowed apps ({SETTINGS})" in result.out
     assert "after 2 steps in a row; the task stops" in result.out
     assert len(server.requests) == 2  # the third turn never reached the model
     assert run_dir is not None and read_timeline(run_dir).footer["error_kind"] == "GuardrailViolation"  # type: ignore[index]
