@@ -28,8 +28,8 @@ from ...core.errors import StepArgumentError
 from ...core.models import PlannedStep
 from ...core.selectors import Selector
 from ...core.steps import APP_ID_KEYS, SELECTOR_KEYS
-from ...drivers.base import KEYS
-from ..executor import ACTIONS, MAX_SWIPE_DURATION, MAX_WAIT, SWIPE_DIRECTIONS, Action
+from ...drivers.base import KEYS, MAX_GESTURE
+from ..executor import ACTIONS, MAX_WAIT, SWIPE_DIRECTIONS, Action
 
 __all__ = [
     "ARGUMENTS",
@@ -150,7 +150,7 @@ ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
         ),
         "x": Argument(_number(f"horizontal position {_COORDINATE} (with y, instead of target)")),
         "y": Argument(_number(f"vertical position {_COORDINATE} (with x, instead of target)")),
-        "duration": Argument(_number("seconds to hold or to take", 0, MAX_SWIPE_DURATION)),
+        "duration": Argument(_number("seconds to hold or to take", 0, MAX_GESTURE)),
         "text": Argument(
             _text("the text to type (into target when given, else the focused field)"),
             frozenset({"type_text"}),
