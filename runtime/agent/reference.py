@@ -17,7 +17,7 @@ from typing import Any
 
 from ...core.steps import APP_ID_KEYS, SELECTOR_KEYS
 from ..executor import ACTIONS, COMMON_KEYS, Action
-from .tools import ARGUMENTS, PLANNER_ONLY, REASON_FIELDS, SESSION_TOOLS, ToolSpec, action_tools
+from .tools import PLANNER_ONLY, REASON_FIELDS, SESSION_TOOLS, ToolSpec, action_tools
 
 __all__ = ["BLOCKS", "actions_markdown", "main", "render", "tools_markdown"]
 

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ...core.errors import ConfigError
-from ..agent.guard import REPLY_ERROR, agent_executor
 from ...storage.redaction import Redactor
 from ...storage.report import render_report
 from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
+from ..agent.guard import REPLY_ERROR, agent_executor
 from ..recording import TimelineRecorder
 from ..task import TaskRunner, TaskRunnerConfig
 from .common import (
