@@ -56,29 +56,31 @@ REASON_FIELDS: tuple[str, ...] = ("rationale", "purpose", "expected_outcome")
 LLM_REASON_FIELDS: tuple[str, ...] = ("thinking", *REASON_FIELDS)
 MAX_REASON = 2000  # the world history keeps this much of each reason
 
+# Kept short: these go into every acting tool's schema, on every request the LLM planner sends.
 _REASONS: Mapping[str, str] = {
-    "rationale": "why this step, in a sentence; kept in the world history and shown back next turn",
-    "thinking": "your reasoning before choosing the step (optional; kept in the world history)",
-    "purpose": "what this step is for, in the larger task",
-    "expected_outcome": "what the screen should show after it; the next turn compares",
+    "rationale": "why this step (shown back next turn)",
+    "thinking": "your reasoning (optional)",
+    "purpose": "what the step is for in the task",
+    "expected_outcome": "what the screen should show after it",
 }
 
 # Executor actions no tool offers: ``skip`` records a step a planner decided not to send (the
 # LLM planner writes it itself when the world shows the app already in front).
 PLANNER_ONLY = frozenset({"skip"})
 
+# What a selector field means, said once in the selector's schema (it is in several tools).
 SELECTOR_FIELDS: Mapping[str, str] = MappingProxyType(
     {
-        "text": "exact text (Android text, iOS label/value); matches a label when the element has no text",
-        "text_contains": "a substring of the text",
-        "text_regex": "a regular expression searched in the text",
-        "id": "Android resource-id (with or without package:id/) or iOS accessibility identifier",
-        "label": "Android content-desc or iOS accessibility label",
-        "type": "element type, e.g. Button (matches android.widget.Button and XCUIElementTypeButton)",
-        "index": "pick the n-th match, 0-based",
-        "enabled": "only enabled (true) or disabled (false) elements",
-        "visible": "only visible elements (the default, true); false for hidden ones",
-        "xpath": "an XPath 1.0 expression over the screen's elements",
+        "text": "exact text",
+        "text_contains": "a substring of it",
+        "text_regex": "a regex searched in it",
+        "id": "resource-id or accessibility id",
+        "label": "content-desc or accessibility label",
+        "type": "e.g. Button",
+        "index": "the n-th match, from 0",
+        "enabled": "enabled or not",
+        "visible": "visible (default) or hidden",
+        "xpath": "XPath over the screen",
     }
 )
 
@@ -97,15 +99,20 @@ def selector_schema(description: str) -> dict[str, Any]:
     """The JSON schema of a selector: a bare string (its text) or a mapping of the fields of
     :class:`~amc.core.selectors.Selector`, read from the dataclass itself."""
     hints = typing.get_type_hints(Selector)
-    properties = {
-        f.name: {"type": _json_type(hints[f.name]), "description": SELECTOR_FIELDS.get(f.name, f.name)}
-        for f in fields(Selector)
-    }
+    names = [f.name for f in fields(Selector)]
+    properties = {name: {"type": _json_type(hints[name])} for name in names}
+    meaning = "; ".join(f"{name}: {SELECTOR_FIELDS[name]}" for name in names if name in SELECTOR_FIELDS)
     return {
         "description": description,
         "anyOf": [
             {"type": "string", "description": "the element's exact text"},
-            {"type": "object", "properties": properties, "additionalProperties": False, "minProperties": 1},
+            {
+                "type": "object",
+                "description": f"fields, all of which must match ({meaning})",
+                "properties": properties,
+                "additionalProperties": False,
+                "minProperties": 1,
+            },
         ],
     }
 
@@ -133,7 +140,7 @@ def _number(description: str, minimum: float | None = None, maximum: float | Non
 
 
 _SELECTOR_WANTED = frozenset({"wait_for", "assert_visible", "assert_not_visible"})
-_COORDINATE = "in screen pixels, as the element bounds in `observe` give them"
+_COORDINATE = "in screen pixels, as element bounds are"
 
 ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
     {
@@ -142,14 +149,11 @@ ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
             frozenset({"launch_app", "terminate_app", "assert_app"}),
         ),
         "target": Argument(
-            selector_schema(
-                'the element to act on: a selector as flows write it, e.g. {"text": "Wi-Fi"} or '
-                '{"id": "username"}; `observe` lists a selector for every element'
-            ),
+            selector_schema('the element: the `target` the screen lists for it, e.g. {"text": "Wi-Fi"}'),
             _SELECTOR_WANTED,
         ),
-        "x": Argument(_number(f"horizontal position {_COORDINATE} (with y, instead of target)")),
-        "y": Argument(_number(f"vertical position {_COORDINATE} (with x, instead of target)")),
+        "x": Argument(_number(f"x {_COORDINATE}; with y, instead of target")),
+        "y": Argument(_number(f"y {_COORDINATE}; with x, instead of target")),
         "duration": Argument(_number("seconds to hold or to take", 0, MAX_GESTURE)),
         "text": Argument(
             _text("the text to type (into target when given, else the focused field)"),
@@ -159,7 +163,7 @@ ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
             {"type": "boolean", "description": "true hides the typed text or remembered values as ***"}
         ),
         "direction": Argument(_text("swipe across the screen this way", enum=list(SWIPE_DIRECTIONS))),
-        "x1": Argument(_number(f"start x {_COORDINATE} (instead of direction)")),
+        "x1": Argument(_number(f"start x {_COORDINATE}; instead of direction")),
         "y1": Argument(_number(f"start y {_COORDINATE}")),
         "x2": Argument(_number(f"end x {_COORDINATE}")),
         "y2": Argument(_number(f"end y {_COORDINATE}")),

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import math
 import os
 import re
 from collections import Counter
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ...core.durations import check_seconds
 from ...core.errors import ConfigError
 from ...storage.redaction import Redactor
 from ...storage.report import render_report
@@ -60,6 +60,7 @@ __all__ = [
 EXTRA_HINT = "pip install 'agentic-mobile-control[agent]'"
 MAX_GOAL = 4000
 MAX_STEPS = 1000
+MAX_LLM_TIMEOUT = 600.0
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _APP_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}\Z")
 _WIDTH = 40
@@ -85,13 +86,14 @@ def _steps(text: str) -> int:
 
 
 def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or not 0 < value <= 600:
-        raise argparse.ArgumentTypeError(f"{text!r} must be above 0 and at most 600 seconds")
-    return value
+    return check_seconds(
+        text,
+        "the timeout",
+        maximum=MAX_LLM_TIMEOUT,
+        above_zero=True,
+        text=True,
+        error=argparse.ArgumentTypeError,
+    )
 
 
 def add_allow_app(parser: argparse.ArgumentParser) -> None:
