@@ -14,8 +14,9 @@ arguments that are not a JSON object or that the tool does not take, an HTTP err
 of the server — is never raised: the planner hands out a ``reply_error`` step, which the agent
 executor (:func:`amc.runtime.agent.guard.agent_executor`) records as a failed step of kind
 ``ModelReplyError`` whose error the next request shows; the loop's ``max_consecutive_failures``
-and ``max_steps`` bound how often the model is asked again. The values of the arguments are the
-executor's to check, as for any step.
+and ``max_steps`` bound how often the model is asked again (the client's own retries are off,
+``max_retries=0``, so every failed request is one recorded step). The values of the arguments are
+the executor's to check, as for any step.
 
 It uses the world: a ``launch_app`` of the app that the world and the screen both show in front
 is handed out as a ``skip`` step saying so (the rule flows follow). With ``allowed_apps`` it

@@ -13,6 +13,9 @@ its memory. The user message is one JSON object:
   elements, each with a ref and the selector that finds it;
 - ``last_step``: the step just run with its result and error kind (null before the first);
 - ``allowed_apps``: the apps ``launch_app`` may start (absent when any may).
+
+Every value a step of the task marked secret (``secret: true``) is replaced by ``***`` wherever it
+appears in the message, the screen included (a field that shows what was typed).
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from ...core.models import jsonable
-from ...core.steps import StepRecord, hide_secrets
+from ...core.steps import StepRecord, hide_secrets, secret_values
 from ...semantic.models import Observation
+from ...storage.redaction import Redactor
 from ...world.models import WorldState
 from .screen import DEFAULT_LIMIT, compact_screen
 
@@ -112,6 +116,7 @@ def request_messages(
             "other app is refused, and leaving them for two steps in a row stops the task."
         )
     system = SYSTEM_PROMPT.format(platform=observation.scene.platform, allowed=allowed)
+    redactor = Redactor(value for record in steps for value in secret_values(record.step.args))
     content: dict[str, Any] = {
         "goal": goal,
         "turn": {"steps_run": len(steps), "max_steps": max_steps},
@@ -123,5 +128,8 @@ def request_messages(
         content["allowed_apps"] = sorted(allowed_apps)
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": json.dumps(content, ensure_ascii=False, separators=(",", ":"))},
+        {
+            "role": "user",
+            "content": json.dumps(redactor.value(content), ensure_ascii=False, separators=(",", ":")),
+        },
     ]

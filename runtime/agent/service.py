@@ -28,7 +28,7 @@ from typing import Any
 
 from ...core.errors import ConfigError, FlowError, HarnessError
 from ...core.models import PlannedStep, jsonable
-from ...core.steps import StepRecord, describe_step, is_secret
+from ...core.steps import StepRecord, describe_step, secret_values
 from ...drivers.base import DeviceInfo, Driver
 from ...semantic.models import Observation
 from ...storage.redaction import Redactor
@@ -117,7 +117,7 @@ class DeviceService:
         self.flow_root = flow_root
         self.config = config or TaskRunnerConfig()
         self.allowed_apps = tuple(allowed_apps)
-        self.redactor = redactor or Redactor()
+        self.redactor = redactor if redactor is not None else Redactor()  # an empty one is falsy
         self.discover = discover
         self.tools: tuple[ToolSpec, ...] = mcp_tools()
         self._specs = {spec.name: spec for spec in self.tools}
@@ -208,19 +208,10 @@ class DeviceService:
 
     def _act(self, spec: ToolSpec, arguments: Mapping[str, Any] | None) -> ToolReply:
         step = step_from_call(spec, arguments, REASON_FIELDS)
-        if is_secret(step.args):
-            self._keep_secret(step)
+        self.redactor.add(*secret_values(step.args))  # before the step: its page source is scrubbed
         step = skip_instead(step, self._latest().scene, self.session.world)
         outcome = self.session.run_step(step)
         return self._step_reply(outcome)
-
-    def _keep_secret(self, step: PlannedStep) -> None:
-        text = step.args.get("text")
-        values = step.args.get("remember")
-        found = [text] if isinstance(text, str) else []
-        if isinstance(values, Mapping):
-            found += [v for v in values.values() if isinstance(v, str)]
-        self.redactor.add(*found)
 
     def _step_data(self, record: StepRecord) -> dict[str, Any]:
         result = record.result

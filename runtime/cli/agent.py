@@ -24,10 +24,12 @@ from urllib.parse import urlsplit
 
 from ...core.durations import check_seconds
 from ...core.errors import ConfigError
+from ...core.steps import StepRecord, secret_values
 from ...storage.redaction import Redactor
 from ...storage.report import render_report
 from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
 from ..agent.guard import REPLY_ERROR, agent_executor
+from ..context import TaskContext
 from ..recording import TimelineRecorder
 from ..task import TaskRunner, TaskRunnerConfig
 from .common import (
@@ -276,7 +278,11 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
         )
     )
     console = _Console(io, runner.config.max_steps)
-    runner.listeners.append(TimelineRecorder(writer, driver, on_written=console.step))
+
+    def learn_secrets(record: StepRecord, context: TaskContext) -> None:  # before the recorder writes
+        redactor.add(*secret_values(record.step.args))
+
+    runner.listeners += [learn_secrets, TimelineRecorder(writer, driver, on_written=console.step)]
     with _run_logging(redactor, run_dir / LOG_FILE, io):
         try:
             result = runner.run(goal)

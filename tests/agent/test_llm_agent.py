@@ -131,6 +131,26 @@ def test_later_requests_carry_the_world_and_the_earlier_rationale(
     assert "why: Settings has the network page" in result.out
 
 
+def test_a_secret_typed_into_a_field_that_shows_it_goes_back_to_no_one(
+    chat: list[ChatServer], tmp_path: Path
+) -> None:
+    script = [
+        tool("launch_app", {"app_id": "com.example.amc.demo"}),
+        tool("type_text", {"text": "visible-secret-42", "target": {"id": "username"}, "secret": True}),
+        tool("describe_screen"),
+        tool("done", {"summary": "typed"}),
+    ]
+    result, server, run_dir = _agent(chat, tmp_path, script)
+    assert result.code == 0, result.out
+    field = next(
+        e for e in server.user_content(2)["screen"]["elements"] if e.get("id", "").endswith("username")
+    )
+    assert field["text"] == "***"  # the field shows what was typed; the request does not
+    assert all("visible-secret-42" not in json.dumps(r["messages"]) for r in server.requests)
+    assert run_dir is not None and all(b"visible-secret-42" not in p.read_bytes() for p in run_dir.iterdir())
+    assert "visible-secret-42" not in result.out
+
+
 def test_an_app_the_world_and_the_screen_show_in_front_is_not_launched_again(
     chat: list[ChatServer], tmp_path: Path
 ) -> None:

@@ -118,7 +118,7 @@ def test_a_secret_typed_is_hidden_in_replies_the_world_and_the_run_folder(
     async def body(call: Call) -> None:
         await call("launch_app", {"app_id": "com.example.amc.demo"})
         typed = await call(
-            "type_text", {"text": "hunter2-secret", "target": {"id": "password"}, "secret": True}
+            "type_text", {"text": "hunter2-secret", "target": {"id": "username"}, "secret": True}
         )
         assert not typed.is_error and "hunter2-secret" not in _text(typed)
         world = await call("world_state", {})
