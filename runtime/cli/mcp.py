@@ -4,12 +4,15 @@ Everything is checked and the device connected before the server starts (exit 2 
 argument, 3 when the device cannot be reached); then the server answers on stdin/stdout until
 the client closes them. Stdout carries only the protocol: notes go to stderr, the log to the
 run folder's ``run.log``. The session's steps are written to the run folder's timeline as they
-run; the report is rendered when the client goes away.
+run; the report is rendered when the client goes away (it closes stdin, or stops the server with
+SIGTERM or Ctrl-C: the run folder is finished and the device released before the process leaves).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 from pathlib import Path
 
 from ...core.errors import ConfigError
@@ -78,11 +81,22 @@ def run_mcp(args: argparse.Namespace, io: Streams) -> int:
                 f"({reason}) on stdio; run folder: {run_dir}\n"
             )
             io.err.flush()
+
+            def stop(signum: int, frame: object) -> None:
+                # A client that stops the server: the stdin reader blocks in a thread the event loop
+                # cannot cancel, so finish the run folder and release the device here, then leave.
+                report = service.close()  # waits for a call under way to end
+                driver.close()
+                io.err.write(f"amc mcp: stopped by signal {signum}; report: {report}\n")
+                io.err.flush()
+                os._exit(EXIT_OK)
+
+            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
             try:
                 serve_stdio(build_server(service))
-            except KeyboardInterrupt:
-                pass
             finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
                 report = service.close()
         io.err.write(f"amc mcp: the client went away; report: {report}\n")
     finally:

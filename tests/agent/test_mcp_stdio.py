@@ -8,7 +8,10 @@ world it changed, runs a flow, and leaves a run folder with every step, as `amc 
 from __future__ import annotations
 
 import base64
+import json
 import os
+import signal
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -176,3 +179,42 @@ def test_an_mcp_client_drives_the_device_and_reads_the_world_it_changed(
     assert timeline.footer["failed_steps"] == 1
     assert (run_dir / "report.html").is_file() and len(list(run_dir.glob("step-004.*g"))) == 1
     assert f"amc mcp: serving {device.spec}" in server_err and "report:" in server_err
+
+
+def test_a_server_stopped_by_sigterm_finishes_its_run_folder(tmp_path: Path) -> None:
+    """A raw JSON-RPC client on the pipes (the initialize handshake, one call), then SIGTERM."""
+    out = tmp_path / "runs"
+    env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false", "ANDROID_ADB_SERVER_PORT": "1"}
+    command = [sys.executable, "-m", "amc.runtime.cli", "mcp", "--device", "sim:android", "--out", str(out)]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None and server.stderr is not None
+        assert server.stderr.readline().startswith("amc mcp: serving sim:android")
+        hello = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"},
+        }
+        for message in (
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "launch_app", "arguments": {"app_id": "com.android.settings"}},
+            },
+        ):
+            server.stdin.write(json.dumps(message) + "\n")
+            server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(2)]
+        assert answers[1]["result"]["isError"] is False
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=20) == 0
+        assert "amc mcp: stopped by signal 15; report:" in server.stderr.read()
+    (run_dir,) = out.iterdir()
+    timeline = read_timeline(run_dir)
+    assert [s["action"] for s in timeline.steps] == ["launch_app"]
+    assert timeline.footer is not None and timeline.footer["status"] == "ended"
+    assert (run_dir / "report.html").is_file()
