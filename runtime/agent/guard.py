@@ -1,9 +1,10 @@
 """The agent's executor: the action table with its guardrails, and a way to record a bad reply.
 
-- :func:`agent_actions` is :data:`~amc.runtime.executor.ACTIONS` with ``launch_app`` refusing any
-  app outside ``allowed_apps`` (when given): the step fails with ``GuardrailViolation``, before
-  any device request, and its error names the allowed apps, so the world history shows the
-  model what it may launch. Every action that starts an app by its id is named in ``_LAUNCHING``.
+- :func:`agent_actions` is :data:`~amc.runtime.executor.ACTIONS` with every action that names an
+  app (``launch_app``, ``terminate_app``, and any the table gains that takes ``app_id``) refusing
+  an app outside ``allowed_apps`` (when given); only checks (``assert_app``) may name any app. The
+  step fails with ``GuardrailViolation`` before any device request, its error naming the allowed
+  apps, so the world history shows the model what it may use.
 - It adds ``reply_error``, which no tool offers: the LLM planner hands it out when a model's
   reply cannot be used (no tool call, an unknown tool, bad arguments, the server failed), so
   the failure is an executed, recorded, failed step of kind ``ModelReplyError`` that the next
@@ -20,14 +21,14 @@ from typing import Any
 
 from ...core.apps import is_home_screen
 from ...core.errors import GuardrailViolation, ModelReplyError, StepArgumentError
-from ...core.steps import app_id_from_args
+from ...core.steps import APP_ID_KEYS, app_id_from_args
 from ...drivers.base import Driver
 from ..executor import ACTIONS, Action, Executor, Screen
 
 __all__ = ["REPLY_ERROR", "agent_actions", "agent_executor", "outside_allowed"]
 
 REPLY_ERROR = "reply_error"
-_LAUNCHING = ("launch_app",)
+_CHECKS = frozenset({"assert_app"})  # they name an app to look for it, and act on nothing
 
 
 def outside_allowed(app: str | None, allowed: Collection[str]) -> bool:
@@ -35,15 +36,15 @@ def outside_allowed(app: str | None, allowed: Collection[str]) -> bool:
     return bool(allowed) and app is not None and app not in allowed and not is_home_screen(app)
 
 
-def _guarded(action: Action, allowed: frozenset[str]) -> Action:
+def _guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
     inner = action.handler
 
     def handler(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
         app = app_id_from_args(args)
         if app is not None and app not in allowed:
             raise GuardrailViolation(
-                f"{app} is outside the allowed apps ({', '.join(sorted(allowed))}); not launched",
-                hint="launch one of the allowed apps, or finish with done",
+                f"{app} is outside the allowed apps ({', '.join(sorted(allowed))}); {name} refused",
+                hint="use one of the allowed apps, or finish with done",
             )
         return inner(ex, args, screen)
 
@@ -66,9 +67,9 @@ def agent_actions(
     table = dict(actions)
     allowed = frozenset(allowed_apps)
     if allowed:
-        for name in _LAUNCHING:
-            if name in table:
-                table[name] = _guarded(table[name], allowed)
+        for name, action in actions.items():
+            if action.keys & set(APP_ID_KEYS) and name not in _CHECKS:
+                table[name] = _guarded(name, action, allowed)
     table[REPLY_ERROR] = Action(
         _reply_error,
         frozenset({"problem", "tool", "arguments"}),

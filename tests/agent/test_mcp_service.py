@@ -104,9 +104,13 @@ def test_allow_app_refuses_other_launches(android: Driver, tmp_path: Path) -> No
         assert result.is_error
         assert _text(result).startswith(
             "GuardrailViolation: com.android.deskclock is outside the allowed apps (com.android.settings); "
-            "not launched (hint: "
+            "launch_app refused (hint: "
         )
         assert not (await call("launch_app", {"app_id": "com.android.settings"})).is_error
+        stop = await call("terminate_app", {"app_id": "com.android.deskclock"})
+        assert stop.is_error and "terminate_app refused" in _text(stop)
+        check = await call("assert_app", {"app_id": "com.android.settings"})  # a check may name any app
+        assert not check.is_error
 
     _serve(android, tmp_path, body, allowed_apps=["com.android.settings"])
     assert android.current_app() == "com.android.settings"
