@@ -120,7 +120,7 @@ class DeviceService:
         self.redactor = redactor if redactor is not None else Redactor()  # an empty one is falsy
         self.discover = discover
         self.tools: tuple[ToolSpec, ...] = mcp_tools()
-        self._specs = {spec.name: spec for spec in self.tools}
+        self._specs = {tool.name: tool for tool in self.tools}
         self.executor = agent_executor(driver, self.allowed_apps)
         self.writer = TimelineWriter(run_dir, redactor=self.redactor)
         self.session: Session = open_session(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.util
 import os
 import re
 from collections import Counter
@@ -68,9 +69,15 @@ _APP_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}\Z")
 _WIDTH = 40
 
 
-def extra_missing(io: Streams, command: str, exc: ImportError) -> int:
-    """Say that ``command`` needs the agent extra, and how to install it; exit code 2."""
-    missing = exc.name or str(exc)
+def extra_missing(io: Streams, command: str, exc: ImportError, package: str) -> int:
+    """Say that ``command`` needs the agent extra, and how to install it; exit code 2. Names
+    ``package`` (the extra's package the command needs) when it is the one missing, else what
+    the import said (a dependency of it, such as ``anyio``)."""
+    try:
+        installed = importlib.util.find_spec(package) is not None
+    except (ImportError, ValueError):  # an import hook that refuses it
+        installed = False
+    missing = exc.name or str(exc) if installed else package
     io.err.write(
         f"amc: error: `amc {command}` needs the agent extra ({missing} is not installed): {EXTRA_HINT}\n"
     )
@@ -231,7 +238,7 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
     try:
         from ..agent.llm import LLMPlanner
     except ImportError as exc:
-        return extra_missing(io, "agent", exc)
+        return extra_missing(io, "agent", exc, "openai")
     goal = args.goal.strip()
     if not goal or len(goal) > MAX_GOAL:
         raise ConfigError(f"GOAL must be between 1 and {MAX_GOAL} characters")

@@ -51,7 +51,7 @@ def run_mcp(args: argparse.Namespace, io: Streams) -> int:
         from ..agent.mcp_server import build_server, serve_stdio
         from ..agent.service import DeviceService
     except ImportError as exc:
-        return extra_missing(io, "mcp", exc)
+        return extra_missing(io, "mcp", exc, "mcp")
     check_out_dir(args.out)
     flow_root = Path(args.flow_root)
     if not flow_root.is_dir():
