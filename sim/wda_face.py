@@ -53,6 +53,7 @@ from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, render_xml, wda_tree
 from .replay import Reply, hold
 from .server import BackgroundServer
+from .wda_device_routes import settings_for
 from .wda_routes import (
     ELEMENT_KEY,
     ROUTE_NAMES,
@@ -92,7 +93,9 @@ class WdaFace:
         # processId/bundleId on the application element: WDA 10.1.0 and later (PR #1055).
         self.app_attributes = self.profile.app_attributes
         self.locked: bool = False
-        self.settings: dict[str, Any] = {"snapshotMaxDepth": 50, "shouldUseCompactResponses": True}
+        self.settings: dict[str, Any] = settings_for(self)
+        self.orientation = "PORTRAIT"
+        self.pasteboard = b""
         self._session_id: str | None = None
         self._elements: dict[str, WdaNode] = {}
         self._lock = threading.Lock()

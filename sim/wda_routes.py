@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from . import wda_device_routes as device_routes
 from .render_wda import pid_for, render_accessible, render_json
 from .wda_query import QueryError, find
 
@@ -347,5 +348,19 @@ ROUTES: tuple[Route, ...] = (
     ),
     _r("settings", "GET", "/appium/settings", "required", _settings),
     _r("settings", "POST", "/appium/settings", "required", _settings),
+    # the device's own routes (sim.wda_device_routes)
+    _r("alert.text", "GET", "/alert/text", "optional", device_routes.alert_text),
+    _r("alert.accept", "POST", "/alert/accept", "optional", device_routes.alert_accept),
+    _r("alert.dismiss", "POST", "/alert/dismiss", "optional", device_routes.alert_dismiss),
+    _r("alert.buttons", "GET", "/wda/alert/buttons", "required", device_routes.alert_buttons),
+    _r("healthcheck", "GET", "/wda/healthcheck", "none", device_routes.healthcheck),
+    _r("device.info", "GET", "/wda/device/info", "optional", device_routes.device_info),
+    _r("batteryInfo", "GET", "/wda/batteryInfo", "required", device_routes.battery_info),
+    _r("screen", "GET", "/wda/screen", "optional", device_routes.screen),
+    _r("orientation", "GET", "/orientation", "optional", device_routes.get_orientation),
+    _r("orientation", "POST", "/orientation", "optional", device_routes.set_orientation),
+    _r("pasteboard.set", "POST", "/wda/setPasteboard", "optional", device_routes.set_pasteboard),
+    _r("pasteboard.get", "POST", "/wda/getPasteboard", "optional", device_routes.get_pasteboard),
+    _r("deactivateApp", "POST", "/wda/deactivateApp", "required", device_routes.deactivate_app),
 )
 ROUTE_NAMES: tuple[str, ...] = (*dict.fromkeys(r.name for r in ROUTES), "unknown")

@@ -39,7 +39,6 @@ import base64
 import binascii
 import dataclasses
 import logging
-import re
 import threading
 import time
 import uuid
@@ -55,23 +54,18 @@ from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.remote.command import Command
 from urllib3.util.retry import Retry
 
-from ...core.apps import SPRINGBOARD, is_home_screen, is_permission_dialog
 from ...core.errors import (
-    AppLaunchFailed,
-    AppNotInstalled,
     ConfigError,
     DeviceError,
-    DeviceTimeout,
-    HarnessError,
     SceneParseError,
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
-from ..frontboard import launch_refusal
 from ..hierarchy import parse_source
+from .apps import AppiumApps
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -90,18 +84,11 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_SESSION_TIMEOUT = 300.0
 DEFAULT_LAUNCH_TIMEOUT = 10.0
-LAUNCH_POLL = 0.25
 ANDROID_KEYCODES: dict[str, int] = dict(
     home=3, back=4, enter=66, volume_up=24, volume_down=25, menu=82, recent=187, power=26
 )
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
-_APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
-# XCUITest's answer when WebDriverAgent never answered the command it passed on (appium#14923:
-# "Could not proxy command to the remote server. Original error: timeout of 240000ms exceeded").
-_PROXY_TIMEOUT = re.compile(
-    r"Could not proxy command to the remote server\. Original error: timeout of \d+ms"
-)
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -138,7 +125,7 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-class AppiumDriver(ServerElements):
+class AppiumDriver(AppiumApps, ServerElements):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
@@ -195,6 +182,12 @@ class AppiumDriver(ServerElements):
     def session_id(self) -> str | None:
         wd = self._wd
         return None if wd is None else wd.session_id
+
+    @property
+    def os_version(self) -> str | None:
+        """The platform version the server reported for the session (``platformVersion``)."""
+        version = self.capabilities.get("platformVersion")
+        return version if isinstance(version, str) and version.strip() else None
 
     @property
     def capabilities(self) -> dict[str, Any]:
@@ -326,159 +319,6 @@ class AppiumDriver(ServerElements):
 
     # --- apps -------------------------------------------------------------------------------
 
-    def _app_key(self) -> str:
-        return "appId" if self.platform == "android" else "bundleId"
-
-    def _active_app(self) -> tuple[str, str | None]:
-        """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
-        info = self._mobile("activeAppInfo")
-        bundle = info.get("bundleId") if isinstance(info, dict) else None
-        if not isinstance(bundle, str) or not _APP_ID.match(bundle):
-            raise DeviceError(
-                f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
-            )
-        name = info.get("name")  # the application's identifier: often empty on real devices
-        shown = name if isinstance(name, str) and name.strip() else None
-        if shown is not None:
-            self._app_names[shown] = bundle
-        return bundle, shown
-
-    def _foreground(self) -> str:
-        """The package / bundle id in front, launchers and SpringBoard included."""
-        if self.platform == "ios":
-            return self._active_app()[0]
-        package = self._mobile("getCurrentPackage")
-        if not isinstance(package, str) or not _APP_ID.match(package):
-            raise DeviceError(
-                f"mobile: getCurrentPackage answered {package!r}, not a package ({self.server_url})"
-            )
-        return package
-
-    def _app_state(self, app_id: str) -> int | None:
-        """``mobile: queryAppState`` (0 not installed … 4 foreground), or None when it cannot say."""
-        try:
-            state = self._mobile("queryAppState", {self._app_key(): app_id})
-        except HarnessError as exc:
-            log.info("queryAppState for %s failed: %s", app_id, exc)
-            return None
-        return state if isinstance(state, int) and not isinstance(state, bool) else None
-
-    def current_app(self) -> str | None:
-        """The app in front; the app the driver launched when a system prompt covers it (one more
-        request: its state); None on the home screen."""
-        app = self._foreground()
-        covering = is_permission_dialog(app) if self.platform == "android" else app == SPRINGBOARD
-        if covering and self._launched is not None:
-            state = self._app_state(self._launched)
-            if state == 4 or (self.platform == "android" and state == 3):
-                return self._launched  # UiAutomator2 says 3 for an app under its permission prompt
-        return None if is_home_screen(app) or is_permission_dialog(app) else app
-
-    def _in_front(self, app_id: str) -> tuple[bool, str]:
-        """Whether ``app_id`` is in front, and what is: Android reads the foreground package (the
-        permission controller right after a launch is the app asking); iOS the app's state."""
-        if self.platform == "android":
-            front = self._foreground()
-            return front == app_id or is_permission_dialog(front), front
-        state = self._app_state(app_id)
-        return state == 4, f"its state is {state}"
-
-    def launch_app(self, app_id: str) -> None:
-        _check_app_id(app_id)
-        try:
-            with self._bounded(self.launch_timeout):
-                self._mobile("activateApp", {self._app_key(): app_id})
-        except DeviceTimeout as exc:
-            self._unanswered_launch(app_id, exc)
-        except HarnessError as exc:
-            if not server_refused(exc.__cause__):
-                raise
-            self._refused(app_id, exc)
-        deadline = time.monotonic() + self.launch_timeout
-        while True:
-            ok, front = self._in_front(app_id)
-            if ok:
-                self._launched = app_id
-                return
-            if time.monotonic() >= deadline:
-                break
-            time.sleep(LAUNCH_POLL)
-        self._launch_failed(
-            app_id, f"it was not in front after {self.launch_timeout:g} s (in front: {front})", None
-        )
-
-    def _bounded(self, seconds: float) -> _Timeout:
-        return _Timeout(self._config, min(seconds, self.timeout))
-
-    def _refused(self, app_id: str, exc: HarnessError) -> None:
-        """The server refused the activation. XCUITest relays WebDriverAgent's FrontBoard error (an
-        ``invalid argument`` since WDA 5.1.4), which says whether the app is missing; otherwise (and
-        on UiAutomator2, whose ``Unable to resolve the launchable activity`` covers both) the app's
-        state tells: 0 is not installed."""
-        said = getattr(exc.__cause__, "msg", None)
-        text = said if isinstance(said, str) and said else exc.message
-        if _PROXY_TIMEOUT.search(text):  # XCUITest waited for WDA until its proxy timeout
-            self._unanswered_launch(app_id, DeviceTimeout(text))
-            return
-        refusal = launch_refusal(text)
-        if refusal is not None and refusal.kind == "not_installed":
-            raise AppNotInstalled(
-                f"{app_id} is not installed on {self.device_id} ({refusal.reason})",
-                app_id=app_id,
-                hint=refusal.hint,
-            ) from exc
-        if refusal is not None:
-            raise AppLaunchFailed(
-                f"launching {app_id} on {self.device_id} failed: {refusal.reason}",
-                app_id=app_id,
-                hint=refusal.hint,
-            ) from exc
-        self._launch_failed(app_id, f"the server refused to activate it: {exc.message}", exc)
-
-    def _unanswered_launch(self, app_id: str, exc: DeviceTimeout) -> None:
-        """No answer to the activation within ``launch_timeout`` (XCUITest in front of a WebDriverAgent
-        before 5.1.1 waits forever for a missing app): one state query decides, and the error is not a
-        timeout the task loop would repeat."""
-        state = self._app_state(app_id)
-        if state == 4:
-            return
-        if state in (0, 1) or state is None:
-            raise AppNotInstalled(
-                f"{app_id} did not start on {self.device_id}: the server did not answer its activation "
-                f"within "
-                f"{self.launch_timeout:g} s and the app is not running (WebDriverAgent before 5.1.1 never "
-                "answers a launch of an app that is not installed)",
-                app_id=app_id,
-                hint="check the app id; if it is installed and slow to start, raise launch_timeout",
-            ) from exc
-        raise AppLaunchFailed(
-            f"launching {app_id} on {self.device_id} got no answer within {self.launch_timeout:g} s "
-            f"(state {state})",
-            app_id=app_id,
-        ) from exc
-
-    def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None:
-        if self._app_state(app_id) == 0:
-            raise AppNotInstalled(
-                f"{app_id} is not installed on {self.device_id}",
-                app_id=app_id,
-                hint="install it, or check the id",
-            ) from cause
-        raise AppLaunchFailed(
-            f"launching {app_id} on {self.device_id} failed: {why}", app_id=app_id
-        ) from cause
-
-    def terminate_app(self, app_id: str) -> None:
-        _check_app_id(app_id)
-        try:
-            self._mobile("terminateApp", {self._app_key(): app_id})
-        except DeviceError as exc:
-            # Stopping an app that is not running (or not there) is not an error.
-            if not server_refused(exc.__cause__) or self._app_state(app_id) not in (0, 1):
-                raise
-        if self._launched == app_id:
-            self._launched = None
-
     # --- input ------------------------------------------------------------------------------
 
     def _pointer(self, *moves: dict[str, Any]) -> None:
@@ -549,25 +389,6 @@ class AppiumDriver(ServerElements):
         return self._driver()
 
 
-class _Timeout:
-    """Bound the requests sent inside a ``with`` block by ``seconds`` (the client reads its
-    ``ClientConfig.timeout`` per request); the driver's own timeout comes back afterwards."""
-
-    def __init__(self, config: AppiumClientConfig | None, seconds: float) -> None:
-        self._config, self._seconds = config, seconds
-        self._saved: float | None = None
-
-    def __enter__(self) -> _Timeout:
-        if self._config is not None:
-            self._saved = self._config.timeout
-            self._config.timeout = self._seconds
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._config is not None and self._saved is not None:
-            self._config.timeout = self._saved
-
-
 _DOWN: dict[str, Any] = {"type": "pointerDown", "button": 0}
 _UP: dict[str, Any] = {"type": "pointerUp", "button": 0}
 
@@ -583,11 +404,6 @@ def _move(x: float, y: float, duration: int = 0, *, names: tuple[str, str] = ("x
 
 def _bad_key(key: str, known: Mapping[str, object]) -> StepArgumentError:
     return StepArgumentError(f"key {key!r} is not supported here; supported: {', '.join(sorted(known))}")
-
-
-def _check_app_id(app_id: str) -> None:
-    if not isinstance(app_id, str) or not _APP_ID.match(app_id):
-        raise StepArgumentError(f"{app_id!r} is not a package name or bundle id")
 
 
 def _quit_quietly(wd: WebDriver) -> None:
