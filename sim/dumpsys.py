@@ -16,7 +16,10 @@ shape, are printed; a real dump has many more.
 - ``dumpsys window displays``: one ``Display: mDisplayId=0`` block with ``init=… cur=… app=…``,
   ``mCurrentFocus=Window{…}`` and ``mFocusedApp=…`` (``qualcomm-snapcam-a12-…``); the header is
   ``rootTasks=N`` on 12 and ``(organized)`` from 13, where ``mMinSizeOfResizeableTaskDp`` joins the
-  ``init`` line and 14 adds ``base=`` (``unknown-a13-…``, ``unknown-a14-…``). Android 10's header and
+  ``init`` line (``unknown-a13-…``, ``unknown-a14-…``). ``base=`` is printed only for a display whose
+  size or density was overridden (``wm size``/``wm density``): the real Android 14 dump has it on the
+  display at 320dpi over an initial 420dpi, not on the other; the simulated phone has no override,
+  so it never prints one. Android 10's header and
   the 13-15 bodies below the header were not collected: they are printed like 12's.
 - ``ActivityRecord{h u0 pkg/.Act t61}`` up to 12, ``ActivityRecord{h u0 pkg/.Act} t61}`` on 13 and 14
   (``emulator-a13-…``, ``unknown-a13or14-…``); Android 15's form was not collected and is printed
@@ -128,7 +131,9 @@ def _block(
     profile: AndroidProfile, number: int, title: str, package: str, task: int, token: str
 ) -> list[str]:
     where = f"stackId={task}" if profile.api < 30 else f"rootTaskId={task}"
-    owner = "mShowToOwnerOnly=true" if profile.api < 30 else "showForAllUsers=false"
+    # SystemUI's windows show for all users (``fixture-a14-…``); Android 10's were not collected
+    system = package == ANDROID_SYSTEMUI
+    owner = "mShowToOwnerOnly=true" if profile.api < 30 else f"showForAllUsers={str(system).lower()}"
     lines = [
         f"  Window #{number} {title}:",
         f"    mDisplayId=0 {where} "
@@ -141,6 +146,13 @@ def _block(
         if profile.api >= 30:
             lines.append(f"    mActivityRecord={token}")
     return lines
+
+
+def _wallpaper(profile: AndroidProfile) -> str:
+    """The wallpaper window's title: in ``wallpapers`` from 14 (``fixture-a14-…``)."""
+    if profile.api >= 34:
+        return "com.android.systemui.wallpapers.ImageWallpaper"
+    return "com.android.systemui.ImageWallpaper"
 
 
 def _tail(profile: AndroidProfile, focus: Focus, width: int, height: int) -> list[str]:
@@ -163,9 +175,10 @@ def _tail(profile: AndroidProfile, focus: Focus, width: int, height: int) -> lis
             for kind in ("imeLayeringTarget", "imeInputTarget", "imeControlTarget")
         ]
     lines += [
-        "  mInTouchMode=true",
+        # 13 prints the minimum task size first, with no line break after it (``emulator-a13-…``)
+        ("  Minimum task size of display#0 220" if profile.api >= 33 else "") + "  mInTouchMode=true",
         f"  mInputMethodWindow={_window('InputMethod')}",
-        f"  mObscuringWindow={_window('com.android.systemui.ImageWallpaper')}",
+        f"  mObscuringWindow={_window(_wallpaper(profile))}",
         "  mSystemBooted=true mDisplayEnabled=true",
     ]
     return lines
@@ -194,7 +207,7 @@ def windows_dump(device: SimDevice, profile: AndroidProfile) -> str:
     if profile.api < 30:
         app_token = f"AppWindowToken{{{_hex(app_token)} token=Token{{{_hex(focus.app)} {app_token}}}}}"
     add(_window(focus.app, focus.app_activity), focus.app, focus.task, app_token)
-    add(_window("com.android.systemui.ImageWallpaper"), ANDROID_SYSTEMUI, 1)
+    add(_window(_wallpaper(profile)), ANDROID_SYSTEMUI, 1)
     lines += _tail(profile, focus, width, height)
     return "\n".join(lines) + "\n"
 
@@ -211,8 +224,6 @@ def _display_block(device: SimDevice, profile: AndroidProfile) -> list[str]:
     init = f"    init={width}x{height} 420dpi"
     if profile.api >= 33:
         init += " mMinSizeOfResizeableTaskDp=220"
-    if profile.api >= 34:
-        init += f" base={width}x{height} 420dpi"
     app_h = height - 63
     init += f" cur={width}x{height} app={width}x{app_h} rng={width}x{width - 63}-{app_h}x{app_h}"
     return [

@@ -13,7 +13,7 @@ Android (``api``), the shapes of ``dumpsys``:
   ``ActivityRecord`` from 11;
 - ``dumpsys window displays`` holds one ``Display: mDisplayId=N`` block per display with that
   display's ``mCurrentFocus`` and ``mFocusedApp``; the header is ``rootTasks=N`` on 12 and
-  ``(organized)`` from 13 on (14 adds ``base=``);
+  ``(organized)`` from 13 on;
 - ``ActivityRecord{…}`` closes its brace before the task on 13 and 14 (``….Act} t9}``);
 - ``dumpsys activity activities`` prints ``mResumedActivity:`` per stack only up to 11 and
   ``topResumedActivity=`` / ``ResumedActivity:`` from 10.
