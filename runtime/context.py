@@ -53,10 +53,16 @@ class StepView(Sequence[StepRecord]):
         return self._steps[-1].result if self._steps else None
 
     @property
+    def last_failed(self) -> bool:
+        """True when the last executed step failed the task (a warning or a retried step does not)."""
+        return bool(self._steps) and self._steps[-1].failed
+
+    @property
     def failures_in_a_row(self) -> int:
+        """Failed steps at the end of the task, in a row; any other status ends the count."""
         count = 0
         for record in reversed(self._steps):
-            if record.result.success:
+            if not record.failed:
                 break
             count += 1
         return count

@@ -58,7 +58,7 @@ def test_tap_by_selector_uses_the_latest_scene_and_costs_one_device_call() -> No
     )
     assert result.success, result.error
     assert driver.calls == [("tap", (540, 462))]
-    assert result.output == {"x": 540, "y": 462}
+    assert result.output == {"x": 540, "y": 462, "found": "Bluetooth"}
 
 
 def test_tap_on_a_missing_target_is_target_not_found() -> None:
