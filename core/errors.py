@@ -44,6 +44,7 @@ __all__ = [
     "SessionLost",
     "StepArgumentError",
     "TargetNotFound",
+    "Unsupported",
     "is_transient",
 ]
 
@@ -134,6 +135,12 @@ class AppLaunchFailed(AppError):
 
 
 # --- everything else ----------------------------------------------------------------------
+
+
+class Unsupported(HarnessError):
+    """The backend cannot do what was asked on this platform (the message says what can)."""
+
+    category = "unsupported"
 
 
 class LeaseTimeout(HarnessError):

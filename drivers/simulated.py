@@ -120,6 +120,18 @@ class SimDriver:
         self._call()
         return self.device.screenshot_png()
 
+    def hide_keyboard(self) -> None:
+        self._call()
+        self.device.hide_keyboard()
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        self._call()
+        self.device.open_link(url, app_id)
+
+    def clear_state(self, app_id: str) -> None:
+        self._call()
+        self.device.clear_state(app_id)
+
     def close(self) -> None:
         self._closed = True
 

@@ -25,7 +25,7 @@ from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver
 from ..semantic.models import Observation
 from ..world.models import WorldState
-from .waiting import MAX_WAIT, Found, on_screen, poll, target_check, timeout_of
+from .waiting import Found, on_screen, poll, target_check, timeout_of
 from .waiting import number as _number
 
 __all__ = ["ACTIONS", "Action", "Executor", "Screen", "describe_scene"]
@@ -130,7 +130,9 @@ def _terminate_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any
     return None
 
 
-def _wait_target(args: Mapping[str, Any], screen: Screen, *, key: str = "target", inline: bool = True) -> Found:
+def _wait_target(
+    args: Mapping[str, Any], screen: Screen, *, key: str = "target", inline: bool = True
+) -> Found:
     """The step's target, waited for up to its ``timeout`` (default 0: the latest screen only)."""
     selector = _selector(args, key=key, inline=inline)
     if selector is None:
@@ -195,7 +197,9 @@ _SCROLL_SWIPE = {"down": "up", "up": "down", "left": "right", "right": "left"}
 def _direction(args: Mapping[str, Any], choices: Mapping[str, Any]) -> str:
     direction = args.get("direction")
     if direction not in choices:
-        raise StepArgumentError(f"argument 'direction' must be one of {', '.join(choices)}, got {direction!r}")
+        raise StepArgumentError(
+            f"argument 'direction' must be one of {', '.join(choices)}, got {direction!r}"
+        )
     return str(direction)
 
 

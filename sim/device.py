@@ -154,7 +154,7 @@ class SimDevice:
             return
         heapq.heappush(self._events, (self._clock() + delay, self.changes, event))
 
-    def _screen_key(self) -> tuple[object, ...]:
+    def _screen_key(self) -> tuple[str | None, tuple[str, ...], tuple[str, str] | None]:
         run = self._current()
         return (self._foreground, tuple(run.stack) if run else (), run.alert if run else None)
 
@@ -179,7 +179,9 @@ class SimDevice:
         run = self._current()
         if run is not None and self.timing.list_rows > 0:
             top = run.spec.screen(run.stack[-1])
-            if top.loads_late and (not before[1] or before[1][-1] != top.name or before[0] != self._foreground):
+            if top.loads_late and (
+                not before[1] or before[1][-1] != top.name or before[0] != self._foreground
+            ):
                 run.rows_at[top.name] = now + self.timing.list_rows
 
     # --- queries ----------------------------------------------------------------------------

@@ -62,11 +62,12 @@ from ...core.errors import (
     HarnessError,
     SceneParseError,
     StepArgumentError,
+    Unsupported,
 )
 from ...core.models import Platform, Scene
 from ..hierarchy import parse_source
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
+from .errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused, unsupported
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -408,6 +409,38 @@ class AppiumDriver(ServerElements):
             # Stopping an app that is not running (or not there) is not an error.
             if not server_refused(exc.__cause__) or self._app_state(app_id) not in (0, 1):
                 raise
+
+    def _extension(self, name: str, args: Mapping[str, Any], what: str) -> None:
+        """``mobile: NAME``; a driver without it (or refusing it) is ``Unsupported`` naming ``what``."""
+        try:
+            self._mobile(name, args)
+        except DeviceError as exc:
+            if not (unsupported(exc.__cause__) or server_refused(exc.__cause__)):
+                raise
+            raise Unsupported(
+                f"the Appium {self.platform} driver at {self.server_url} cannot {what}: {exc.message}",
+                hint="XCUITest clears app data only on a Simulator; on an iPhone reinstall the app"
+                if name == "clearApp" and self.platform == "ios"
+                else "check the Appium driver's version and its `mobile:` commands",
+            ) from exc
+
+    def hide_keyboard(self) -> None:
+        """``mobile: hideKeyboard`` (UiAutomator2 and XCUITest drivers; what the Python client's
+        ``hide_keyboard()`` sends)."""
+        self._extension("hideKeyboard", {}, "hide the keyboard")
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        """``mobile: deepLink`` with ``url`` and, when named, ``package`` (UiAutomator2) or
+        ``bundleId`` (XCUITest)."""
+        args: dict[str, Any] = {"url": url}
+        if app_id is not None:
+            args["package" if self.platform == "android" else "bundleId"] = app_id
+        self._extension("deepLink", args, f"open {url}")
+
+    def clear_state(self, app_id: str) -> None:
+        """``mobile: clearApp`` (UiAutomator2: ``pm clear``; XCUITest: Simulator only)."""
+        _check_app_id(app_id)
+        self._extension("clearApp", {self._app_key(): app_id}, f"clear {app_id}'s data")
 
     # --- input ------------------------------------------------------------------------------
 
