@@ -20,9 +20,10 @@ from typing import Any
 
 import jinja2
 
+from ..core.errors import ConfigError
 from .timeline import Timeline, read_timeline
 
-__all__ = ["REPORT_FILE", "StepView", "render_html", "render_report"]
+__all__ = ["REPORT_FILE", "StepView", "environment", "render_html", "render_report", "write_text_file"]
 
 REPORT_FILE = "report.html"
 _TEMPLATE = "report.html.j2"
@@ -101,7 +102,7 @@ def _step_view(run_dir: Path, record: Mapping[str, Any]) -> StepView:
     )
 
 
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
     return jinja2.Environment(
         loader=jinja2.PackageLoader(__name__.rpartition(".")[0], "templates"),
         autoescape=True,
@@ -155,8 +156,10 @@ def render_html(timeline: Timeline) -> str:
         "passed": sum(s.status == "passed" for s in steps),
         "failed": len(failures),
         "skipped": sum(s.status == "skipped" for s in steps),
+        "warning": sum(s.status == "warning" for s in steps),
+        "retried": sum(s.status == "retried" for s in steps),
     }
-    template = _environment().get_template(_TEMPLATE)
+    template = environment().get_template(_TEMPLATE)
     return template.render(run=run, counts=counts, warnings=warnings, failures=failures, steps=steps)
 
 
@@ -164,7 +167,29 @@ def render_report(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] |
     """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``)."""
     timeline = read_timeline(run_dir)
     target = Path(out) if out is not None else timeline.run_dir / REPORT_FILE
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(render_html(timeline), encoding="utf-8")
-    os.replace(tmp, target)
+    if target.is_dir():
+        raise ConfigError(
+            f"--out {target} is a folder, not a file",
+            hint=f"give a file name, e.g. {target / REPORT_FILE}",
+        )
+    write_text_file(target, render_html(timeline), what="the report")
     return target
+
+
+def write_text_file(target: Path, text: str, *, what: str) -> None:
+    """Write ``text`` to ``target`` through a temporary file beside it (its folder made if missing);
+    a ``ConfigError`` naming the path when it cannot be written (under a file, in /proc, no room …)."""
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise ConfigError(
+            f"cannot write {what} to {target}: {exc.strerror or exc}",
+            hint="choose a path in a folder you can write to",
+        ) from exc

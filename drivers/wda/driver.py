@@ -52,7 +52,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo
-from ..options import seconds, whole_number
+from ..options import seconds, server_url, whole_number
 from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
@@ -131,12 +131,13 @@ class WdaDriver:
         config: WdaConfig | None = None,
         on_close: Callable[[], None] | None = None,
     ) -> None:
-        scheme = urlsplit(url).scheme if isinstance(url, str) else ""
-        if scheme not in ("http", "https", "http+usbmux") or not urlsplit(url).netloc:
+        try:
+            server_url(url, "the WebDriverAgent URL", ("http", "https", "http+usbmux"))
+        except ConfigError as exc:
             raise ConfigError(
-                f"bad WebDriverAgent URL {url!r}",
+                exc.message,
                 hint="use http://HOST:PORT (e.g. http://127.0.0.1:8100) or http+usbmux://UDID:8100",
-            )
+            ) from exc
         self.url = url.rstrip("/")
         self.config = config or WdaConfig()
         self._device_id = device_id or f"wda@{urlsplit(url).netloc}"

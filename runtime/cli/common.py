@@ -52,12 +52,14 @@ def exit_code(status: TaskStatus | str) -> int:
     return EXIT_FAILED
 
 
-def add_device_options(parser: argparse.ArgumentParser) -> None:
+def add_device_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     parser.add_argument(
         "--device",
         metavar="SPEC",
+        action="append" if many else "store",
         help="device spec, e.g. sim:ios, android:SERIAL, ios:http://HOST:8100, "
-        "appium:http://HOST:4723?platform=android (default: the one attached device, else the simulated one)",
+        "appium:http://HOST:4723?platform=android (default: the one attached device, else the simulated one)"
+        + ("; repeat it to share the flows out across several devices" if many else ""),
     )
     parser.add_argument(
         "--platform",
