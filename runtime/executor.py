@@ -22,7 +22,7 @@ from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgume
 from ..core.models import PlannedStep, Scene, StepResult
 from ..core.selectors import Selector
 from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
-from ..drivers.base import Driver
+from ..drivers.base import Driver, gesture_seconds
 from ..semantic.models import Observation
 from ..world.models import WorldState
 from .waiting import Found, on_screen, poll, target_check, timeout_of
@@ -49,7 +49,6 @@ class Screen(Protocol):
 
 
 COMMON_KEYS = frozenset({"remember", "secret"})
-MAX_SWIPE_DURATION = 60.0
 MAX_SWIPES = 50
 MAX_URL = 2048
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
@@ -165,9 +164,7 @@ def _tap(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 
 def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    duration = _number(args, "duration", default=1.0)
-    if not 0 < duration <= MAX_SWIPE_DURATION:
-        raise StepArgumentError(f"argument 'duration' must be above 0 and at most {MAX_SWIPE_DURATION} s")
+    duration = gesture_seconds(args.get("duration", 1.0), "argument 'duration'", held=True)
     (x, y), about = _point(args, screen)
     ex.driver.long_press(x, y, duration)
     return {"x": x, "y": y, "duration": duration, **about}
@@ -210,9 +207,7 @@ def _swipe_points(scene: Scene, direction: str) -> tuple[int, int, int, int]:
 
 
 def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    duration = _number(args, "duration", default=0.3)
-    if not 0 <= duration <= MAX_SWIPE_DURATION:
-        raise StepArgumentError(f"argument 'duration' must be between 0 and {MAX_SWIPE_DURATION} s")
+    duration = gesture_seconds(args.get("duration", 0.3), "argument 'duration'", held=False)
     if "direction" in args:
         x1, y1, x2, y2 = _swipe_points(_latest(screen), _direction(args, _DIRECTIONS))
     else:

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from ..core.errors import ConfigError, HarnessError, LeaseTimeout
+from ..core.durations import MAX_LEASE_WAIT, check_seconds
+from ..core.errors import ConfigError, LeaseTimeout, PoolExhausted
 from ..core.models import Platform
 from ..drivers.base import Driver
 from .context import TaskContext
@@ -44,12 +45,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_TIMEOUT = 60.0
 Connector = Callable[[str], Driver]
-
-
-class PoolExhausted(HarnessError):
-    """Every device that could serve the task was retired after a device error (or none matches)."""
-
-    category = "pool"
 
 
 @dataclass(frozen=True)
@@ -98,9 +93,7 @@ class _Slot:
 
 
 def _check_timeout(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 24 * 3600:
-        raise ConfigError(f"DevicePool {name} must be a number of seconds in [0, 86400], got {value!r}")
-    return float(value)
+    return check_seconds(value, f"DevicePool {name}", maximum=MAX_LEASE_WAIT)
 
 
 class DevicePool:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..core.durations import check_seconds
 from ..core.errors import HarnessError, StepArgumentError
 from ..core.models import Scene, UIElement
 from ..core.selectors import Selector, tap_point
@@ -32,7 +33,7 @@ __all__ = [
     "timeout_of",
 ]
 
-MAX_WAIT = 300.0
+MAX_WAIT = 300.0  # the longest a step may wait for the screen
 DEFAULT_INTERVAL = 0.25  # a real device's dump takes ~0.1-0.5 s itself: polls stay a few per second
 
 
@@ -57,16 +58,16 @@ def number(args: Mapping[str, Any], name: str, *, default: float | None = None) 
 
 
 def timeout_of(args: Mapping[str, Any], default: float) -> float:
-    timeout = number(args, "timeout", default=default)
-    if not 0 <= timeout <= MAX_WAIT:
-        raise StepArgumentError(f"argument 'timeout' must be between 0 and {MAX_WAIT} s, got {timeout}")
-    return timeout
+    """A step's ``timeout``, by the one seconds rule (:func:`amc.core.durations.check_seconds`)."""
+    value = args.get("timeout", default)
+    return check_seconds(value, "argument 'timeout'", maximum=MAX_WAIT, error=StepArgumentError)
 
 
 def interval_of(args: Mapping[str, Any], timeout: float) -> float:
-    interval = number(args, "interval", default=DEFAULT_INTERVAL)
-    if not 0 < interval <= MAX_WAIT:
-        raise StepArgumentError(f"argument 'interval' must be in (0, {MAX_WAIT}] s, got {interval}")
+    value = args.get("interval", DEFAULT_INTERVAL)
+    interval = check_seconds(
+        value, "argument 'interval'", maximum=MAX_WAIT, above_zero=True, error=StepArgumentError
+    )
     return min(interval, max(timeout, 0.01))
 
 

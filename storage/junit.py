@@ -127,7 +127,8 @@ def junit_xml(suites: Sequence[SuiteResult], *, name: str = "amc run") -> bytes:
         for case in suite.cases:
             _case(element, case)
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True) + b"\n"
+    document: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return document + b"\n"
 
 
 def write_junit(path: str | Path, suites: Sequence[SuiteResult]) -> Path:

@@ -10,6 +10,7 @@ folder can be moved or zipped as a whole.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -185,10 +186,8 @@ def write_text_file(target: Path, text: str, *, what: str) -> None:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, target)
     except OSError as exc:
-        try:
+        with contextlib.suppress(OSError):
             tmp.unlink()
-        except OSError:
-            pass
         raise ConfigError(
             f"cannot write {what} to {target}: {exc.strerror or exc}",
             hint="choose a path in a folder you can write to",

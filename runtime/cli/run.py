@@ -12,12 +12,12 @@ scrubbed from the console, the timelines, page sources, logs and reports. At the
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import socket
 import threading
 from collections.abc import Sequence
 
+from ...core.durations import check_seconds
 from ...core.errors import ConfigError, FlowError
 from ...core.models import Platform
 from ...storage.index import IndexRow, write_index
@@ -56,13 +56,7 @@ EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT (128 + 
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 10 seconds")
-    return value
+    return check_seconds(text, "the latency", maximum=10.0, text=True, error=argparse.ArgumentTypeError)
 
 
 def setup_run(parser: argparse.ArgumentParser) -> None:

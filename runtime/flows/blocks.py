@@ -178,6 +178,8 @@ def _run_flow(r: NodeReader, node: Node, number: int, mods: _Modifiers, include:
 
 
 def _item(r: NodeReader, item: Node, number: int, include: Includer, problems: list[FlowError]) -> FlowNode:
+    key_node: Node
+    value_node: Node
     if isinstance(item, ScalarNode) and item.tag == TAG + "str" and str(item.value) in BARE_COMMANDS:
         command, key_node, value_node, beside = (
             str(item.value),

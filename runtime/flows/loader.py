@@ -332,9 +332,8 @@ def _parse(
     load.stack.pop()
     if problems or nested:
         problems.sort(key=lambda p: (p.line or 0, p.column or 0))
-        seen: set[str] = set()
-        unique = [p for p in [*problems, *nested] if not (str(p) in seen or seen.add(str(p)))]
-        raise FlowValidationError(tuple(unique))
+        unique = {str(p): p for p in [*problems, *nested]}  # each problem once, in order
+        raise FlowValidationError(tuple(unique.values()))
     secrets = set(r.secrets)
     for step in steps:
         secrets |= _secrets_of(step)
