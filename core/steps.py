@@ -131,6 +131,8 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
     if isinstance(remember, Mapping):
         names = ", ".join(str(k) for k in remember)
         parts.append(f"{names} (secret)" if secret else names)
+    if "url" in args:
+        parts.append(str(args["url"]))
     if action == "screenshot" and "name" in args:
         parts.append(repr(args["name"]))
     return " ".join(parts) or "-"

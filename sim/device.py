@@ -160,13 +160,14 @@ class SimDevice:
 
     @contextmanager
     def _changing(self) -> Iterator[None]:
-        """Around a change: if it changed the screen, the old one keeps showing for a transition,
-        and a ``loads_late`` screen it opened gets its rows later."""
+        """Around a change: if it changed the screen, the one before it keeps showing for a
+        transition, and a ``loads_late`` screen it opened gets its rows later. Nested changes (a tap
+        that launches an app) make one transition."""
         self._settle()
         before = self._screen_key()
         low, high = self.timing.transition
         shown = None
-        if high > 0 and self._shown is None:
+        if high > 0:  # the screen as it really is now (a change during a transition starts from it)
             run = self._current()
             activity = run.screen.activity if run is not None else self.foreground_activity()
             shown = (layout.build(self), self._foreground or self.launcher, activity)
@@ -304,7 +305,8 @@ class SimDevice:
 
     def open_link(self, url: str, app_id: str | None = None) -> str:
         """Open ``url`` in the app that handles its scheme (``app_id`` when given); returns that app.
-        ``scheme://SCREEN`` opens the app on that screen. ``AppLaunchFailed`` when no app does."""
+        ``scheme://SCREEN`` opens the app on that screen (a signed-in user asking for the start screen
+        gets the signed-in one, as apps redirect). ``AppLaunchFailed`` when no app opens it."""
         with self._lock:
             parts = urlsplit(url)
             scheme = parts.scheme.lower()
@@ -324,6 +326,8 @@ class SimDevice:
                 self.launch(target)
                 run = self._running[target]
                 screen = parts.netloc or parts.path.strip("/")
+                if screen == run.spec.start and run.user is not None and run.spec.signed_in_screen:
+                    screen = run.spec.signed_in_screen  # a signed-in user is not shown the sign-in page
                 if screen in run.spec.screens and screen != SIGNING_IN and run.stack[-1] != screen:
                     run.stack[:] = [run.spec.start] if screen == run.spec.start else [run.spec.start, screen]
                     run.focused, run.alert = None, None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import metadata
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -32,10 +33,22 @@ COMMANDS: dict[str, tuple[str, Setup, Handler]] = {
 }
 
 
+DISTRIBUTION = "agentic-mobile-control"
+
+
+def _version() -> str:
+    """The installed distribution's version (its metadata), or a note when it is not installed."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return f"(not installed: no {DISTRIBUTION} distribution metadata found)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="amc", description="Drive iOS and Android devices (or a simulated one)."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (summary, setup, _handler) in COMMANDS.items():
         setup(sub.add_parser(name, help=summary, description=summary))
@@ -47,7 +60,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed the usage error
+    except SystemExit as exc:  # argparse already printed the usage error (or --help, --version)
         return EXIT_USAGE if exc.code else EXIT_OK
     _summary, _setup, handler = COMMANDS[args.command]
     try:

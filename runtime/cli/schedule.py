@@ -142,7 +142,7 @@ class FlowRun:
         planner = FlowPlanner(flow, driver.platform, cancel=self.cancel)
         config = dataclasses.replace(self.config, max_steps=planner.most_steps)
         try:
-            run_dir = new_run_dir(self.out, flow.name)
+            run_dir = new_run_dir(self.out, f"{flow.name}-{spec}" if self.console.prefixed else flow.name)
         except OSError as exc:
             raise ConfigError(f"--out {self.out}: cannot make a run folder ({exc.strerror or exc})") from exc
         writer = TimelineWriter(run_dir, redactor=self.redactor)
