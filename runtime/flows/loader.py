@@ -206,8 +206,9 @@ def _include(load: _Load) -> Any:
             raise r.fail(node, f"a flow runs at most {MAX_INCLUDES} run_flow files in all")
         try:
             text = read_flow_file(target, follow_symlink=False)
-        except FlowError as exc:
-            raise r.fail(node, f"run_flow {written!r}: {exc.message}", hint=exc.hint) from exc
+        except FlowError as exc:  # said at the run_flow line: the file itself has no line to name
+            bare = exc.message.removeprefix(f"{exc.file}: ")
+            raise r.fail(node, f"run_flow {written!r}: {bare}", hint=exc.hint) from exc
         environ = ChainMap(env, dict(r.environ))
         return _parse(
             text,
