@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
 from .base import MAX_LATENCY, DeviceInfo, Driver
-from .options import check_names, seconds
+from .options import check_names, seconds, server_url
 
 if TYPE_CHECKING:
     from ..sim.device import SimDevice, Timing
@@ -41,7 +41,16 @@ if TYPE_CHECKING:
     from .u2 import U2Driver
     from .wda import WdaDriver
 
-__all__ = ["BACKENDS", "FACE_OPTIONS", "SPEC_FORMS", "connect", "discover", "parse_spec", "sim_timing"]
+__all__ = [
+    "BACKENDS",
+    "FACE_OPTIONS",
+    "SPEC_FORMS",
+    "check_spec",
+    "connect",
+    "discover",
+    "parse_spec",
+    "sim_timing",
+]
 
 log = logging.getLogger(__name__)
 D = TypeVar("D", bound=Driver)
@@ -102,6 +111,23 @@ def parse_spec(spec: str) -> tuple[str, str]:
     scheme = scheme.lower()
     if scheme not in BACKENDS:
         raise _bad_spec(spec, f"unknown scheme {scheme!r}")
+    return scheme, target
+
+
+def check_spec(spec: str) -> tuple[str, str]:
+    """``parse_spec`` plus the checks that need no device: a server URL's shape (IPv6 brackets, the
+    scheme, a port from 1 to 65535) and a simulated spec's query, so a list of specs can be checked
+    whole before the first is connected."""
+    scheme, target = parse_spec(spec)
+    if scheme == "appium" or (scheme == "ios" and "://" in target):
+        what = "the Appium server URL" if scheme == "appium" else "the WebDriverAgent URL"
+        schemes = ("http", "https") if scheme == "appium" else ("http", "https", "http+usbmux")
+        try:
+            server_url(target, what, schemes)
+        except ConfigError as exc:
+            raise _bad_spec(spec, exc.message) from exc
+    elif scheme.startswith("sim"):
+        _sim_query(spec, scheme, target, {})
     return scheme, target
 
 

@@ -89,7 +89,7 @@ def choose_device(spec: str | None) -> DeviceChoice:
     if spec is not None:
         if not spec.strip():
             raise ConfigError("--device is empty", hint="e.g. --device sim:android")
-        connect_module.parse_spec(spec)  # a malformed spec is a usage error before anything runs
+        connect_module.check_spec(spec)  # a malformed spec is a usage error before anything runs
         return DeviceChoice(spec.strip(), "as given with --device")
     found = connect_module.discover()
     attached = [d for d in found if d.usable]

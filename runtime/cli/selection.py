@@ -134,7 +134,7 @@ def filter_tags(
     return kept, dropped
 
 
-def _writable_folder(folder: Path, option: str) -> None:
+def _writable_folder(folder: Path, option: str, shown: str) -> None:
     """``folder`` exists as a folder we may write in, or can be made (its nearest existing
     ancestor is a writable folder); else a ``ConfigError`` naming ``option``."""
     probe = folder
@@ -143,12 +143,12 @@ def _writable_folder(folder: Path, option: str) -> None:
             break
         probe = probe.parent
     if not probe.is_dir():
-        raise ConfigError(f"{option} {folder}: {probe} is a file, not a folder", hint="choose another path")
+        raise ConfigError(f"{option} {shown}: {probe} is a file, not a folder", hint="choose another path")
     try:  # a real try, removed at once: access() says yes to root in /proc and on read-only mounts
         os.rmdir(tempfile.mkdtemp(prefix=".amc-probe-", dir=probe))
     except OSError as exc:
         raise ConfigError(
-            f"{option} {folder}: cannot write in {probe} ({exc.strerror or exc})",
+            f"{option} {shown}: cannot write in {probe} ({exc.strerror or exc})",
             hint="choose a folder you can write to",
         ) from exc
 
@@ -160,7 +160,7 @@ def check_output_folder(path: str, option: str = "--out") -> Path:
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"{option} {path} is a file, not a folder", hint="pass a folder for run folders")
-    _writable_folder(folder, option)
+    _writable_folder(folder, option, path)
     return folder
 
 
@@ -175,5 +175,5 @@ def check_output_file(path: str | None, option: str) -> Path | None:
         raise ConfigError(
             f"{option} {path} is a folder", hint=f"give a file name, e.g. {target / 'junit.xml'}"
         )
-    _writable_folder(target.parent, option)
+    _writable_folder(target.parent, option, path)
     return target

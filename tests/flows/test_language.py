@@ -121,7 +121,8 @@ def test_run_flow_reads_the_subflow_relative_to_the_including_file_with_its_env(
     write_flow(tmp_path / "sub", "steps:\n  - type_text: {text: '${SECRET}', secret: true}\n", "deeper.yaml")
     main = write_flow(
         tmp_path,
-        "env: {SECRET: s3cr3t-value}\nsteps:\n  - run_flow: {file: sub/login.yaml, env: {USER: qa}}\n  - run_flow: sub/login.yaml\n",
+        "env: {SECRET: s3cr3t-value}\nsteps:\n"
+        "  - run_flow: {file: sub/login.yaml, env: {USER: qa}}\n  - run_flow: sub/login.yaml\n",
     )
     flow = load_flow(main, environ={})
     first, second = flow.steps
@@ -147,7 +148,8 @@ def test_a_subflows_own_problems_carry_its_own_file_line_column(tmp_path: Path) 
     write_flow(tmp_path, "steps:\n  - press: home\n  - tapp: OK\n", "sub.yaml")
     main = write_flow(
         tmp_path,
-        "steps:\n  - run_flow: sub.yaml\n  - run_flow: missing.yaml\n  - wait_for: {text: X, timeout: soon}\n",
+        "steps:\n  - run_flow: sub.yaml\n  - run_flow: missing.yaml\n"
+        "  - wait_for: {text: X, timeout: soon}\n",
     )
     problems = _problems(main)
     assert any(p.startswith(f"{tmp_path / 'sub.yaml'}:3:5: unknown command 'tapp'") for p in problems), (
@@ -166,7 +168,8 @@ def test_a_run_flow_target_may_not_be_a_symlink_a_fifo_or_a_folder(tmp_path: Pat
     (tmp_path / "folder.yaml").mkdir()
     main = write_flow(
         tmp_path,
-        "steps:\n  - run_flow: link.yaml\n  - run_flow: pipe.yaml\n  - run_flow: folder.yaml\n  - run_flow: real.yaml\n",
+        "steps:\n  - run_flow: link.yaml\n  - run_flow: pipe.yaml\n"
+        "  - run_flow: folder.yaml\n  - run_flow: real.yaml\n",
     )
     problems = _problems(main)
     assert len(problems) == 3, problems

@@ -126,7 +126,8 @@ def test_several_devices_share_the_flows_out_each_flow_once(tmp_path: Path) -> N
     for n in range(4):
         write_flow(
             tmp_path,
-            f"name: f{n}\nsteps:\n  - press: home\n  - wait_for: {{text: nothing, timeout: 0.3}}\n    optional: true\n",
+            f"name: f{n}\nsteps:\n  - press: home\n"
+            "  - wait_for: {text: nothing, timeout: 0.3}\n    optional: true\n",
             f"f{n}.yaml",
         )
     result = amc(
@@ -144,9 +145,9 @@ def test_several_devices_share_the_flows_out_each_flow_once(tmp_path: Path) -> N
     events = _events(result.out)
     ends = [e for e in events if e["event"] == "flow_end"]
     assert sorted(e["flow"] for e in ends) == ["f0", "f1", "f2", "f3"]  # each flow once
-    # Two devices worked at once: each ran some of the flows (the one with a free hand takes the next).
+    # Each flow has its run folder, named with its device when several devices take part.
     assert {e["device"] for e in ends} == {"sim:android"}
-    assert len({e["run_dir"] for e in ends}) == 4
+    assert len({e["run_dir"] for e in ends}) == 4 and all("sim-android" in e["run_dir"] for e in ends)
     summary = events[-1]
     assert summary["flows"] == 4 and summary["passed"] == 4
 
@@ -185,7 +186,10 @@ def test_each_device_runs_every_flow_on_every_device_with_one_suite_each(tmp_pat
 def test_the_schema_refuses_what_ci_tools_would_not_read(tmp_path: Path) -> None:
     # The check above can fail: a testcase with properties, or a testsuite without its counts, is refused.
     schema = etree.XMLSchema(etree.parse(str(SCHEMA)))
-    bad_case = b'<testsuites><testsuite name="a" tests="1" failures="0" errors="0"><testcase name="x"><properties/></testcase></testsuite></testsuites>'
+    bad_case = (
+        b'<testsuites><testsuite name="a" tests="1" failures="0" errors="0">'
+        b'<testcase name="x"><properties/></testcase></testsuite></testsuites>'
+    )
     no_counts = b'<testsuites><testsuite name="a"><testcase name="x"/></testsuite></testsuites>'
     assert not schema.validate(etree.fromstring(bad_case))
     assert not schema.validate(etree.fromstring(no_counts))
@@ -209,7 +213,7 @@ def test_ctrl_c_exits_130_and_the_run_folder_keeps_every_executed_step(tmp_path:
         line = proc.stdout.readline()
         seen += line.startswith("[")
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    _out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "interrupted" in err
     (run_dir,) = (tmp_path / "r").iterdir()
