@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 from amc.drivers import connect as connect_module
-from amc.runtime.flows import COMMANDS, load_flow
+from amc.runtime.cli.run import setup_run
+from amc.runtime.flows import BLOCK_COMMANDS, COMMANDS, load_flow
+from amc.runtime.flows.conditions import CONDITION_KEYS
+from amc.runtime.flows.loader import TOP_KEYS
 
 from .helpers import EXAMPLES, REPO, amc
 
@@ -15,13 +19,33 @@ EXPECTED = {
     "settings_ios.yaml": 0,
     "demo_login.yaml": 0,
     "demo_login_fails.yaml": 1,
+    "demo_session.yaml": 0,
+    "settings_scroll.yaml": 0,
 }
+DOCS = REPO / "docs" / "flows.md"
 
 
-def test_every_command_is_documented() -> None:
-    docs = (REPO / "docs" / "flows.md").read_text(encoding="utf-8")
-    for command in COMMANDS:
+def test_every_command_is_documented_with_an_example() -> None:
+    docs = DOCS.read_text(encoding="utf-8")
+    for command in (*COMMANDS, *BLOCK_COMMANDS):
         assert f"| `{command}` |" in docs, command
+        assert f"- {command}" in docs or f"  - {command}:" in docs, f"no example of {command}"
+
+
+def test_every_flow_key_condition_and_run_option_is_documented() -> None:
+    docs = DOCS.read_text(encoding="utf-8")
+    for key in (*TOP_KEYS, "optional", "when"):
+        assert f"{key}:" in docs, key
+    for condition in CONDITION_KEYS:
+        assert f"{{{condition}:" in docs, condition
+    run = argparse.ArgumentParser()
+    setup_run(run)
+    options = [
+        o for action in run._actions for o in action.option_strings if o.startswith("--") and o != "--help"
+    ]
+    assert len(options) >= 11
+    for option in options:
+        assert f"| `{option}" in docs, f"{option} has no row with an example in docs/flows.md"
 
 
 def test_the_examples_are_the_ones_described() -> None:
@@ -35,6 +59,10 @@ RUNS = [
     ("demo_login.yaml", "ios", 0),
     ("demo_login_fails.yaml", "android", 1),
     ("demo_login_fails.yaml", "ios", 1),
+    ("demo_session.yaml", "android", 0),
+    ("demo_session.yaml", "ios", 0),
+    ("settings_scroll.yaml", "android", 0),
+    ("settings_scroll.yaml", "ios", 0),
 ]
 
 
