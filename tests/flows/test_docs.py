@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +79,22 @@ def test_each_example_runs_as_described(
     result = amc("run", EXAMPLES / name, "--platform", platform, "--out", tmp_path)
     assert result.code == code, result.out + result.err
     assert f"device: sim:{platform} " in result.out
+
+
+def test_the_readme_python_example_runs_on_the_simulated_device_and_prints_what_it_says(
+    tmp_path: Path,
+) -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    after = readme[readme.index("save this as `display.py`") :]
+    code = after[
+        after.index("```python\n") + len("```python\n") : after.index("```\n", after.index("```python"))
+    ]
+    promised = after[after.index("It prints `") + len("It prints `") :].split("`", 1)[0]
+    script = tmp_path / "display.py"
+    script.write_text(code, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "AMC_SIM_TIMING"}  # as a user runs it: timing on
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == promised
