@@ -111,3 +111,25 @@ def test_the_examples_pass_over_appium_on_realistic_timing(platform: str, tmp_pa
     flows = [EXAMPLES / name for name in ("demo_session.yaml", "settings_scroll.yaml")]
     result = amc("run", *flows, "--device", f"sim+appium:{platform}?timing=realistic", "--out", tmp_path)
     assert result.code == 0, result.out + result.err
+
+
+def test_a_tap_waits_for_a_row_that_a_list_shows_late_each_poll_one_observation() -> None:
+    from amc.core.models import PlannedStep
+    from amc.runtime.planner import ScriptedPlanner
+    from amc.runtime.task import TaskRunner, TaskStatus
+
+    driver = connect("sim:android?timing=realistic")
+    steps = [
+        PlannedStep("launch_app", {"app_id": "com.android.settings"}),
+        PlannedStep("tap", {"text": "Network & internet", "timeout": 5}),
+        PlannedStep("tap", {"text": "Internet", "timeout": 5, "interval": 0.1}),
+    ]
+    try:
+        result = TaskRunner(driver, ScriptedPlanner(steps)).run("open Internet")
+    finally:
+        driver.close()
+    assert result.status is TaskStatus.SUCCEEDED, result.error
+    waited = result.steps[2].result
+    assert waited.output["found"] == "Internet" and waited.duration > 0.3  # the list loaded late
+    # Each poll was one look through the task's observer: the loop counted more looks than steps.
+    assert result.context.observations > 1 + len(steps)
