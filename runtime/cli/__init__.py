@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib import metadata
 from collections.abc import Sequence
+from importlib import metadata
 from typing import TextIO
 
 from ...core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
