@@ -161,7 +161,10 @@ def render_html(timeline: Timeline) -> str:
         "retried": sum(s.status == "retried" for s in steps),
     }
     template = environment().get_template(_TEMPLATE)
-    return template.render(run=run, counts=counts, warnings=warnings, failures=failures, steps=steps)
+    noticed = [s for s in steps if s.status in ("warning", "retried")]
+    return template.render(
+        run=run, counts=counts, warnings=warnings, failures=failures, noticed=noticed, steps=steps
+    )
 
 
 def render_report(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> Path:

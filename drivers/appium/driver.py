@@ -37,7 +37,6 @@ import base64
 import binascii
 import dataclasses
 import logging
-import re
 import threading
 import time
 import uuid
@@ -62,13 +61,13 @@ from ...core.errors import (
     HarnessError,
     SceneParseError,
     StepArgumentError,
-    Unsupported,
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
+from .commands import APP_ID, DeviceCommands, check_app_id
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused, unsupported
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -93,7 +92,6 @@ ANDROID_KEYCODES: dict[str, int] = dict(
 )
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
-_APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -130,7 +128,7 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-class AppiumDriver(ServerElements):
+class AppiumDriver(DeviceCommands, ServerElements):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
@@ -322,7 +320,7 @@ class AppiumDriver(ServerElements):
         """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
         info = self._mobile("activeAppInfo")
         bundle = info.get("bundleId") if isinstance(info, dict) else None
-        if not isinstance(bundle, str) or not _APP_ID.match(bundle):
+        if not isinstance(bundle, str) or not APP_ID.match(bundle):
             raise DeviceError(
                 f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
             )
@@ -337,7 +335,7 @@ class AppiumDriver(ServerElements):
         if self.platform == "ios":
             return self._active_app()[0]
         package = self._mobile("getCurrentPackage")
-        if not isinstance(package, str) or not _APP_ID.match(package):
+        if not isinstance(package, str) or not APP_ID.match(package):
             raise DeviceError(
                 f"mobile: getCurrentPackage answered {package!r}, not a package ({self.server_url})"
             )
@@ -357,7 +355,7 @@ class AppiumDriver(ServerElements):
         return None if is_home_screen(app) else app
 
     def launch_app(self, app_id: str) -> None:
-        _check_app_id(app_id)
+        check_app_id(app_id)
         try:
             self._mobile("activateApp", {self._app_key(): app_id})
         except DeviceError as exc:
@@ -388,45 +386,13 @@ class AppiumDriver(ServerElements):
         ) from cause
 
     def terminate_app(self, app_id: str) -> None:
-        _check_app_id(app_id)
+        check_app_id(app_id)
         try:
             self._mobile("terminateApp", {self._app_key(): app_id})
         except DeviceError as exc:
             # Stopping an app that is not running (or not there) is not an error.
             if not server_refused(exc.__cause__) or self._app_state(app_id) not in (0, 1):
                 raise
-
-    def _extension(self, name: str, args: Mapping[str, Any], what: str) -> None:
-        """``mobile: NAME``; a driver without it (or refusing it) is ``Unsupported`` naming ``what``."""
-        try:
-            self._mobile(name, args)
-        except DeviceError as exc:
-            if not (unsupported(exc.__cause__) or server_refused(exc.__cause__)):
-                raise
-            raise Unsupported(
-                f"the Appium {self.platform} driver at {self.server_url} cannot {what}: {exc.message}",
-                hint="XCUITest clears app data only on a Simulator; on an iPhone reinstall the app"
-                if name == "clearApp" and self.platform == "ios"
-                else "check the Appium driver's version and its `mobile:` commands",
-            ) from exc
-
-    def hide_keyboard(self) -> None:
-        """``mobile: hideKeyboard`` (UiAutomator2 and XCUITest drivers; what the Python client's
-        ``hide_keyboard()`` sends)."""
-        self._extension("hideKeyboard", {}, "hide the keyboard")
-
-    def open_link(self, url: str, app_id: str | None = None) -> None:
-        """``mobile: deepLink`` with ``url`` and, when named, ``package`` (UiAutomator2) or
-        ``bundleId`` (XCUITest)."""
-        args: dict[str, Any] = {"url": url}
-        if app_id is not None:
-            args["package" if self.platform == "android" else "bundleId"] = app_id
-        self._extension("deepLink", args, f"open {url}")
-
-    def clear_state(self, app_id: str) -> None:
-        """``mobile: clearApp`` (UiAutomator2: ``pm clear``; XCUITest: Simulator only)."""
-        _check_app_id(app_id)
-        self._extension("clearApp", {self._app_key(): app_id}, f"clear {app_id}'s data")
 
     # --- input ------------------------------------------------------------------------------
 
@@ -513,11 +479,6 @@ def _move(x: float, y: float, duration: int = 0, *, names: tuple[str, str] = ("x
 
 def _bad_key(key: str, known: Mapping[str, object]) -> StepArgumentError:
     return StepArgumentError(f"key {key!r} is not supported here; supported: {', '.join(sorted(known))}")
-
-
-def _check_app_id(app_id: str) -> None:
-    if not isinstance(app_id, str) or not _APP_ID.match(app_id):
-        raise StepArgumentError(f"{app_id!r} is not a package name or bundle id")
 
 
 def _quit_quietly(wd: WebDriver) -> None:
