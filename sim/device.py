@@ -9,9 +9,9 @@ In time (:class:`Timing`; :data:`INSTANT` by default here, ``realistic`` for flo
 tests through ``amc.drivers.connect``): a change of screen or app takes 100-400 ms during which
 the old screen still shows (in its tree and as the app in front), the demo app's sign-in shows a
 progress indicator for about a second, and the screens marked ``loads_late`` show a progress
-indicator before their rows. Input always acts on the device's real state, as a touch on a phone
-reaches the window that is really there. Timed changes happen when the device is next asked
-anything (no thread), so a device nobody asks costs nothing.
+indicator before their rows. A tap while the screen is still changing is dropped, as a touch on a
+window mid-animation is; a stopped app's window goes at once. Timed changes happen when the device
+is next asked anything (no thread), so a device nobody asks costs nothing.
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ class SimDevice:
         return (self._foreground, tuple(run.stack) if run else (), run.alert if run else None)
 
     @contextmanager
-    def _changing(self) -> Iterator[None]:
+    def _changing(self, *, freeze: bool = True) -> Iterator[None]:
         """Around a change: if it changed the screen, the one before it keeps showing for a
         transition, and a ``loads_late`` screen it opened gets its rows later. Nested changes (a tap
         that launches an app) make one transition."""
@@ -167,7 +167,7 @@ class SimDevice:
         before = self._screen_key()
         low, high = self.timing.transition
         shown = None
-        if high > 0:  # the screen as it really is now (a change during a transition starts from it)
+        if high > 0 and freeze:  # the screen as it is now (a change during a transition starts from it)
             run = self._current()
             activity = run.screen.activity if run is not None else self.foreground_activity()
             shown = (layout.build(self), self._foreground or self.launcher, activity)
@@ -288,11 +288,13 @@ class SimDevice:
             self.changes += 1
 
     def terminate(self, app_id: str) -> bool:
-        """Stop ``app_id``; True if it was running. The home screen shows if it was in front."""
-        with self._lock, self._changing():
+        """Stop ``app_id``; True if it was running. The home screen shows at once if it was in front
+        (a stopped app's window goes with it: no transition shows it)."""
+        with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
             if self._foreground == app_id:
                 self._foreground = None
+                self._shown = None
             self.changes += 1
             return was_running
 
@@ -344,8 +346,12 @@ class SimDevice:
     # --- input ------------------------------------------------------------------------------
 
     def tap(self, x: float, y: float) -> str | None:
-        """Tap at a point; returns what was hit (its ref) or None when nothing reacts there."""
+        """Tap at a point; returns what was hit (its ref) or None when nothing reacts there. A tap
+        while the screen is still changing is dropped, as a touch on a window mid-animation is."""
         with self._lock, self._changing():
+            if self._shown is not None:
+                self.changes += 1
+                return None
             node = layout.build(self).hit(x, y)
             self.changes += 1
             if node is None or node.ref is None:

@@ -282,10 +282,12 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         outcomes, interrupted = run_schedule(
             jobs, devices, run, each_device=args.each_device, simulated=simulated
         )
-        if not args.each_device:
+        if not args.each_device:  # (with --each-device each device's worker records its own)
+            targets = [(d.spec, d.driver.platform) for d in devices] or [
+                (f"sim:{args.platform}", args.platform)
+            ]
             for flow, why in unrunnable:
-                where = ", ".join(d.spec for d in devices) or "the simulated device"
-                outcomes.append(run.skipped(flow, where, "", why))
+                outcomes.extend(run.skipped(flow, spec, platform, why) for spec, platform in targets)
     finally:
         for device in devices:
             device.driver.close()

@@ -71,7 +71,7 @@ def condition(r: NodeReader, node: Node, what: str) -> Condition:
         if key in ("visible", "not_visible"):
             parts.append(Seen(target(r, value, f"{what}'s {key}"), present=key == "visible"))
         elif key == "platform":
-            platform = r.string(value, f"{what}'s platform")
+            platform = r.string(value, f"{what}'s platform").lower()  # Maestro writes Android / iOS
             if platform not in ("android", "ios"):
                 raise r.fail(value, f"{what}'s platform must be android or ios, got {platform!r}")
             parts.append(PlatformIs(platform))
@@ -117,10 +117,23 @@ def _block_steps(
     return tuple(read_steps(r, entries["steps"], include, problems, what=f"{command}'s steps"))
 
 
+def _block_mapping(r: NodeReader, node: Node, command: str, keys: tuple[str, ...]) -> dict[str, Node]:
+    """A block's mapping; Maestro's words for its keys get a hint in ours."""
+    maestro = {"commands": "steps", "maxRetries": "times"}
+    if isinstance(node, MappingNode):
+        for key_node, _value in node.value:
+            ours = maestro.get(str(key_node.value)) if isinstance(key_node, ScalarNode) else None
+            if ours is not None and ours in keys:
+                raise r.fail(
+                    key_node, f"{command}: unknown key {key_node.value!r}", hint=f"write `{ours}:` here"
+                )
+    return r.mapping(node, command, keys)
+
+
 def _repeat(
     r: NodeReader, node: Node, number: int, mods: _Modifiers, include: Includer, problems: list[FlowError]
 ) -> Repeat:
-    entries = r.mapping(node, "repeat", ("times", "while", "max", "steps"))
+    entries = _block_mapping(r, node, "repeat", ("times", "while", "max", "steps"))
     cond = condition(r, entries["while"], "repeat's while") if "while" in entries else None
     if cond is None and "times" not in entries:
         raise r.fail(
@@ -145,7 +158,7 @@ def _repeat(
 def _retry(
     r: NodeReader, node: Node, number: int, mods: _Modifiers, include: Includer, problems: list[FlowError]
 ) -> Retry:
-    entries = r.mapping(node, "retry", ("times", "steps"))
+    entries = _block_mapping(r, node, "retry", ("times", "steps"))
     times = _count(r, entries["times"], "retry's times", 1, MAX_RETRY) if "times" in entries else 1
     steps = _block_steps(r, entries, node, "retry", include, problems)
     return Retry(number, r.pos(node), steps, times, mods.optional, mods.when)

@@ -169,7 +169,7 @@ def _swipe(r: NodeReader, node: Node, command: str) -> StepArgs:
         entries = r.mapping(node, command, ("direction", "duration", *coords))
     args: dict[str, Any] = {}
     if "direction" in entries:
-        direction = r.string(entries["direction"], "swipe's direction")
+        direction = r.string(entries["direction"], "swipe's direction").lower()  # Maestro writes UP
         if direction not in DIRECTIONS or any(c in entries for c in coords):
             raise r.fail(
                 entries["direction"],
@@ -243,7 +243,7 @@ def _scroll(r: NodeReader, node: Node, command: str) -> StepArgs:
         raise r.fail(node, f"{command} needs a target", hint=f"e.g. `{command}: {{target: {{text: About}}}}`")
     args: dict[str, Any] = {"target": target, **_poll_options(r, command, entries)}
     if "direction" in entries:
-        direction = r.string(entries["direction"], f"{command}'s direction")
+        direction = r.string(entries["direction"], f"{command}'s direction").lower()  # Maestro: DOWN
         if direction not in DIRECTIONS:
             raise r.fail(
                 entries["direction"], f"unknown direction {direction!r}", hint=suggest(direction, DIRECTIONS)

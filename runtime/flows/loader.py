@@ -272,7 +272,7 @@ def _parse(
 
     def read_platform() -> None:
         nonlocal platform
-        platform = r.string(top["platform"], "platform")
+        platform = r.string(top["platform"], "platform").lower()
         if platform not in ("android", "ios"):
             raise r.fail(top["platform"], f"platform must be android or ios, got {platform!r}")
 

@@ -47,6 +47,19 @@ def test_a_screen_change_shows_the_old_screen_for_a_moment_then_the_new_one() ->
     assert "Internet" in _texts(device)
 
 
+def test_a_tap_while_the_screen_changes_is_dropped_and_a_stopped_app_goes_at_once() -> None:
+    clock = Clock()
+    device = SimDevice("android", timing=REALISTIC, clock=clock)
+    device.launch("com.android.settings")
+    clock.now += 0.4
+    row = next(n for n in device.tree().iter() if n.text == "Network & internet")
+    assert device.tap(*row.bounds.center) == "widget:network"
+    assert device.tap(*row.bounds.center) is None  # the old page still shows: the touch is dropped
+    assert len(device.current_run().stack) == 2  # type: ignore[union-attr]
+    device.terminate("com.android.settings")
+    assert device.foreground() == "com.android.launcher3"  # no transition shows a stopped app
+
+
 def test_the_demo_sign_in_shows_a_progress_indicator_for_about_a_second() -> None:
     clock = Clock()
     device = SimDevice("ios", timing=REALISTIC, clock=clock)
