@@ -25,10 +25,19 @@ from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver, gesture_seconds
 from ..semantic.models import Observation
 from ..world.models import WorldState
-from .waiting import Found, on_screen, poll, target_check, timeout_of
+from .waiting import MAX_WAIT, Found, on_screen, poll, target_check, timeout_of
 from .waiting import number as _number
 
-__all__ = ["ACTIONS", "Action", "Executor", "Screen", "describe_scene"]
+__all__ = [
+    "ACTIONS",
+    "MAX_SWIPES",
+    "MAX_WAIT",
+    "SWIPE_DIRECTIONS",
+    "Action",
+    "Executor",
+    "Screen",
+    "describe_scene",
+]
 
 log = logging.getLogger(__name__)
 
@@ -179,7 +188,8 @@ def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     return {"length": len(text)}
 
 
-_DIRECTIONS = {
+# Where a ``swipe`` with a ``direction`` starts and ends, as fractions of the window (x1, y1, x2, y2).
+SWIPE_DIRECTIONS = {
     "up": (0.5, 0.75, 0.5, 0.25),
     "down": (0.5, 0.25, 0.5, 0.75),
     "left": (0.8, 0.5, 0.2, 0.5),
@@ -202,14 +212,14 @@ def _direction(args: Mapping[str, Any], choices: Mapping[str, Any]) -> str:
 
 def _swipe_points(scene: Scene, direction: str) -> tuple[int, int, int, int]:
     width, height = scene.window_size
-    fx1, fy1, fx2, fy2 = _DIRECTIONS[direction]
+    fx1, fy1, fx2, fy2 = SWIPE_DIRECTIONS[direction]
     return round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
 
 
 def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = gesture_seconds(args.get("duration", 0.3), "argument 'duration'", held=False)
     if "direction" in args:
-        x1, y1, x2, y2 = _swipe_points(_latest(screen), _direction(args, _DIRECTIONS))
+        x1, y1, x2, y2 = _swipe_points(_latest(screen), _direction(args, SWIPE_DIRECTIONS))
     else:
         x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))
     ex.driver.swipe(x1, y1, x2, y2, duration)

@@ -34,7 +34,7 @@ from ..task import TaskResult, TaskRunner, TaskRunnerConfig
 from .common import Streams
 from .console import Console, FlowOutcome, step_position
 
-__all__ = ["LOG_FILE", "Device", "FlowRun", "Job", "run_schedule"]
+__all__ = ["LOG_FILE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
 
 LOG_FILE = "run.log"
 _LEASE_WAIT = 24 * 3600.0  # a queued flow waits for its device as long as the flows before it take
@@ -61,12 +61,16 @@ class Job:
 
 
 @contextmanager
-def _run_logging(redactor: Redactor, log_path: Path, io: Streams) -> Iterator[None]:
-    """While a flow runs: its thread's INFO and up to ``run.log``, warnings to stderr, scrubbed."""
+def run_logging(
+    redactor: Redactor, log_path: Path, io: Streams, *, this_thread: bool = False
+) -> Iterator[None]:
+    """While a run goes on: INFO and up to ``run.log``, warnings to stderr, both with secrets
+    scrubbed; with ``this_thread``, only what the calling thread logs (flows on several devices
+    at once each keep their own log)."""
     thread = threading.get_ident()
 
     def mine(record: logging.LogRecord) -> bool:
-        return record.thread == thread
+        return not this_thread or record.thread == thread
 
     root = logging.getLogger()
     to_file = logging.FileHandler(log_path, encoding="utf-8")
@@ -169,7 +173,7 @@ class FlowRun:
 
         recorder = TimelineRecorder(writer, driver, on_written=on_written)
         runner = TaskRunner(driver, planner, config=config, listeners=[recorder])
-        with _run_logging(self.redactor, run_dir / LOG_FILE, self.io):
+        with run_logging(self.redactor, run_dir / LOG_FILE, self.io, this_thread=True):
             result = runner.run(f"flow {flow.name}")
         status = result.status.value
         if result.error_kind == "FlowInterrupted":

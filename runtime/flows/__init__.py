@@ -15,7 +15,7 @@ from .model import (
     RunFlow,
     SourcePosition,
 )
-from .planner import FlowInterrupted, FlowPlanner, skip_reason
+from .planner import FlowInterrupted, FlowPlanner, skip_instead, skip_reason
 
 __all__ = [
     "BLOCK_COMMANDS",
@@ -37,5 +37,6 @@ __all__ = [
     "load_flow",
     "parse_flow",
     "read_flow_file",
+    "skip_instead",
     "skip_reason",
 ]

@@ -32,7 +32,7 @@ from ...world.models import WorldState
 from .conditions import Condition, holds
 from .model import Flow, FlowStep, Node, Repeat, Retry, RunFlow
 
-__all__ = ["FlowInterrupted", "FlowPlanner", "skip_reason"]
+__all__ = ["FlowInterrupted", "FlowPlanner", "skip_instead", "skip_reason"]
 
 Walk = Generator[PlannedStep, StepRecord, bool]
 
@@ -57,14 +57,31 @@ def skip_reason(step: PlannedStep, scene: Scene | None, world: WorldState | None
     return f"{app} is already in front (the world model and the latest screen agree)"
 
 
-def _skip(step: PlannedStep | None, node: Node, reason: str, flow: str) -> PlannedStep:
+def _skip_step(skipped: str, reason: str, rationale: str | None, purpose: str | None) -> PlannedStep:
     return PlannedStep(
         "skip",
-        {"reason": reason, "skipped": node.command},
-        rationale=step.rationale if step is not None else f"{node.position}: `{node.command}`",
-        thinking=f"not sending {node.command} to the device: {reason}",
-        purpose=step.purpose if step is not None else f"flow {flow} step {node.number}",
+        {"reason": reason, "skipped": skipped},
+        rationale=rationale,
+        thinking=f"not sending {skipped} to the device: {reason}",
+        purpose=purpose,
         expected_outcome="nothing changes on the device",
+    )
+
+
+def skip_instead(step: PlannedStep, scene: Scene | None, world: WorldState | None) -> PlannedStep:
+    """``step``, or the ``skip`` step that records why it need not run (see :func:`skip_reason`),
+    keeping the reasons the planner gave for it: the one rule for a skipped launch, used by flows
+    and both agent doors."""
+    reason = skip_reason(step, scene, world)
+    if reason is None:
+        return step
+    return _skip_step(step.action, reason, step.rationale, step.purpose)
+
+
+def _skip(node: Node, reason: str, flow: str) -> PlannedStep:
+    """The ``skip`` step for a flow node whose ``when:`` does not hold."""
+    return _skip_step(
+        node.command, reason, f"{node.position}: `{node.command}`", f"flow {flow} step {node.number}"
     )
 
 
@@ -152,7 +169,7 @@ class FlowPlanner:
         """Run ``nodes`` in order; False as soon as one fails (the rest of the block is left)."""
         for node in nodes:
             if node.when is not None and not self._holds(node.when):
-                yield _skip(None, node, f"when: {node.when.describe()} does not hold", flow)
+                yield _skip(node, f"when: {node.when.describe()} does not hold", flow)
                 continue
             ok = yield from self._node(node, flow, handlers)
             if not ok:
@@ -174,12 +191,9 @@ class FlowPlanner:
     def _command(self, node: FlowStep, flow: str, handlers: tuple[_Handler, ...]) -> Walk:
         step = node.to_planned(flow, self.platform, on_failure=self._on_failure(node.optional, handlers))
         scene = self._observation.scene if self._observation is not None else None
-        reason = skip_reason(step, scene, self._world)
-        if reason is not None:
-            yield _skip(step, node, reason, flow)
-            return True
-        record = yield step
-        return record.result.success or node.optional
+        handed = skip_instead(step, scene, self._world)
+        record = yield handed
+        return handed is not step or record.result.success or node.optional
 
     def _repeat(self, node: Repeat, flow: str, handlers: tuple[_Handler, ...]) -> Walk:
         for _ in range(node.limit):
