@@ -16,7 +16,7 @@ from typing import TextIO
 from ...core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
 from ..flows import FlowValidationError
 from .agent import run_agent, setup_agent
-from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
+from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
 from .demo import run_demo, setup_demo
 from .devices import run_devices, run_inspect, setup_devices, setup_inspect
 from .doctor import run_doctor, setup_doctor
@@ -86,6 +86,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return EXIT_DEVICE
     except HarnessError as exc:
         io.err.write(f"amc: error: {exc}\n")
+        return EXIT_FAILED
+    except KeyboardInterrupt:  # before (or after) a run: nothing half-written to report
+        io.err.write("amc: interrupted\n")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader of our output went away (`amc … | head`)
         return EXIT_FAILED
 
 

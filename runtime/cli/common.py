@@ -15,6 +15,7 @@ from ..task import TaskStatus
 __all__ = [
     "EXIT_DEVICE",
     "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "DeviceChoice",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT (128 + 2)
 
 
 @dataclass(frozen=True)

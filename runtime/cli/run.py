@@ -30,6 +30,7 @@ from ..task import TaskRunnerConfig
 from .common import (
     EXIT_DEVICE,
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Streams,
     add_device_options,
@@ -50,9 +51,7 @@ from .selection import (
     parse_tags,
 )
 
-__all__ = ["EXIT_INTERRUPTED", "run_flows", "run_report", "setup_report", "setup_run"]
-
-EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT (128 + 2)
+__all__ = ["run_flows", "run_report", "setup_report", "setup_run"]
 
 
 def _seconds(text: str) -> float:
@@ -102,18 +101,19 @@ def setup_run(parser: argparse.ArgumentParser) -> None:
 
 
 def _connect_all(specs: Sequence[str], sim_latency: float) -> list[Device]:
+    """Every ``--device``, checked whole before the first is connected; a spec given twice is two
+    devices, the second named ``SPEC #2`` in the console, run folders and JUnit."""
     for spec in specs:
-        choose_device(spec)  # every spec's shape checked before the first is connected
+        choose_device(spec)
+    labels: list[str] = []
+    for spec in (s.strip() for s in specs):
+        seen = sum(label.split(" #")[0] == spec for label in labels)
+        labels.append(spec if not seen else f"{spec} #{seen + 1}")
     devices: list[Device] = []
     try:
-        for spec in specs:
-            devices.append(
-                Device(
-                    spec.strip(),
-                    "as given with --device",
-                    connect_device(spec.strip(), sim_latency=sim_latency),
-                )
-            )
+        for spec, label in zip(specs, labels, strict=True):
+            driver = connect_device(spec.strip(), sim_latency=sim_latency)
+            devices.append(Device(label, "as given with --device", driver))
     except BaseException:
         for device in devices:
             device.driver.close()
@@ -181,7 +181,31 @@ def _jobs(
     return jobs, unrunnable
 
 
+_CASE_STATUS = {"succeeded": "passed", "skipped": "skipped", "device_error": "error"}
+
+
+def _case(outcome: FlowOutcome) -> CaseResult:
+    """One flow on one device as a JUnit test case (any other ending than these is a failure)."""
+    problem = outcome.first_failure or outcome.error
+    detail = problem
+    if problem and outcome.run_dir is not None:
+        detail = f"{problem}\ntimeline: {outcome.run_dir / 'timeline.jsonl'}"
+    return CaseResult(
+        name=outcome.flow,
+        classname=outcome.file,
+        status=_CASE_STATUS.get(outcome.status, "failed"),
+        time=outcome.duration,
+        message=problem or outcome.status,
+        kind=outcome.error_kind,
+        detail=detail,
+        run_dir=str(outcome.run_dir) if outcome.run_dir else None,
+        report=str(outcome.report) if outcome.report else None,
+        retried=outcome.retried,
+    )
+
+
 def _suites(outcomes: Sequence[FlowOutcome], devices: Sequence[Device], out: str) -> list[SuiteResult]:
+    """One JUnit suite per device, in the order the devices were given."""
     specs = list(dict.fromkeys([*(d.spec for d in devices), *(o.device for o in outcomes)]))
     about = {d.spec: d for d in devices}
     suites: list[SuiteResult] = []
@@ -193,27 +217,10 @@ def _suites(outcomes: Sequence[FlowOutcome], devices: Sequence[Device], out: str
         if spec in about:
             driver = about[spec].driver
             properties.update({"device_id": driver.device_id, "backend": driver.backend})
-        cases = tuple(
-            CaseResult(
-                name=o.flow,
-                classname=o.file,
-                status={"succeeded": "passed", "skipped": "skipped", "device_error": "error"}.get(
-                    o.status, "failed"
-                ),
-                time=o.duration,
-                message=o.first_failure or o.error or o.status,
-                kind=o.error_kind,
-                detail=f"{o.first_failure or o.error}\ntimeline: {o.run_dir / 'timeline.jsonl'}"
-                if o.run_dir and (o.first_failure or o.error)
-                else o.error,
-                run_dir=str(o.run_dir) if o.run_dir else None,
-                report=str(o.report) if o.report else None,
-                retried=o.retried,
-            )
-            for o in mine
-        )
         started = min((o.started_at for o in mine if o.started_at), default="")
-        suites.append(SuiteResult(spec, cases, started, socket.gethostname(), properties))
+        suites.append(
+            SuiteResult(spec, tuple(_case(o) for o in mine), started, socket.gethostname(), properties)
+        )
     return suites
 
 
