@@ -199,7 +199,10 @@ class AndroidShell:
 
     def _view(self, argv: list[str]) -> ShellResult:
         """``am start -a android.intent.action.VIEW -d URL [-p PACKAGE]``: the lines am prints, and
-        its "unable to resolve Intent" error when no activity takes the link."""
+        its "unable to resolve Intent" error when no activity takes the link. The wording is AOSP's
+        ActivityManagerShellCommand (runStartActivity: "Starting: Intent { … }", then "Error:
+        Activity not started, unable to resolve Intent { … }"), written from its source as we know
+        it, not from a capture; real output also carries flags we leave out."""
         url = argv[argv.index("-d") + 1]
         package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
         intent = f"Intent {{ act=android.intent.action.VIEW dat={url}" + (

@@ -235,6 +235,10 @@ def _press_button(phone: Phone, args: Mapping[str, Any]) -> Any:
     return None
 
 
+# The extensions below are documented by appium-uiautomator2-driver (docs/android-mobile-gestures
+# and its README's "mobile: deepLink", "mobile: clearApp", "mobile: hideKeyboard") and by
+# appium-xcuitest-driver (docs/reference/execute-methods: deepLink with url and bundleId, clearApp
+# "Simulator only", hideKeyboard); the replies' shapes here are ours where no capture was found.
 def _hide_keyboard(phone: Phone, options: Mapping[str, Any]) -> Any:
     # UiAutomator2 answers whether it hid one (false: no keyboard was shown); XCUITest answers null.
     hidden = phone.device.hide_keyboard()

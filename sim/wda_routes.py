@@ -191,12 +191,16 @@ def _keys(face: WdaFace, req: Request) -> Any:
 
 
 def _dismiss_keyboard(face: WdaFace, req: Request) -> Any:
-    # WDA's /wda/keyboard/dismiss answers null once the keyboard is gone (or was not shown).
+    # WebDriverAgent's FBCustomCommands routes POST /wda/keyboard/dismiss (optional keyNames) and
+    # answers null once the keyboard is gone; with none shown it answers null too (as we read its
+    # source; no capture of that case was found).
     face.device.hide_keyboard()
     return None
 
 
 def _open_url(face: WdaFace, req: Request) -> Any:
+    # FBSessionCommands routes POST /session/:id/url {"url": …} (facebook-wda's open_url sends
+    # exactly that); newer WebDriverAgents take "bundleId" too, to open it in that app.
     url = req.string("url")
     bundle = req.body.get("bundleId")
     try:

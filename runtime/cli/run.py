@@ -217,6 +217,11 @@ def _suites(outcomes: Sequence[FlowOutcome], devices: Sequence[Device], out: str
         if spec in about:
             driver = about[spec].driver
             properties.update({"device_id": driver.device_id, "backend": driver.backend})
+        for outcome in mine:  # each flow's own run folder, as a property too (testcases hold none)
+            if outcome.run_dir is not None:
+                name = f"run_folder:{outcome.flow}"
+                taken = sum(key.split(" (")[0] == name for key in properties)
+                properties[name if not taken else f"{name} ({taken + 1})"] = str(outcome.run_dir)
         started = min((o.started_at for o in mine if o.started_at), default="")
         suites.append(
             SuiteResult(spec, tuple(_case(o) for o in mine), started, socket.gethostname(), properties)

@@ -170,6 +170,8 @@ def test_each_device_runs_every_flow_on_every_device_with_one_suite_each(tmp_pat
     for suite in root:
         props = {p.get("name"): p.get("value") for p in suite.find("properties")}
         assert props["device"] == suite.get("name") and props["runs"] == str(tmp_path / "r")
+        assert Path(props["run_folder:passing"]).parent == tmp_path / "r"
+        assert (Path(props["run_folder:failing"]) / "timeline.jsonl").is_file()
         failure = suite.find("testcase[@name='failing']/failure")
         assert failure is not None and failure.get("type") == "AssertionFailed"
         message = failure.get("message") or ""
