@@ -43,8 +43,9 @@ class Candidate:
 
 
 def collect(paths: Sequence[str]) -> list[Candidate]:
-    """The flow files ``paths`` name: files as given, folders' ``*.yaml`` / ``*.yml`` (directly in
-    them, sorted). A path that is neither, or a folder with no flow, is a ``FlowError``."""
+    """The flow files ``paths`` name: files as given (a symlink followed: it was named), folders'
+    ``*.yaml`` / ``*.yml`` (directly in them, sorted; a symlink among them is refused). A path that
+    cannot be read, or a folder with no flow, is a ``FlowError``."""
     found: list[Candidate] = []
     problems: list[FlowError] = []
     for path in paths:
@@ -63,11 +64,17 @@ def collect(paths: Sequence[str]) -> list[Candidate]:
         except OSError as exc:
             problems.append(FlowError(f"cannot list the folder: {exc.strerror or exc}", file=path))
             continue
-        flows = [
-            e
-            for e in entries
-            if e.name.endswith(FLOW_SUFFIXES) and not e.name.startswith(".") and e.is_file()
-        ]
+        named = [e for e in entries if e.name.endswith(FLOW_SUFFIXES) and not e.name.startswith(".")]
+        for entry in named:  # a folder's flows are its own files: a link could lead anywhere
+            if entry.is_symlink():
+                problems.append(
+                    FlowError(
+                        "a flow in a folder may not be a symlink",
+                        file=entry.path,
+                        hint="name the file it points to on the command line",
+                    )
+                )
+        flows = [e for e in named if not e.is_symlink() and e.is_file()]
         if not flows:
             problems.append(FlowError("the folder holds no *.yaml or *.yml flow file", file=path))
         if len(flows) > MAX_FOLDER_FLOWS:

@@ -135,3 +135,17 @@ def test_the_installed_command_shows_no_traceback_for_a_bad_device_url(tmp_path:
         timeout=60,
     )
     assert done.returncode == 2 and "Traceback" not in done.stderr and "Invalid IPv6 URL" in done.stderr
+
+
+def test_a_symlink_in_a_folder_of_flows_is_refused_and_nothing_it_points_at_is_read(
+    wda: WdaFace, tmp_path: Path
+) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    secret = tmp_path / "private.txt"
+    secret.write_text("root:x:0:0:do-not-print-me\n")
+    (flows / "leak.yaml").symlink_to(secret)
+    (flows / "good.yaml").write_text("steps:\n  - press: home\n")
+    result = amc("run", flows, "--device", f"ios:{wda.url}", "--out", tmp_path / "runs")
+    assert result.code == 2 and "a flow in a folder may not be a symlink" in result.err
+    assert "do-not-print-me" not in result.err + result.out and wda.count() == 0
