@@ -3,21 +3,59 @@ attached device as a backend's discovery reports it.
 
 Every backend (the simulated device, WebDriverAgent, uiautomator2, Appium) implements this
 protocol and raises only errors from :mod:`core.errors`, mapped from its client library's
-exceptions by a table and chained to the original. Constructors do no I/O; the first call that
-needs the device connects.
+exceptions by a table (:mod:`drivers.error_table`) and chained to the original. Constructors do no
+I/O; the first call that needs the device connects. The bounds every backend shares (how long a
+timeout or a gesture may be, what a coordinate is) are here, checked by :func:`timeout_seconds`,
+:func:`gesture_seconds` and :func:`coordinate`, so a value one backend accepts is accepted by all.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from ..core.durations import check_seconds
+from ..core.errors import StepArgumentError
 from ..core.models import Platform, Scene
 
-__all__ = ["KEYS", "DeviceInfo", "Driver"]
+__all__ = [
+    "KEYS",
+    "MAX_GESTURE",
+    "MAX_LATENCY",
+    "MAX_TIMEOUT",
+    "DeviceInfo",
+    "Driver",
+    "coordinate",
+    "gesture_seconds",
+    "timeout_seconds",
+]
 
 # Key names every driver accepts for press(); a backend may accept more.
 KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down")
+
+# Bounds every backend shares, in seconds, checked by the functions below and nowhere else.
+MAX_TIMEOUT = 3600.0  # one request, an app coming to the front, an automation server starting
+MAX_GESTURE = 60.0  # a long press held, a swipe's travel
+MAX_LATENCY = 60.0  # what the simulated device may add to each call (in process, or per face request)
+
+
+def coordinate(value: object, name: str) -> int:
+    """A screen coordinate as the pixel it names (a finite number, rounded); else ``StepArgumentError``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise StepArgumentError(f"{name} must be a finite number of pixels, got {value!r}")
+    return round(value)
+
+
+def timeout_seconds(value: object, what: str) -> float:
+    """A backend's timeout: above 0 and at most :data:`MAX_TIMEOUT`; else ``ConfigError`` naming ``what``."""
+    return check_seconds(value, what, maximum=MAX_TIMEOUT, above_zero=True)
+
+
+def gesture_seconds(value: object, what: str, *, held: bool) -> float:
+    """A gesture's duration, at most :data:`MAX_GESTURE`: a press is ``held`` for more than 0 s, a
+    swipe may take 0 s. Anything else is a ``StepArgumentError`` naming ``what``."""
+    return check_seconds(value, what, maximum=MAX_GESTURE, above_zero=held, error=StepArgumentError)
 
 
 @runtime_checkable
@@ -52,14 +90,16 @@ class Driver(Protocol):
     def tap(self, x: int, y: int) -> None: ...
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
-        """Touch and hold at a point for ``duration`` seconds."""
+        """Touch and hold at a point for ``duration`` seconds (above 0, at most ``MAX_GESTURE``)."""
         ...
 
     def type_text(self, text: str) -> None:
         """Type into the focused field."""
         ...
 
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None: ...
+    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        """Drag from one point to another over ``duration`` seconds (0 to ``MAX_GESTURE``)."""
+        ...
 
     def press(self, key: str) -> None:
         """Press a named key (see ``KEYS``); an unknown name is a ``StepArgumentError``."""

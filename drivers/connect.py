@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
-from .base import DeviceInfo, Driver
+from .base import MAX_LATENCY, DeviceInfo, Driver
 from .options import check_names, seconds
 
 if TYPE_CHECKING:
@@ -76,7 +76,6 @@ DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 # Options every sim+<backend> spec takes, besides its adapter's own: the SimDevice to serve (else a
 # fresh one named device_id), a shared FaultInjector, and seconds the face adds to every request.
 FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency")
-MAX_LATENCY = 60.0
 
 
 def _bad_spec(spec: object, why: str) -> ConfigError:

@@ -6,11 +6,12 @@ helpers so a wrong name or value is a ``ConfigError`` naming it, before any devi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..core.durations import check_seconds
 from ..core.errors import ConfigError
+from .base import MAX_TIMEOUT
 
 __all__ = ["check_names", "seconds", "whole_number"]
 
@@ -24,18 +25,9 @@ def check_names(scheme: str, options: Mapping[str, Any], accepted: Iterable[str]
         raise ConfigError(f"unknown option(s) {', '.join(unknown)} for {scheme}:; accepted: {accepted_text}")
 
 
-def seconds(options: Mapping[str, Any], name: str, default: float, *, maximum: float = 3600.0) -> float:
-    """A finite duration in seconds between 0 and ``maximum`` (numbers or numeric strings)."""
-    raw = options.get(name, default)
-    try:
-        if isinstance(raw, bool):
-            raise TypeError
-        value = float(raw)
-    except (TypeError, ValueError):
-        raise ConfigError(f"option {name}={raw!r} is not a number of seconds") from None
-    if not math.isfinite(value) or not 0 <= value <= maximum:
-        raise ConfigError(f"option {name}={raw!r} must be between 0 and {maximum:g} seconds")
-    return value
+def seconds(options: Mapping[str, Any], name: str, default: float, *, maximum: float = MAX_TIMEOUT) -> float:
+    """A duration option in seconds between 0 and ``maximum`` (numbers or numeric strings)."""
+    return check_seconds(options.get(name, default), f"option {name}", maximum=maximum, text=True)
 
 
 def whole_number(options: Mapping[str, Any], name: str, default: int, *, low: int, high: int) -> int:

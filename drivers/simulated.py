@@ -6,11 +6,13 @@ import dataclasses
 import threading
 import time
 
+from ..core.durations import check_seconds
 from ..core.errors import DeviceError, StepArgumentError
 from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
+from .base import MAX_LATENCY, coordinate, gesture_seconds
 from .hierarchy import parse_source
 
 __all__ = ["SimDriver"]
@@ -34,10 +36,8 @@ class SimDriver:
             platform = device.platform
         if platform not in ("android", "ios"):
             raise StepArgumentError(f"SimDriver platform must be 'android' or 'ios', got {platform!r}")
-        if latency < 0:
-            raise StepArgumentError(f"SimDriver latency must be >= 0, got {latency!r}")
+        self.latency = check_seconds(latency, "SimDriver latency", maximum=MAX_LATENCY)
         self.device = device or SimDevice(platform, device_id)
-        self.latency = latency
         self.requests = 0
         self._closed = False
         self._count_lock = threading.Lock()
@@ -97,20 +97,25 @@ class SimDriver:
         return None if app == self.device.launcher else app
 
     def tap(self, x: int, y: int) -> None:
+        px, py = coordinate(x, "x"), coordinate(y, "y")
         self._call()
-        self.device.tap(x, y)
+        self.device.tap(px, py)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
+        px, py = coordinate(x, "x"), coordinate(y, "y")
+        gesture_seconds(duration, "long_press duration", held=True)
         self._call()
-        self.device.tap(x, y)
+        self.device.tap(px, py)
 
     def type_text(self, text: str) -> None:
         self._call()
         self.device.type_text(text)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
+        points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
+        gesture_seconds(duration, "swipe duration", held=False)
         self._call()
-        self.device.swipe(x1, y1, x2, y2)
+        self.device.swipe(*points)
 
     def press(self, key: str) -> None:
         self._call()

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from ..core.durations import MAX_LEASE_WAIT, check_seconds
 from ..core.errors import ConfigError, HarnessError, LeaseTimeout
 from ..core.models import Platform
 from ..drivers.base import Driver
@@ -98,9 +99,7 @@ class _Slot:
 
 
 def _check_timeout(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 24 * 3600:
-        raise ConfigError(f"DevicePool {name} must be a number of seconds in [0, 86400], got {value!r}")
-    return float(value)
+    return check_seconds(value, f"DevicePool {name}", maximum=MAX_LEASE_WAIT)
 
 
 class DevicePool:

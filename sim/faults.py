@@ -14,6 +14,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from ..core.durations import check_seconds
+
 __all__ = ["Fault", "FaultInjector", "FaultPlan"]
 
 
@@ -79,9 +81,8 @@ class FaultInjector:
             self._released.set()
 
     def set_latency(self, seconds: float) -> None:
-        if seconds < 0:
-            raise ValueError("latency must be >= 0")
-        self.latency = seconds
+        """Seconds added to every request from now on (0 to an hour)."""
+        self.latency = check_seconds(seconds, "latency", maximum=3600.0, error=ValueError)
 
     def reset_counts(self) -> None:
         with self._lock:

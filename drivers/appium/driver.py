@@ -64,9 +64,10 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
+from ..base import coordinate, gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, StrictErrorHandler, map_error, server_refused
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -128,17 +129,6 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-def _seconds(name: str, value: Any) -> float:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not value > 0
-        or value == float("inf")
-    ):
-        raise ConfigError(f"AppiumDriver {name} must be a positive number of seconds, got {value!r}")
-    return float(value)
-
-
 class AppiumDriver(ServerElements):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
@@ -165,9 +155,9 @@ class AppiumDriver(ServerElements):
         self.server_url, self._username, self._password = split_url(server_url)
         self._platform = platform_of(options, platform)
         self.options = options
-        self.timeout = _seconds("timeout", timeout)
-        self.session_timeout = _seconds("session_timeout", session_timeout)
-        self.launch_timeout = _seconds("launch_timeout", launch_timeout)
+        self.timeout = timeout_seconds(timeout, "AppiumDriver timeout")
+        self.session_timeout = timeout_seconds(session_timeout, "AppiumDriver session_timeout")
+        self.launch_timeout = timeout_seconds(launch_timeout, "AppiumDriver launch_timeout")
         self.settings: dict[str, Any] = dict(settings or {})
         udid = options.get_capability("udid")
         netloc = urlsplit(self.server_url).netloc
@@ -238,13 +228,10 @@ class AppiumDriver(ServerElements):
             wd = WebDriver(command_executor=connection, options=self.options)
         except CLIENT_ERRORS as exc:
             connection.close()  # type: ignore[no-untyped-call]
-            raise map_error(
-                exc,
-                action="starting an Appium session",
-                server=self.server_url,
-                timeout=self.session_timeout,
-                creating_session=True,
-            ) from exc
+            call = AppiumCall(
+                "starting an Appium session", self.server_url, self.session_timeout, creating_session=True
+            )
+            raise map_error(exc, call) from exc
         wd.error_handler = StrictErrorHandler()
         config.timeout = self.timeout
         self.sessions_started += 1
@@ -254,9 +241,8 @@ class AppiumDriver(ServerElements):
                 wd.update_settings(dict(self.settings))
             except CLIENT_ERRORS as exc:
                 _quit_quietly(wd)
-                raise map_error(
-                    exc, action="applying Appium settings", server=self.server_url, timeout=self.timeout
-                ) from exc
+                call = AppiumCall("applying Appium settings", self.server_url, self.timeout)
+                raise map_error(exc, call) from exc
         return wd
 
     def _discard_session(self) -> None:
@@ -271,7 +257,7 @@ class AppiumDriver(ServerElements):
         try:
             return call(wd)
         except CLIENT_ERRORS as exc:
-            error = map_error(exc, action=action, server=self.server_url, timeout=self.timeout)
+            error = map_error(exc, AppiumCall(action, self.server_url, self.timeout))
             if error.kind == "SessionLost":
                 self._discard_session()
             raise error from exc
@@ -424,10 +410,13 @@ class AppiumDriver(ServerElements):
         self._pointer(_move(x, y), _DOWN, _UP)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
-        self._pointer(_move(x, y), _DOWN, {"type": "pause", "duration": _ms(duration)}, _UP)
+        held = _ms(gesture_seconds(duration, "long_press duration", held=True))
+        self._pointer(_move(x, y), _DOWN, {"type": "pause", "duration": held}, _UP)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        self._pointer(_move(x1, y1), _DOWN, _move(x2, y2, _ms(duration)), _UP)
+        travel = _ms(gesture_seconds(duration, "swipe duration", held=False))
+        start, end = _move(x1, y1, names=("x1", "y1")), _move(x2, y2, travel, names=("x2", "y2"))
+        self._pointer(start, _DOWN, end, _UP)
 
     def _keys(self, text: str) -> None:
         """W3C key actions typing ``text`` (one keyDown/keyUp pair per character) into the focus."""
@@ -481,16 +470,12 @@ _UP: dict[str, Any] = {"type": "pointerUp", "button": 0}
 
 
 def _ms(seconds: float) -> int:
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 600:
-        raise StepArgumentError(f"a gesture duration must be 0-600 seconds, got {seconds!r}")
     return round(seconds * 1000)
 
 
-def _move(x: float, y: float, duration: int = 0) -> dict[str, Any]:
-    for v in (x, y):
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise StepArgumentError(f"coordinates must be numbers, got {x!r}, {y!r}")
-    return {"type": "pointerMove", "duration": duration, "origin": "viewport", "x": round(x), "y": round(y)}
+def _move(x: float, y: float, duration: int = 0, *, names: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
+    px, py = coordinate(x, names[0]), coordinate(y, names[1])
+    return {"type": "pointerMove", "duration": duration, "origin": "viewport", "x": px, "y": py}
 
 
 def _bad_key(key: str, known: Mapping[str, object]) -> StepArgumentError:

@@ -1,10 +1,10 @@
-"""How ``AppiumDriver`` turns Appium-Python-Client / Selenium / urllib3 exceptions into core.errors.
+"""How ``AppiumDriver`` turns Appium-Python-Client / Selenium / urllib3 exceptions into core.errors
+(the shape every backend shares is described in :mod:`drivers.error_table`).
 
-One table, :data:`ERROR_TABLE`, maps each client exception class to the harness error raised
-for it; :func:`map_error` looks an exception up by walking its class's MRO (so the most
-specific entry wins), unwraps urllib3's ``MaxRetryError`` to the reason it carries, and builds
-the harness error with a message naming what was being done, the server and what it said. The
-caller chains the original (``raise map_error(exc, …) from exc``).
+One table, :data:`ERROR_TABLE`, has a row per client exception class (subclasses first), each
+naming the harness error raised for it; :func:`map_error` unwraps urllib3's ``MaxRetryError`` to
+the reason it carries and builds the harness error with a message naming what was being done, the
+server and what it said.
 
 A W3C ``unknown method`` / ``unknown command`` / ``unsupported operation`` answer becomes a
 plain :class:`~core.errors.DeviceError` saying the server's driver does not support the command
@@ -13,7 +13,6 @@ plain :class:`~core.errors.DeviceError` saying the server's driver does not supp
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,11 +30,12 @@ from ...core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
+from ..error_table import Build, ErrorRule, apply_table
 
 __all__ = [
     "CLIENT_ERRORS",
     "ERROR_TABLE",
-    "ErrorRule",
+    "AppiumCall",
     "StrictErrorHandler",
     "map_error",
     "server_refused",
@@ -53,68 +53,15 @@ _UNAVAILABLE_HINT = "is the Appium server (or Grid hub) running at that address?
 
 
 @dataclass(frozen=True)
-class ErrorRule:
-    """The harness error raised for one client exception class, and what it means in words."""
+class AppiumCall:
+    """The call that failed: what was being done, against which server, the timeout in force, and
+    whether it was starting a session (then rejected arguments are wrong capabilities: a
+    ``ConfigError``, not a step's ``StepArgumentError``)."""
 
-    error: type[HarnessError]
-    what: str
-    hint: str | None = None
-
-
-ERROR_TABLE: Mapping[type[BaseException], ErrorRule] = {
-    # W3C errors the server answered (selenium / appium exception classes)
-    se.InvalidSessionIdException: ErrorRule(
-        SessionLost,
-        "the Appium session is gone",
-        "the server ended it (newCommandTimeout, a crashed driver or a restart); the next call starts a "
-        "new session",
-    ),
-    se.NoSuchElementException: ErrorRule(TargetNotFound, "no element matches"),
-    se.StaleElementReferenceException: ErrorRule(TargetNotFound, "the element is no longer on the screen"),
-    se.ElementNotInteractableException: ErrorRule(TargetNotFound, "the element cannot be acted on"),
-    se.InvalidElementStateException: ErrorRule(TargetNotFound, "the element cannot be acted on"),
-    se.UnknownMethodException: ErrorRule(
-        DeviceError, "the server's driver does not support this command", _NOT_SUPPORTED_HINT
-    ),
-    se.TimeoutException: ErrorRule(DeviceTimeout, "the server timed out"),
-    se.SessionNotCreatedException: ErrorRule(
-        DriverUnavailable,
-        "the server could not create a session",
-        "check the capabilities (platform, automationName, udid) against the devices the server or "
-        "grid offers",
-    ),
-    se.InvalidArgumentException: ErrorRule(StepArgumentError, "the server rejected the arguments"),
-    se.InvalidSelectorException: ErrorRule(StepArgumentError, "the server rejected the locator"),
-    se.UnexpectedAlertPresentException: ErrorRule(DeviceError, "an alert is blocking the screen"),
-    se.ScreenshotException: ErrorRule(DeviceError, "the server could not capture the screen"),
-    se.WebDriverException: ErrorRule(DeviceError, "the server reported an error"),
-    # transport (urllib3, with its own retries turned off; the OS)
-    u3.NewConnectionError: ErrorRule(DriverUnavailable, "nothing answers", _UNAVAILABLE_HINT),
-    u3.ConnectTimeoutError: ErrorRule(DriverUnavailable, "connecting timed out", _UNAVAILABLE_HINT),
-    u3.ReadTimeoutError: ErrorRule(DeviceTimeout, "no answer in time"),
-    u3.ProtocolError: ErrorRule(
-        DriverUnavailable, "the server closed the connection without answering", _UNAVAILABLE_HINT
-    ),
-    u3.HTTPError: ErrorRule(DriverUnavailable, "the HTTP connection failed", _UNAVAILABLE_HINT),
-    TimeoutError: ErrorRule(DeviceTimeout, "no answer in time"),
-    OSError: ErrorRule(DriverUnavailable, "the connection failed", _UNAVAILABLE_HINT),
-}
-
-_NOT_SUPPORTED = (se.UnknownMethodException,)
-_NOT_THE_COMMAND = (
-    se.UnknownMethodException,
-    se.InvalidSessionIdException,
-    se.TimeoutException,
-    se.SessionNotCreatedException,
-)
-
-
-def _rule(exc: BaseException) -> ErrorRule | None:
-    for cls in type(exc).__mro__:
-        rule = ERROR_TABLE.get(cls)
-        if rule is not None:
-            return rule
-    return None
+    action: str
+    server: str
+    timeout: float | None = None
+    creating_session: bool = False
 
 
 def _detail(exc: BaseException) -> str:
@@ -125,28 +72,87 @@ def _detail(exc: BaseException) -> str:
     return first if len(first) <= 300 else first[:297] + "..."
 
 
-def map_error(
-    exc: BaseException,
-    *,
-    action: str,
-    server: str,
-    timeout: float | None = None,
-    creating_session: bool = False,
-) -> HarnessError:
-    """The harness error for a client exception raised while doing ``action`` against ``server``.
+def _becomes(error: type[HarnessError], what: str, hint: str | None = None) -> Build[AppiumCall]:
+    """A builder: ``error`` with "ACTION: WHAT (SERVER): what was said" and ``hint``."""
 
-    ``creating_session`` turns rejected arguments into a ``ConfigError`` (the capabilities are
-    wrong, not a step). Exceptions the table does not know become a plain ``DeviceError``.
-    """
+    def build(exc: BaseException, call: AppiumCall) -> HarnessError:
+        kind = ConfigError if call.creating_session and error is StepArgumentError else error
+        message = f"{call.action}: {what} ({call.server}): {_detail(exc)}"
+        if kind is DeviceTimeout:
+            return DeviceTimeout(message, timeout=call.timeout, hint=hint)
+        return kind(message, hint=hint)
+
+    return build
+
+
+def _row(
+    cls: type[BaseException], error: type[HarnessError], what: str, hint: str | None = None
+) -> ErrorRule[AppiumCall]:
+    return ErrorRule(cls.__name__, (cls,), _becomes(error, what, hint))
+
+
+# One row per client exception class, subclasses before their bases.
+ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
+    # W3C errors the server answered (selenium / appium exception classes)
+    _row(
+        se.InvalidSessionIdException,
+        SessionLost,
+        "the Appium session is gone",
+        "the server ended it (newCommandTimeout, a crashed driver or a restart); the next call starts a "
+        "new session",
+    ),
+    _row(se.NoSuchElementException, TargetNotFound, "no element matches"),
+    _row(se.StaleElementReferenceException, TargetNotFound, "the element is no longer on the screen"),
+    _row(se.ElementNotInteractableException, TargetNotFound, "the element cannot be acted on"),
+    _row(se.InvalidElementStateException, TargetNotFound, "the element cannot be acted on"),
+    _row(
+        se.UnknownMethodException,
+        DeviceError,
+        "the server's driver does not support this command",
+        _NOT_SUPPORTED_HINT,
+    ),
+    _row(se.TimeoutException, DeviceTimeout, "the server timed out"),
+    _row(
+        se.SessionNotCreatedException,
+        DriverUnavailable,
+        "the server could not create a session",
+        "check the capabilities (platform, automationName, udid) against the devices the server or "
+        "grid offers",
+    ),
+    _row(se.InvalidArgumentException, StepArgumentError, "the server rejected the arguments"),
+    _row(se.InvalidSelectorException, StepArgumentError, "the server rejected the locator"),
+    _row(se.UnexpectedAlertPresentException, DeviceError, "an alert is blocking the screen"),
+    _row(se.ScreenshotException, DeviceError, "the server could not capture the screen"),
+    _row(se.WebDriverException, DeviceError, "the server reported an error"),
+    # transport (urllib3, with its own retries turned off; the OS)
+    _row(u3.NewConnectionError, DriverUnavailable, "nothing answers", _UNAVAILABLE_HINT),
+    _row(u3.ConnectTimeoutError, DriverUnavailable, "connecting timed out", _UNAVAILABLE_HINT),
+    _row(u3.ReadTimeoutError, DeviceTimeout, "no answer in time"),
+    _row(
+        u3.ProtocolError,
+        DriverUnavailable,
+        "the server closed the connection without answering",
+        _UNAVAILABLE_HINT,
+    ),
+    _row(u3.HTTPError, DriverUnavailable, "the HTTP connection failed", _UNAVAILABLE_HINT),
+    _row(TimeoutError, DeviceTimeout, "no answer in time"),
+    _row(OSError, DriverUnavailable, "the connection failed", _UNAVAILABLE_HINT),
+)
+
+_NOT_SUPPORTED = (se.UnknownMethodException,)
+_NOT_THE_COMMAND = (
+    se.UnknownMethodException,
+    se.InvalidSessionIdException,
+    se.TimeoutException,
+    se.SessionNotCreatedException,
+)
+
+
+def map_error(exc: BaseException, call: AppiumCall) -> HarnessError:
+    """The harness error for a client exception raised during ``call``: urllib3's ``MaxRetryError``
+    is unwrapped to the reason it carries; exceptions the table does not know become a ``DeviceError``."""
     cause = exc.reason if isinstance(exc, u3.MaxRetryError) and exc.reason is not None else exc
-    rule = _rule(cause) or ErrorRule(DeviceError, "the client failed")
-    error = rule.error
-    if creating_session and error is StepArgumentError:
-        error = ConfigError
-    message = f"{action}: {rule.what} ({server}): {_detail(cause)}"
-    if error is DeviceTimeout:
-        return DeviceTimeout(message, timeout=timeout, hint=rule.hint)
-    return error(message, hint=rule.hint)
+    return apply_table(ERROR_TABLE, cause, call, _becomes(DeviceError, "the client failed"))
 
 
 def server_refused(exc: BaseException | None) -> bool:

@@ -17,8 +17,10 @@ from appium.options.android import UiAutomator2Options
 from appium.options.common import AppiumOptions
 from appium.options.ios import XCUITestOptions
 
+from ...core.durations import check_seconds
 from ...core.errors import ConfigError
 from ...core.models import Platform
+from ..base import MAX_TIMEOUT
 
 if TYPE_CHECKING:
     from .driver import AppiumDriver
@@ -55,10 +57,9 @@ def _whole(value: str) -> int:
 
 
 def _seconds(value: str) -> float:
-    number = float(value)
-    if not 0 < number < float("inf"):
-        raise ValueError("expected a positive number of seconds")
-    return number
+    return check_seconds(
+        value, "the value", maximum=MAX_TIMEOUT, above_zero=True, text=True, error=ValueError
+    )
 
 
 # query parameter -> (platforms, typed option attribute, converter)

@@ -28,6 +28,7 @@ from typing import Any
 import adbutils
 
 from ...core.errors import ConfigError
+from ..base import timeout_seconds
 
 __all__ = ["DEFAULT_ADB_HOST", "DEFAULT_ADB_PORT", "HarnessAdbClient", "HarnessAdbDevice", "adb_address"]
 
@@ -86,10 +87,8 @@ class HarnessAdbClient(adbutils.AdbClient):  # type: ignore[misc]
     """An ``adbutils.AdbClient`` that never starts a daemon and bounds every socket wait."""
 
     def __init__(self, host: str, port: int, *, timeout: float) -> None:
-        if timeout <= 0:
-            raise ConfigError(f"adb timeout must be > 0, got {timeout!r}")
-        super().__init__(host=host, port=port, socket_timeout=timeout)
-        self.timeout = float(timeout)
+        self.timeout = timeout_seconds(timeout, "adb timeout")
+        super().__init__(host=host, port=port, socket_timeout=self.timeout)
         self._version: int | None = None
         self._version_lock = threading.Lock()
 

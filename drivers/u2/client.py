@@ -17,6 +17,7 @@ import uiautomator2
 from uiautomator2.core import _jsonrpc_call
 
 from ...core.errors import ConfigError
+from ..base import timeout_seconds
 from .adb import HarnessAdbDevice, adb_address
 
 __all__ = ["PRESS_KEYS", "HarnessU2Device", "U2Config"]
@@ -64,9 +65,7 @@ class U2Config:
 
     def __post_init__(self) -> None:
         for name in ("timeout", "launch_timeout", "launch_poll", "server_start_timeout"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
-                raise ConfigError(f"U2Config.{name} must be a number of seconds in (0, 3600], got {value!r}")
+            timeout_seconds(getattr(self, name), f"U2Config.{name}")
         for name in ("adb_port", "server_port"):
             port = getattr(self, name)
             if isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:

@@ -57,11 +57,11 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo
+from ..base import DeviceInfo, coordinate, gesture_seconds
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
-from .errors import ErrorContext, is_server_gone, map_error, unwrap
+from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -117,8 +117,8 @@ class U2Driver:
         self._device()
         return self
 
-    def _context(self, operation: str, channel: str = "adb") -> ErrorContext:
-        return ErrorContext(
+    def _failed_call(self, operation: str, channel: str = "adb") -> U2Call:
+        return U2Call(
             serial=self.serial,
             address=self.config.address,
             operation=operation,
@@ -132,8 +132,10 @@ class U2Driver:
         return ", ".join(f"{i.serial} ({i.state})" for i in client.list())
 
     def _mapped(self, operation: str, exc: BaseException, channel: str = "adb") -> BaseException:
-        mapped = map_error(exc, self._context(operation, channel))
-        return exc if mapped is None else mapped
+        """The harness error for a client failure; anything else (a bug) is returned as it is."""
+        if not isinstance(exc, CLIENT_ERRORS):
+            return exc
+        return map_error(exc, self._failed_call(operation, channel))
 
     def _guard(self, operation: str, call: Callable[[], T]) -> T:
         """Run ``call``, turning client failures into harness errors (chained)."""
@@ -351,25 +353,25 @@ class U2Driver:
         return {"http_timeout": self.config.timeout}
 
     def tap(self, x: int, y: int) -> None:
-        self._rpc("tap", lambda d: d.jsonrpc.click(int(x), int(y), **self._timeout()), repeatable=False)
+        px, py = coordinate(x, "x"), coordinate(y, "y")
+        self._rpc("tap", lambda d: d.jsonrpc.click(px, py, **self._timeout()), repeatable=False)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
-        if not 0 <= duration <= 60:
-            raise StepArgumentError(f"long_press duration must be 0-60 s, got {duration!r}")
-        millis = int(duration * 1000)
+        px, py = coordinate(x, "x"), coordinate(y, "y")
+        millis = int(gesture_seconds(duration, "long_press duration", held=True) * 1000)
         self._rpc(
             "long_press",
-            lambda d: d.jsonrpc.click(int(x), int(y), millis, **self._timeout()),
+            lambda d: d.jsonrpc.click(px, py, millis, **self._timeout()),
             repeatable=False,
         )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        if not 0 <= duration <= 60:
-            raise StepArgumentError(f"swipe duration must be 0-60 s, got {duration!r}")
-        steps = max(2, int(duration * 200))  # uiautomator moves one step every 5 ms
+        points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
+        travel = gesture_seconds(duration, "swipe duration", held=False)
+        steps = max(2, int(travel * 200))  # uiautomator moves one step every 5 ms
         self._rpc(
             "swipe",
-            lambda d: d.jsonrpc.swipe(int(x1), int(y1), int(x2), int(y2), steps, **self._timeout()),
+            lambda d: d.jsonrpc.swipe(*points, steps, **self._timeout()),
             repeatable=False,
         )
 

@@ -1,8 +1,9 @@
-"""How uiautomator2 / adbutils failures become harness errors: one table, read top to bottom.
+"""How uiautomator2 / adbutils failures become harness errors: one table, read top to bottom (the
+shape every backend shares is described in :mod:`drivers.error_table`).
 
-:func:`map_error` walks :data:`RULES`; the first rule whose exception types and test match
-builds the harness error (the caller chains the original with ``raise … from exc``). Exceptions
-no rule knows (programming errors) map to ``None`` and must propagate unchanged.
+:func:`map_error` unwraps uiautomator2's wrappers and walks :data:`ERROR_TABLE`; the first row whose
+exception types and test match builds the harness error. Only :data:`CLIENT_ERRORS` are mapped:
+anything else (a programming error) propagates unchanged.
 
 ============================================  =======================================================
 client failure                                harness error
@@ -16,7 +17,7 @@ uiautomator2 server gone / UiAutomation lost  ``SessionLost`` (transient)
 a connection reset by adb (adb commands)      ``DeviceError``
 malformed HTTP / JSON-RPC answers             ``DeviceError``
 an element lookup on the device failed        ``TargetNotFound``
-any other adb / uiautomator2 error            ``DeviceError``
+any other adb / uiautomator2 error            ``DeviceError`` (also the fallback)
 ============================================  =======================================================
 """
 
@@ -41,8 +42,20 @@ from ...core.errors import (
     SessionLost,
     TargetNotFound,
 )
+from ..error_table import ErrorRule, apply_table
 
-__all__ = ["RULES", "ErrorContext", "Rule", "is_server_gone", "map_error", "unwrap"]
+__all__ = ["CLIENT_ERRORS", "ERROR_TABLE", "U2Call", "is_server_gone", "map_error", "unwrap"]
+
+# What a call through adbutils / uiautomator2 can raise (besides bugs): the driver maps exactly these.
+CLIENT_ERRORS: tuple[type[BaseException], ...] = (
+    AdbError,
+    u2e.BaseException,
+    TimeoutError,
+    ConnectionError,
+    http.client.HTTPException,
+    json.JSONDecodeError,
+    EOFError,
+)
 
 HINT_UNAUTHORIZED = "unlock the phone and accept the USB debugging prompt (check 'Always allow')"
 HINT_OFFLINE = "reconnect the cable, or run `adb reconnect` (for Wi-Fi: `adb connect HOST:PORT`)"
@@ -54,8 +67,9 @@ _NOT_FOUND = re.compile(r"device '([^']*)' not found")
 
 
 @dataclass(frozen=True)
-class ErrorContext:
-    """What the message needs: which device, where its adb server is, which call, what timeout.
+class U2Call:
+    """The call that failed, as the message needs it: the device, its adb server, the operation and
+    the timeout.
 
     ``listing`` returns what the adb server lists, and is called only for a "not found" error.
     """
@@ -66,21 +80,6 @@ class ErrorContext:
     timeout: float
     listing: Callable[[], str] | None = field(default=None, compare=False)
     channel: str = "adb"  # "adb" for adb commands, "rpc" for requests to the uiautomator2 server
-
-
-BuildError = Callable[[BaseException, ErrorContext], HarnessError]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """One row of the table: exception types, an optional test on the exception, the builder."""
-
-    types: tuple[type[BaseException], ...]
-    build: BuildError
-    test: Callable[[BaseException], bool] | None = None
-
-    def matches(self, exc: BaseException) -> bool:
-        return isinstance(exc, self.types) and (self.test is None or self.test(exc))
 
 
 def _message(exc: BaseException) -> str:
@@ -117,92 +116,103 @@ def is_server_gone(exc: BaseException) -> bool:
     ) and not isinstance(exc, u2e.HTTPTimeoutError)
 
 
-def _timeout(exc: BaseException, ctx: ErrorContext) -> HarnessError:
+def _timeout(exc: BaseException, call: U2Call) -> HarnessError:
     return DeviceTimeout(
-        f"{ctx.operation} on {ctx.serial} got no answer within {ctx.timeout:g} s",
-        timeout=ctx.timeout,
+        f"{call.operation} on {call.serial} got no answer within {call.timeout:g} s",
+        timeout=call.timeout,
         hint="the phone or its uiautomator2 server is busy or stuck; raise 'timeout' if it is just slow",
     )
 
 
-def _no_server(exc: BaseException, ctx: ErrorContext) -> HarnessError:
-    return DriverUnavailable(f"no adb server answers at {ctx.address} ({_message(exc)})", hint=HINT_NO_SERVER)
-
-
-def _offline(exc: BaseException, ctx: ErrorContext) -> HarnessError:
-    return DeviceOffline(
-        f"{ctx.serial} is offline (adb: {_message(exc)})", state="offline", hint=HINT_OFFLINE
+def _no_server(exc: BaseException, call: U2Call) -> HarnessError:
+    return DriverUnavailable(
+        f"no adb server answers at {call.address} ({_message(exc)})", hint=HINT_NO_SERVER
     )
 
 
-def _unauthorized(exc: BaseException, ctx: ErrorContext) -> HarnessError:
+def _offline(exc: BaseException, call: U2Call) -> HarnessError:
     return DeviceOffline(
-        f"{ctx.serial} is unauthorized: this computer's adb key has not been accepted on the phone",
+        f"{call.serial} is offline (adb: {_message(exc)})", state="offline", hint=HINT_OFFLINE
+    )
+
+
+def _unauthorized(exc: BaseException, call: U2Call) -> HarnessError:
+    return DeviceOffline(
+        f"{call.serial} is unauthorized: this computer's adb key has not been accepted on the phone",
         state="unauthorized",
         hint=HINT_UNAUTHORIZED,
     )
 
 
-def _not_found(exc: BaseException, ctx: ErrorContext) -> HarnessError:
+def _not_found(exc: BaseException, call: U2Call) -> HarnessError:
     listed = "unknown"
-    if ctx.listing is not None:
+    if call.listing is not None:
         try:
-            listed = ctx.listing() or "no devices"
+            listed = call.listing() or "no devices"
         except (AdbError, OSError) as err:
             listed = f"the list could not be read ({err})"
     return DriverUnavailable(
-        f"adb at {ctx.address} has no device {ctx.serial!r}; it lists: {listed}",
+        f"adb at {call.address} has no device {call.serial!r}; it lists: {listed}",
         hint="check the serial with `adb devices -l` (or `amc devices`) and the cable",
     )
 
 
-def _session_lost(exc: BaseException, ctx: ErrorContext) -> HarnessError:
+def _session_lost(exc: BaseException, call: U2Call) -> HarnessError:
     return SessionLost(
-        f"{ctx.operation} on {ctx.serial}: the uiautomator2 server is gone "
+        f"{call.operation} on {call.serial}: the uiautomator2 server is gone "
         f"({type(exc).__name__}: {_message(exc)})",
         hint=HINT_SERVER_GONE,
     )
 
 
-def _dropped(exc: BaseException, ctx: ErrorContext) -> HarnessError:
-    if ctx.channel == "rpc":
-        return _session_lost(exc, ctx)
+def _dropped(exc: BaseException, call: U2Call) -> HarnessError:
+    if call.channel == "rpc":
+        return _session_lost(exc, call)
     return DeviceError(
-        f"{ctx.operation} on {ctx.serial}: the adb server at {ctx.address} dropped the connection "
+        f"{call.operation} on {call.serial}: the adb server at {call.address} dropped the connection "
         f"({type(exc).__name__}: {_message(exc)})",
         hint="the adb server may have been restarted or killed; check `adb devices`",
     )
 
 
-def _malformed(exc: BaseException, ctx: ErrorContext) -> HarnessError:
+def _malformed(exc: BaseException, call: U2Call) -> HarnessError:
     return DeviceError(
-        f"{ctx.operation} on {ctx.serial}: the uiautomator2 server answered something unreadable "
+        f"{call.operation} on {call.serial}: the uiautomator2 server answered something unreadable "
         f"({type(exc).__name__}: {_message(exc)[:200]})",
         hint="another program may be listening on the server port, or the server is broken; restart it",
     )
 
 
-def _not_found_on_device(exc: BaseException, ctx: ErrorContext) -> HarnessError:
-    return TargetNotFound(f"{ctx.operation} on {ctx.serial}: {_message(exc)[:200]}")
+def _not_found_on_device(exc: BaseException, call: U2Call) -> HarnessError:
+    return TargetNotFound(f"{call.operation} on {call.serial}: {_message(exc)[:200]}")
 
 
-def _device_error(exc: BaseException, ctx: ErrorContext) -> HarnessError:
-    return DeviceError(f"{ctx.operation} on {ctx.serial} failed: {type(exc).__name__}: {_message(exc)[:300]}")
+def _device_error(exc: BaseException, call: U2Call) -> HarnessError:
+    return DeviceError(
+        f"{call.operation} on {call.serial} failed: {type(exc).__name__}: {_message(exc)[:300]}"
+    )
 
 
 def _says(*needles: str) -> Callable[[BaseException], bool]:
     return lambda exc: any(n in _message(exc) for n in needles)
 
 
-RULES: tuple[Rule, ...] = (
-    Rule((AdbTimeout, socket.timeout, TimeoutError, u2e.HTTPTimeoutError), _timeout),
-    Rule((AdbConnectionError, ConnectionRefusedError), _no_server),
-    Rule((u2e.ConnectError,), _no_server),
-    Rule((AdbError,), _unauthorized, _says("unauthorized")),
-    Rule((AdbError,), _offline, _says("device offline", "offline")),
-    Rule((AdbError,), _not_found, lambda exc: _NOT_FOUND.search(_message(exc)) is not None),
-    Rule((u2e.UiObjectNotFoundError, u2e.XPathElementNotFoundError), _not_found_on_device),
-    Rule(
+ERROR_TABLE: tuple[ErrorRule[U2Call], ...] = (
+    ErrorRule("timeout", (AdbTimeout, socket.timeout, TimeoutError, u2e.HTTPTimeoutError), _timeout),
+    ErrorRule("no adb server", (AdbConnectionError, ConnectionRefusedError), _no_server),
+    ErrorRule("uiautomator2 cannot connect", (u2e.ConnectError,), _no_server),
+    ErrorRule("unauthorized", (AdbError,), _unauthorized, _says("unauthorized")),
+    ErrorRule("offline", (AdbError,), _offline, _says("device offline", "offline")),
+    ErrorRule(
+        "no such serial", (AdbError,), _not_found, lambda exc: _NOT_FOUND.search(_message(exc)) is not None
+    ),
+    ErrorRule(
+        "element not found on the device",
+        (u2e.UiObjectNotFoundError, u2e.XPathElementNotFoundError),
+        _not_found_on_device,
+    ),
+    ErrorRule(
+        "uiautomator2 server gone",
         (
             u2e.UiAutomationNotConnectedError,
             u2e.LaunchUiAutomationError,
@@ -211,22 +221,17 @@ RULES: tuple[Rule, ...] = (
         ),
         _session_lost,
     ),
-    Rule((ConnectionError,), _dropped),
-    Rule(
+    ErrorRule("dropped connection", (ConnectionError,), _dropped),
+    ErrorRule(
+        "unreadable answer",
         (http.client.HTTPException, json.JSONDecodeError, u2e.RPCInvalidError, u2e.RPCUnknownError),
         _malformed,
     ),
-    Rule((AdbError, EOFError), _device_error),
-    Rule((u2e.BaseException,), _device_error),
+    ErrorRule("other adb error", (AdbError, EOFError), _device_error),
+    ErrorRule("other uiautomator2 error", (u2e.BaseException,), _device_error),
 )
 
 
-def map_error(exc: BaseException, ctx: ErrorContext) -> HarnessError | None:
-    """The harness error for a client failure (see the module table), or None for anything else."""
-    if isinstance(exc, HarnessError):
-        return exc
-    inner = unwrap(exc)
-    for rule in RULES:
-        if rule.matches(inner):
-            return rule.build(inner, ctx)
-    return None
+def map_error(exc: BaseException, call: U2Call) -> HarnessError:
+    """The harness error for a client failure (one of :data:`CLIENT_ERRORS`; see the module table)."""
+    return apply_table(ERROR_TABLE, unwrap(exc), call, _device_error)

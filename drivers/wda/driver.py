@@ -50,7 +50,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo
+from ..base import DeviceInfo, coordinate, gesture_seconds, timeout_seconds
 from ..options import seconds, whole_number
 from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
@@ -75,9 +75,7 @@ class WdaConfig:
 
     def __post_init__(self) -> None:
         for name in ("timeout", "launch_timeout", "launch_poll_interval"):
-            val = getattr(self, name)
-            if isinstance(val, bool) or not isinstance(val, int | float) or not 0 < val <= 3600:
-                raise ConfigError(f"WdaConfig.{name} must be a number of seconds in (0, 3600], got {val!r}")
+            timeout_seconds(getattr(self, name), f"WdaConfig.{name}")
 
 
 class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no type information
@@ -109,12 +107,6 @@ class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no t
 
 def _png_or_jpeg(data: bytes) -> bool:
     return data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff")
-
-
-def _coordinate(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        raise StepArgumentError(f"{name} must be a number, got {value!r}")
-    return round(value)
 
 
 class WdaDriver:
@@ -368,7 +360,7 @@ class WdaDriver:
         return None if bundle in (None, SPRINGBOARD) else bundle
 
     def tap(self, x: int, y: int) -> None:
-        point = {"x": _coordinate("x", x), "y": _coordinate("y", y)}
+        point = {"x": coordinate(x, "x"), "y": coordinate(y, "y")}
         if not self._legacy_tap:
             try:
                 self._call("POST /wda/tap", lambda c: c._session_http.post("/wda/tap", point))
@@ -381,10 +373,9 @@ class WdaDriver:
         self._call("POST /wda/tap/0", lambda c: c._session_http.post("/wda/tap/0", point))
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
-        px, py = _coordinate("x", x), _coordinate("y", y)
-        if isinstance(duration, bool) or not isinstance(duration, int | float) or not 0 < duration <= 60:
-            raise StepArgumentError(f"long_press duration must be in (0, 60] seconds, got {duration!r}")
-        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, float(duration)))
+        px, py = coordinate(x, "x"), coordinate(y, "y")
+        held = gesture_seconds(duration, "long_press duration", held=True)
+        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held))
 
     def type_text(self, text: str) -> None:
         if not isinstance(text, str):
@@ -394,10 +385,9 @@ class WdaDriver:
         self._call("POST /wda/keys", lambda c: c._session_http.post("/wda/keys", {"value": list(text)}))
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        points = [_coordinate(n, v) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
-        if isinstance(duration, bool) or not isinstance(duration, int | float) or not 0 <= duration <= 60:
-            raise StepArgumentError(f"swipe duration must be in [0, 60] seconds, got {duration!r}")
-        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=float(duration)))
+        points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
+        travel = gesture_seconds(duration, "swipe duration", held=False)
+        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel))
 
     def press(self, key: str) -> None:
         if key == "home":

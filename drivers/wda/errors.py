@@ -1,4 +1,5 @@
-"""facebook-wda's exceptions, mapped into :mod:`core.errors` by one table.
+"""facebook-wda's exceptions, mapped into :mod:`core.errors` by one table (the shape every backend
+shares is described in :mod:`drivers.error_table`).
 
 facebook-wda raises two families: transport failures, wrapped by its HTTP layer in
 ``wda.usbmux.exceptions.HTTPError`` (which is *not* a ``WDAError``; the original socket error is its
@@ -6,7 +7,7 @@ first argument), and WDA's own answers, read from the reply body into ``WDAReque
 subclasses. Replies the client cannot read surface as ``WDAEmptyResponseError``, ``WDAError`` (not
 JSON) or as plain ``ValueError``/``TypeError``/``KeyError``/``AttributeError`` from the client's
 reading code. :data:`ERROR_TABLE` lists, in order, which of these becomes which harness error;
-:func:`map_error` applies it. The caller chains the original (``raise map_error(e, call) from e``).
+:func:`map_error` applies it.
 
 Session loss (``invalid session id``, ``possibly crashed``) is recognised by :func:`session_gone`
 so the driver can open a new session once before reporting ``SessionLost``.
@@ -41,8 +42,9 @@ from ...core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
+from ..error_table import ErrorRule, apply_table
 
-__all__ = ["CLIENT_ERRORS", "ERROR_TABLE", "ErrorRule", "WdaCall", "map_error", "session_gone", "wda_error"]
+__all__ = ["CLIENT_ERRORS", "ERROR_TABLE", "WdaCall", "map_error", "session_gone", "wda_error"]
 
 # What a facebook-wda call can raise (besides bugs): the driver catches exactly these.
 CLIENT_ERRORS: tuple[type[BaseException], ...] = (
@@ -76,15 +78,6 @@ class WdaCall:
     app_id: str | None = None
 
 
-@dataclass(frozen=True)
-class ErrorRule:
-    """One row of the table: a test on the exception and the harness error it becomes."""
-
-    name: str
-    matches: Callable[[BaseException], bool]
-    build: Callable[[BaseException, WdaCall], HarnessError]
-
-
 def _cause(exc: BaseException) -> BaseException | None:
     """The socket-level error behind facebook-wda's ``HTTPError(original)``."""
     if exc.args and isinstance(exc.args[0], BaseException):
@@ -93,6 +86,8 @@ def _cause(exc: BaseException) -> BaseException | None:
 
 
 def _transport(*kinds: type[BaseException]) -> Callable[[BaseException], bool]:
+    """The exception, or the socket error inside facebook-wda's ``HTTPError``, is one of ``kinds``."""
+
     def test(exc: BaseException) -> bool:
         if isinstance(exc, kinds):
             return True
@@ -118,9 +113,9 @@ def _detail(text: str) -> str:
 
 
 def _answer(kind: str, *needles: str) -> Callable[[BaseException], bool]:
+    """WDA answered error ``kind`` (any, when empty) with a message holding one of ``needles``."""
+
     def test(exc: BaseException) -> bool:
-        if not isinstance(exc, WDARequestError):
-            return False
         error, message = wda_error(exc)
         return (not kind or error == kind) and (not needles or any(n in message for n in needles))
 
@@ -237,36 +232,42 @@ _DROPPED = (
 )
 _REFUSED = (ConnectionRefusedError, FileNotFoundError, socket.gaierror, MuxError, OSError)
 
-ERROR_TABLE: tuple[ErrorRule, ...] = (
-    ErrorRule("timeout", _transport(TimeoutError, socket.timeout), _timeout),
-    ErrorRule("dropped connection", _transport(*_DROPPED), _dropped),
-    ErrorRule("refused / no route / no usbmuxd", _transport(*_REFUSED), _refused),
-    ErrorRule("other transport failure", lambda e: isinstance(e, HTTPError), _transport_other),
-    ErrorRule("bad gateway", lambda e: isinstance(e, WDABadGateway), _bad_gateway),
-    ErrorRule("session gone", session_gone, _session_lost),
-    ErrorRule("unknown to FrontBoard", _answer("unknown error", "is unknown to FrontBoard"), _not_installed),
+_SOCKET = (HTTPError, OSError)  # a socket error, bare or inside facebook-wda's HTTPError
+_UNREADABLE = (WDAError, ValueError, TypeError, KeyError, AttributeError, RuntimeError)
+
+ERROR_TABLE: tuple[ErrorRule[WdaCall], ...] = (
+    ErrorRule("timeout", _SOCKET, _timeout, _transport(TimeoutError, socket.timeout)),
+    ErrorRule("dropped connection", _SOCKET, _dropped, _transport(*_DROPPED)),
+    ErrorRule("refused / no route / no usbmuxd", (*_SOCKET, MuxError), _refused, _transport(*_REFUSED)),
+    ErrorRule("other transport failure", (HTTPError,), _transport_other),
+    ErrorRule("bad gateway", (WDABadGateway,), _bad_gateway),
+    ErrorRule("session gone", (WDAInvalidSessionIdError, WDAPossiblyCrashedError), _session_lost),
+    ErrorRule(
+        "unknown to FrontBoard",
+        (WDARequestError,),
+        _not_installed,
+        _answer("unknown error", "is unknown to FrontBoard"),
+    ),
     ErrorRule(
         "missing app (appium WDA >= 4.13)",
-        _answer("invalid argument", "FBSApplicationLibrary) returned nil", "is not installed"),
+        (WDARequestError,),
         _not_installed,
+        _answer("invalid argument", "FBSApplicationLibrary) returned nil", "is not installed"),
     ),
-    ErrorRule("keyboard not present", lambda e: isinstance(e, WDAKeyboardNotPresentError), _no_keyboard),
-    ErrorRule("invalid argument", _answer("invalid argument"), _bad_argument),
-    ErrorRule("unknown command", _answer("unknown command"), _unknown_command),
-    ErrorRule("unknown error", lambda e: isinstance(e, WDAUnknownError), _answered_error),
-    ErrorRule("other WDA error answer", lambda e: isinstance(e, WDARequestError), _answered_error),
-    ErrorRule("empty reply", lambda e: isinstance(e, WDAEmptyResponseError), _empty),
-    ErrorRule(
-        "unreadable reply",
-        lambda e: isinstance(e, WDAError | ValueError | TypeError | KeyError | AttributeError | RuntimeError),
-        _garbled,
-    ),
+    ErrorRule("keyboard not present", (WDAKeyboardNotPresentError,), _no_keyboard),
+    ErrorRule("invalid argument", (WDARequestError,), _bad_argument, _answer("invalid argument")),
+    ErrorRule("unknown command", (WDARequestError,), _unknown_command, _answer("unknown command")),
+    ErrorRule("unknown error", (WDAUnknownError,), _answered_error),
+    ErrorRule("other WDA error answer", (WDARequestError,), _answered_error),
+    ErrorRule("empty reply", (WDAEmptyResponseError,), _empty),
+    ErrorRule("unreadable reply", _UNREADABLE, _garbled),
 )
+
+
+def _other(exc: BaseException, call: WdaCall) -> HarnessError:
+    return DeviceError(f"WebDriverAgent call {call.op} failed: {type(exc).__name__}: {_detail(str(exc))}")
 
 
 def map_error(exc: BaseException, call: WdaCall) -> HarnessError:
     """The harness error for ``exc`` by the first matching row of :data:`ERROR_TABLE`."""
-    for rule in ERROR_TABLE:
-        if rule.matches(exc):
-            return rule.build(exc, call)
-    return DeviceError(f"WebDriverAgent call {call.op} failed: {type(exc).__name__}: {_detail(str(exc))}")
+    return apply_table(ERROR_TABLE, exc, call, _other)

@@ -13,7 +13,6 @@ import argparse
 import dataclasses
 import json
 import logging
-import math
 import os
 import sys
 from collections import Counter
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...core.durations import check_seconds
 from ...core.errors import ConfigError, FlowError
 from ...drivers.base import Driver
 from ...storage.redaction import RedactingFormatter, Redactor
@@ -49,13 +49,7 @@ _TARGET_WIDTH = 40
 
 
 def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"{text!r} must be between 0 and 10 seconds")
-    return value
+    return check_seconds(text, "the latency", maximum=10.0, text=True, error=argparse.ArgumentTypeError)
 
 
 def setup_run(parser: argparse.ArgumentParser) -> None:

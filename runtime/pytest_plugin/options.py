@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from ...core.durations import MAX_LEASE_WAIT, check_seconds
 from ...core.errors import ConfigError
 from ...core.models import Platform
 from ...drivers.connect import parse_spec
@@ -228,8 +229,7 @@ class PluginOptions:
         for spec in devices:
             target = parse_target(spec)
             seen.setdefault(target.spec, target)
-        if not 0 < lease_timeout <= 86_400:
-            raise ConfigError(f"--amc-lease-timeout must be above 0 and at most a day, got {lease_timeout}")
+        check_seconds(lease_timeout, "--amc-lease-timeout", maximum=MAX_LEASE_WAIT, above_zero=True)
         return cls(
             targets=tuple(seen.values()),
             apps={**DEFAULT_APPS, **parse_app_options(apps, "--amc-app")},

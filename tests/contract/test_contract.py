@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from amc.core.apps import is_home_screen
-from amc.core.errors import AppNotInstalled
+from amc.core.errors import AppNotInstalled, StepArgumentError
 from amc.core.models import PlannedStep
 from amc.core.selectors import Selector, tap_point
 from amc.core.steps import StepRecord
@@ -100,6 +100,36 @@ def test_home_key_shows_the_home_screen(rig: Rig, apps: dict[str, str]) -> None:
     rig.driver.press("home")
     assert rig.driver.current_app() is None
     assert is_home_screen(rig.driver.observe().foreground_app)
+
+
+@pytest.mark.parametrize(
+    ("gesture", "duration"),
+    [("long_press", 0), ("long_press", 60.5), ("long_press", True), ("swipe", -0.1), ("swipe", float("nan"))],
+)
+def test_gesture_durations_outside_the_shared_bounds_are_refused_before_any_request(
+    rig: Rig, gesture: str, duration: float
+) -> None:
+    before = rig.faults.total if rig.faults is not None else None
+    with pytest.raises(StepArgumentError, match=f"{gesture} duration"):
+        if gesture == "long_press":
+            rig.driver.long_press(100, 100, duration)
+        else:
+            rig.driver.swipe(100, 600, 100, 200, duration)
+    assert (rig.faults.total if rig.faults is not None else None) == before
+    rig.driver.long_press(100, 100, 60)  # the bounds themselves are allowed
+    rig.driver.swipe(100, 600, 100, 590, 0)
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "100", None, True])
+def test_coordinates_that_are_not_finite_numbers_are_refused_before_any_request(
+    rig: Rig, bad: object
+) -> None:
+    before = rig.faults.total if rig.faults is not None else None
+    with pytest.raises(StepArgumentError, match="x must be a finite number"):
+        rig.driver.tap(bad, 100)  # type: ignore[arg-type]
+    with pytest.raises(StepArgumentError, match="y2 must be a finite number"):
+        rig.driver.swipe(100, 600, 100, bad)  # type: ignore[arg-type]
+    assert (rig.faults.total if rig.faults is not None else None) == before
 
 
 def test_screenshot_is_an_image(rig: Rig) -> None:
