@@ -14,6 +14,7 @@ knowing which backend raised it::
     │   ├── AppNotInstalled
     │   └── AppLaunchFailed
     ├── LeaseTimeout           no device became free within the wait (a pool's, a lease file's)
+    ├── PoolExhausted          every device a pool task could use was retired (or none matches)
     ├── TargetNotFound         a selector matched nothing usable on the Scene
     ├── AssertionFailed        a flow's check (assert_visible, assert_app …) did not hold
     ├── SceneParseError        a UI tree could not be read
@@ -40,6 +41,7 @@ __all__ = [
     "FlowError",
     "HarnessError",
     "LeaseTimeout",
+    "PoolExhausted",
     "SceneParseError",
     "SessionLost",
     "StepArgumentError",
@@ -145,6 +147,13 @@ class LeaseTimeout(HarnessError):
     def __init__(self, message: str, *, holder: str | None = None, hint: str | None = None) -> None:
         super().__init__(message, hint=hint)
         self.holder = holder
+
+
+class PoolExhausted(HarnessError):
+    """Every device that could serve a ``DevicePool`` task was retired after a device error (or
+    none matches the task's platform)."""
+
+    category = "pool"
 
 
 class TargetNotFound(HarnessError):

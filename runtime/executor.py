@@ -16,11 +16,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..core.durations import check_seconds
 from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
 from ..core.models import PlannedStep, Scene, StepResult, UIElement
 from ..core.selectors import Selector, tap_point
 from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
-from ..drivers.base import Driver
+from ..drivers.base import Driver, gesture_seconds
 from ..semantic.models import Observation
 from ..world.models import WorldState
 
@@ -45,8 +46,7 @@ class Screen(Protocol):
 
 
 COMMON_KEYS = frozenset({"remember", "secret"})
-MAX_WAIT = 300.0
-MAX_SWIPE_DURATION = 60.0
+MAX_WAIT = 300.0  # the longest a step may wait for the screen
 
 
 @dataclass(frozen=True)
@@ -159,10 +159,21 @@ def _tap(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     return {"x": x, "y": y, **element}
 
 
+def _seconds(
+    args: Mapping[str, Any], name: str, *, default: float, maximum: float, above_zero: bool = False
+) -> float:
+    """A step's duration in seconds, by the one rule (:func:`amc.core.durations.check_seconds`)."""
+    return check_seconds(
+        args.get(name, default),
+        f"argument {name!r}",
+        maximum=maximum,
+        above_zero=above_zero,
+        error=StepArgumentError,
+    )
+
+
 def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    duration = _number(args, "duration", default=1.0)
-    if not 0 < duration <= MAX_SWIPE_DURATION:
-        raise StepArgumentError(f"argument 'duration' must be above 0 and at most {MAX_SWIPE_DURATION} s")
+    duration = gesture_seconds(args.get("duration", 1.0), "argument 'duration'", held=True)
     x, y, element = _point(args, screen)
     ex.driver.long_press(x, y, duration)
     return {"x": x, "y": y, "duration": duration, **element}
@@ -191,9 +202,7 @@ _DIRECTIONS = {
 
 
 def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    duration = _number(args, "duration", default=0.3)
-    if not 0 <= duration <= MAX_SWIPE_DURATION:
-        raise StepArgumentError(f"argument 'duration' must be between 0 and {MAX_SWIPE_DURATION} s")
+    duration = gesture_seconds(args.get("duration", 0.3), "argument 'duration'", held=False)
     if "direction" in args:
         direction = args["direction"]
         if direction not in _DIRECTIONS:
@@ -227,16 +236,11 @@ def _screenshot(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 
 def _timeout(args: Mapping[str, Any], default: float) -> float:
-    timeout = _number(args, "timeout", default=default)
-    if not 0 <= timeout <= MAX_WAIT:
-        raise StepArgumentError(f"argument 'timeout' must be between 0 and {MAX_WAIT} s, got {timeout}")
-    return timeout
+    return _seconds(args, "timeout", default=default, maximum=MAX_WAIT)
 
 
 def _interval(args: Mapping[str, Any], timeout: float) -> float:
-    interval = _number(args, "interval", default=0.5)
-    if not 0 < interval <= MAX_WAIT:
-        raise StepArgumentError(f"argument 'interval' must be in (0, {MAX_WAIT}] s, got {interval}")
+    interval = _seconds(args, "interval", default=0.5, maximum=MAX_WAIT, above_zero=True)
     return min(interval, max(timeout, 0.01))
 
 

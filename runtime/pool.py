@@ -32,7 +32,7 @@ from types import TracebackType
 from typing import Any
 
 from ..core.durations import MAX_LEASE_WAIT, check_seconds
-from ..core.errors import ConfigError, HarnessError, LeaseTimeout
+from ..core.errors import ConfigError, LeaseTimeout, PoolExhausted
 from ..core.models import Platform
 from ..drivers.base import Driver
 from .context import TaskContext
@@ -45,12 +45,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_LEASE_TIMEOUT = 60.0
 Connector = Callable[[str], Driver]
-
-
-class PoolExhausted(HarnessError):
-    """Every device that could serve the task was retired after a device error (or none matches)."""
-
-    category = "pool"
 
 
 @dataclass(frozen=True)
