@@ -63,7 +63,13 @@ def escape_variables(value: Any) -> Any:
 def flow_yaml(value: Any) -> str:
     """``value`` as one line of flow YAML (strings quoted where YAML would read something else)."""
     return (
-        yaml.safe_dump(escape_variables(value), default_flow_style=True, allow_unicode=True, width=math.inf)
+        yaml.safe_dump(
+            escape_variables(value),
+            default_flow_style=True,
+            allow_unicode=True,
+            width=math.inf,
+            sort_keys=False,
+        )
         .removesuffix("\n...\n")
         .strip()
     )

@@ -208,3 +208,14 @@ def test_timeline_of_a_run_names_no_picture_it_does_not_hold(tmp_path: Path) -> 
         name = (record.get("files") or {}).get("screenshot")
         if name:
             assert (run_dir / name).is_file()
+
+
+def test_a_run_that_ended_with_a_device_error_is_failed_with_the_reason(tmp_path: Path) -> None:
+    run_dir = _login_run(tmp_path)
+    path = run_dir / TIMELINE_FILE
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[-1]["status"] = "device_error"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    html = render_html(read_timeline(run_dir))
+    assert '<span class="badge failed">failed</span> <span class="reason">device error</span>' in html
+    assert "device_error" not in html

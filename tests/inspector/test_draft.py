@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import ConfigError
-from amc.runtime.flows import load_flow
+from amc.runtime.flows import load_flow, parse_flow
 from amc.runtime.inspector import FlowDraft, check_path, claim_path
 from amc.runtime.inspector.draft import MAX_DRAFT_STEPS
+
+from tests.flows.helpers import REPO
 
 
 def test_a_new_file_is_claimed_and_holds_a_flow_the_loader_accepts(tmp_path: Path) -> None:
@@ -78,3 +80,15 @@ def test_a_draft_is_bounded(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="steps"):
         draft.add("press", "home")
     assert len(draft.steps) == MAX_DRAFT_STEPS
+
+
+def test_the_recording_shown_in_the_docs_is_a_flow_the_loader_accepts() -> None:
+    docs = (REPO / "docs" / "inspector.md").read_text(encoding="utf-8")
+    block = docs.split("```yaml\n", 1)[1].split("```", 1)[0]
+    flow = parse_flow(block, environ={})
+    assert [s.command for s in flow.steps] == ["launch_app", "type_text", "type_text", "tap"]
+    draft = FlowDraft("com.example.amc.demo", platform="android", name="login", device="x")
+    draft.add("type_text", {"text": "qa", "target": {"id": "username"}})
+    draft.add("type_text", {"text": "secret123", "target": {"id": "password"}, "secret": True})
+    draft.add("tap", {"text": "Sign in"})
+    assert draft.text().split("\n", 1)[1] == block.split("\n", 1)[1]  # the docs show what is written
