@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ __all__ = [
     "paint_tree",
     "picture",
     "printable",
+    "tint",
 ]
 
 RGB = tuple[int, int, int]
@@ -194,6 +196,18 @@ class Canvas:
     def polygon(self, points: Sequence[tuple[float, float]], fill: RGB) -> None:
         self._region.draw.polygon([self._point(x, y) for x, y in points], fill=fill)
 
+    def gradient(self, b: Bounds, top: RGB, bottom: RGB, *, bands: int = 48) -> None:
+        """Fill ``b`` from ``top``'s colour to ``bottom``'s, in horizontal bands (a wallpaper)."""
+        for i in range(bands):
+            t = i / (bands - 1)
+            colour = (
+                round(top[0] + (bottom[0] - top[0]) * t),
+                round(top[1] + (bottom[1] - top[1]) * t),
+                round(top[2] + (bottom[2] - top[2]) * t),
+            )
+            band = Bounds(b.left, b.top + b.height * i // bands, b.right, b.top + b.height * (i + 1) // bands)
+            self.rect(band, colour)
+
     def dim(self, alpha: float) -> None:
         """Darken everything drawn so far (a dialog's scrim), ``alpha`` from 0 to 1."""
         region = self._region
@@ -289,6 +303,11 @@ class Canvas:
 def clip_to_bounds(node: SimNode, window: Bounds) -> Bounds | None:
     """Where a node's children may draw: a scrolling container's bounds, else anywhere."""
     return node.bounds if node.scrollable else None
+
+
+def tint(colours: Sequence[RGB], key: str) -> RGB:
+    """One of ``colours`` for ``key``, the same every time (an icon's colour from its name)."""
+    return colours[zlib.crc32(key.encode("utf-8")) % len(colours)]
 
 
 def paint_tree(canvas: Canvas, root: SimNode, rules: Sequence[Rule], clip: Clip = clip_to_bounds) -> None:

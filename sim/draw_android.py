@@ -10,10 +10,8 @@ roles", primary #415F91 family), not a capture of a device.
 
 from __future__ import annotations
 
-import zlib
-
 from ..core.models import Bounds
-from .draw import BULLET, RGB, Canvas, Clip, Rule, clip_to_bounds
+from .draw import BULLET, RGB, Canvas, Clip, Rule, clip_to_bounds, tint
 from .layout import ANDROID_IME, ANDROID_SYSTEMUI
 from .nodes import SimNode
 
@@ -42,10 +40,6 @@ ICON_TINTS: tuple[RGB, ...] = (
     (121, 85, 72),
 )
 _KEY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
-
-
-def _tint(key: str) -> RGB:
-    return ICON_TINTS[zlib.crc32(key.encode()) % len(ICON_TINTS)]
 
 
 def _ident_is(node: SimNode, suffix: str) -> bool:
@@ -108,8 +102,7 @@ def _row(canvas: Canvas, node: SimNode) -> None:
     cx, cy, r = 84.0, (b.top + b.bottom) / 2, 40.0
     if cy - r < b.top or cy + r > b.bottom:
         return  # the row is cut by the list's edge: no room for the whole icon
-    tint = _tint(title.text or "") if node.enabled else DISABLED
-    canvas.circle(cx, cy, r, tint)
+    canvas.circle(cx, cy, r, tint(ICON_TINTS, title.text or "") if node.enabled else DISABLED)
     letter = (title.text or "?")[:1].upper()
     canvas.text(
         Bounds(int(cx - r), int(cy - r), int(cx + r), int(cy + r)), letter, size=40, color=KEY, align="center"
@@ -219,21 +212,14 @@ def _keys(canvas: Canvas, node: SimNode) -> None:
 
 
 def _workspace(canvas: Canvas, node: SimNode) -> None:
-    b = node.bounds
-    bands = 48
-    (r1, g1, b1), (r2, g2, b2) = WALLPAPER
-    for i in range(bands):
-        t = i / (bands - 1)
-        colour = (round(r1 + (r2 - r1) * t), round(g1 + (g2 - g1) * t), round(b1 + (b2 - b1) * t))
-        top = b.top + b.height * i // bands
-        canvas.rect(Bounds(b.left, top, b.right, b.top + b.height * (i + 1) // bands), colour)
+    canvas.gradient(node.bounds, *WALLPAPER)
 
 
 def _launcher_icon(canvas: Canvas, node: SimNode) -> None:
     b = node.bounds
     cx, r = (b.left + b.right) / 2, 72.0
     cy = b.top + 40 + r
-    canvas.circle(cx, cy, r, _tint(node.text or ""))
+    canvas.circle(cx, cy, r, tint(ICON_TINTS, node.text or ""))
     canvas.text(
         Bounds(int(cx - r), int(cy - r), int(cx + r), int(cy + r)),
         (node.text or "?")[:1],

@@ -11,10 +11,8 @@ Interface Guidelines list them ("Color", light appearance: systemBlue #007AFF, s
 
 from __future__ import annotations
 
-import zlib
-
 from ..core.models import Bounds
-from .draw import RGB, Canvas, Clip, Rule
+from .draw import RGB, Canvas, Clip, Rule, tint
 from .nodes import SimNode
 
 __all__ = ["CLIP", "RULES", "STATUS_TIME", "WHITE"]
@@ -73,16 +71,7 @@ def _system_window(canvas: Canvas, node: SimNode) -> None:
 
 
 def _springboard(canvas: Canvas, node: SimNode) -> None:
-    b = node.bounds
-    bands = 48
-    (r1, g1, b1), (r2, g2, b2) = WALLPAPER
-    for i in range(bands):
-        t = i / (bands - 1)
-        colour = (round(r1 + (r2 - r1) * t), round(g1 + (g2 - g1) * t), round(b1 + (b2 - b1) * t))
-        canvas.rect(
-            Bounds(b.left, b.top + b.height * i // bands, b.right, b.top + b.height * (i + 1) // bands),
-            colour,
-        )
+    canvas.gradient(node.bounds, *WALLPAPER)
 
 
 def _status_bar(canvas: Canvas, node: SimNode) -> None:
@@ -228,8 +217,7 @@ def _alert_button(canvas: Canvas, node: SimNode) -> None:
 def _icon(canvas: Canvas, node: SimNode) -> None:
     b = node.bounds
     tile = Bounds(b.left + 2, b.top, b.right - 2, b.top + b.width - 4)
-    tint = ICON_TINTS[zlib.crc32((node.label or "").encode()) % len(ICON_TINTS)]
-    canvas.rect(tile, tint, radius=14)
+    canvas.rect(tile, tint(ICON_TINTS, node.label or ""), radius=14)
     canvas.text(tile, (node.label or "?")[:1], size=30, color=WHITE, align="center")
     canvas.text(
         Bounds(b.left - 10, tile.bottom + 2, b.right + 10, b.bottom),

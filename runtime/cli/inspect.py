@@ -20,13 +20,13 @@ from contextlib import contextmanager
 from ...core.apps import is_home_screen
 from ...core.errors import ConfigError
 from ...core.models import Scene, UIElement
+from ...core.selectors import short_type
 from ...drivers.base import Driver
 from ..inspector import FlowDraft, InspectorServer, InspectorSession, check_path, claim_path
 from .common import EXIT_OK, Streams, add_device_options, choose_device, connect_device
 
 __all__ = ["run_inspect", "scene_tree", "setup_inspect"]
 
-_IOS_PREFIX = "XCUIElementType"
 # Android packages and iOS bundle ids: letters, digits, '_', '.', '-'.
 _APP_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,254}")
 
@@ -63,14 +63,8 @@ def setup_inspect(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _short(type_name: str) -> str:
-    if type_name.startswith(_IOS_PREFIX):
-        return type_name[len(_IOS_PREFIX) :]
-    return type_name.rsplit(".", 1)[-1]
-
-
 def _describe(el: UIElement) -> str:
-    parts = [_short(el.type)]
+    parts = [short_type(el.type)]
     if el.text:
         parts.append(json.dumps(el.text, ensure_ascii=False))
     if el.label and el.label != el.text:

@@ -24,13 +24,11 @@ import yaml
 
 from ...core.errors import ConfigError, FlowError
 from ...core.models import Scene, UIElement
-from ...core.selectors import Selector
+from ...core.selectors import Selector, short_type
 from ...core.xpath import xpath_view
 from ..flows import parse_flow
 
 __all__ = ["Suggestion", "escape_variables", "flow_yaml", "unique_selectors"]
-
-_IOS_PREFIX = "XCUIElementType"
 
 
 @dataclass(frozen=True)
@@ -75,10 +73,6 @@ def flow_yaml(value: Any) -> str:
     )
 
 
-def _short_type(native: str) -> str:
-    return native[len(_IOS_PREFIX) :] if native.startswith(_IOS_PREFIX) else native.rsplit(".", 1)[-1]
-
-
 def _short_id(identifier: str) -> str:
     return identifier.split(":id/", 1)[1] if ":id/" in identifier else identifier
 
@@ -104,7 +98,7 @@ def _candidates(el: UIElement) -> Iterator[tuple[str, dict[str, Any]]]:
     """What to try, best first: a field's text changes as it is typed into (and is its hint while
     empty), so its id goes first; anything else is written by what it says."""
     text = _text_of(el)
-    kind = _short_type(el.type)
+    kind = short_type(el.type)
     by_text = [("text", {"text": text})] if text else []
     by_id: list[tuple[str, dict[str, Any]]] = []
     if el.identifier:
