@@ -16,9 +16,11 @@ import pytest
 from amc.core.models import UIElement
 from amc.core.selectors import Selector
 from amc.drivers.connect import connect
+from amc.drivers.simulated import SimDriver
 from amc.runtime.flows import load_flow, parse_flow
 from amc.runtime.inspector import InspectorServer, InspectorSession
-from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER
+from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice
+from amc.sim.catalog import AppSpec, Screen, Widget
 from amc.storage.timeline import read_timeline
 
 from tests.browser import chromium
@@ -189,3 +191,26 @@ def test_three_actions_recorded_in_the_browser_replay_with_amc_run(
     timeline = read_timeline(run_dir)
     assert [s["status"] for s in timeline.steps] == ["passed"] * 4
     assert f"Signed in as {DEMO_USER}" in timeline.steps[-1]["scene"]["texts"]
+
+
+HOSTILE = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
+
+
+def test_hostile_text_on_the_device_is_shown_as_text_and_never_runs(browser: Any) -> None:
+    app = "com.example.hostile"
+    screen = Screen("main", HOSTILE, (Widget("text", "subject", HOSTILE), Widget("button", "ok", "OK")))
+    device = SimDevice("android", apps={app: AppSpec(app, "Hostile", "main", {"main": screen})})
+    driver = SimDriver("android", device=device)
+    driver.launch_app(app)
+    session = InspectorSession(driver)
+    with InspectorServer(session) as server:
+        browser.get(server.url)
+        _wait(browser, lambda b: len(_tree_buttons(b)) == len(session.latest().elements), "the element tree")
+        (subject,) = [b for b in _tree_buttons(browser) if "id=subject" in b.text]
+        subject.click()
+        _wait(browser, lambda b: b.find_elements("css selector", "#selectors code.selector"), "selectors")
+        assert browser.execute_script("return window.pwned") is None
+        assert len(browser.find_elements("css selector", "img")) == 1  # the screenshot only
+        assert not browser.find_elements("css selector", "main script, #tree script, #detail script")
+        cells = [c.text for c in browser.find_elements("css selector", "#attributes td")]
+        assert HOSTILE in cells

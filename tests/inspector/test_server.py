@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from amc.core.errors import ConfigError
+from amc.core.errors import ConfigError, DeviceError
 from amc.drivers.simulated import SimDriver
 from amc.runtime.inspector import InspectorServer, InspectorSession
 from amc.runtime.inspector.server import MAX_BODY
@@ -216,3 +216,24 @@ def test_a_stalled_connection_is_closed_and_others_are_served_meanwhile() -> Non
             started = time.monotonic()
             assert _read_all(stalled) == b""  # closed by the server, without an answer
             assert time.monotonic() - started < 3
+
+
+class _Blind(SimDriver):
+    """A device whose screenshots fail (some real ones do, behind a secure window)."""
+
+    def screenshot(self) -> bytes:
+        raise DeviceError("the screen is protected (FLAG_SECURE)")
+
+
+def test_a_screen_without_a_picture_still_shows_its_elements() -> None:
+    driver = _Blind("android")
+    with InspectorServer(InspectorSession(driver)) as server:
+        status, _, raw = _request(server, "GET", "/api/screen")
+        screen = json.loads(raw)
+        assert status == 200 and screen["picture"] == {
+            "url": None,
+            "error": "the screen is protected (FLAG_SECURE)",
+        }
+        assert screen["elements"]
+        status, _, raw = _request(server, "GET", f"/api/screen.png?v={screen['version']}")
+        assert status == 404 and "has no picture" in _error(raw)["message"]
