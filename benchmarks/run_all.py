@@ -3,9 +3,10 @@
 Prints the machine line and every table as Markdown: harness overhead per step (``overhead``),
 requests and wall time per action against each client used directly and a 20-step flow
 (``wire``), the world model's cost and memory (``world``), several devices through the pool
-(``devices``), the simulated device's pictures (``screens``) and the parsers' benchmark
-(``parse.py``). Each suite runs in a fresh interpreter of
-its own (``--suite NAME``), so no suite measures against the heap another one left behind.
+(``devices``), the simulated device's pictures (``screens``), an MCP tool call and the LLM
+planner's requests (``agent``) and the parsers' benchmark (``parse.py``). Each suite runs in a
+fresh interpreter of its own (``--suite NAME``), so no suite measures against the heap another one
+left behind.
 ``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
 ``--quick`` runs everything small (a smoke run: the figures are not worth keeping).
 """
@@ -87,6 +88,12 @@ def _screens(quick: bool) -> list[Table]:
     return screens.run(rounds=3, flow_rounds=1) if quick else screens.run()
 
 
+def _agent(quick: bool) -> list[Table]:
+    from benchmarks import agent
+
+    return agent.run(rounds=1) if quick else agent.run()
+
+
 def _devices(quick: bool) -> list[Table]:
     from benchmarks import devices
 
@@ -101,6 +108,7 @@ SUITES: dict[str, Suite] = {
     "world": _world,
     "devices": _devices,
     "screens": _screens,
+    "agent": _agent,
     "parse": _parse,
 }
 

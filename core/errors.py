@@ -20,7 +20,9 @@ knowing which backend raised it::
     ├── SceneParseError        a UI tree could not be read
     ├── FlowError              a flow file is invalid
     ├── ConfigError            configuration, environment or a device spec is invalid
-    └── StepArgumentError      a planned step names an unknown action or has bad arguments
+    ├── StepArgumentError      a planned step names an unknown action or has bad arguments
+    ├── ModelReplyError        a language model's reply could not be used, or its server failed
+    └── GuardrailViolation     a step or a screen outside what the task allows (``--allow-app``)
 
 Backend adapters map their client library's exceptions into this tree with a table and chain
 the original (``raise X(...) from exc``).
@@ -39,8 +41,10 @@ __all__ = [
     "DeviceTimeout",
     "DriverUnavailable",
     "FlowError",
+    "GuardrailViolation",
     "HarnessError",
     "LeaseTimeout",
+    "ModelReplyError",
     "PoolExhausted",
     "SceneParseError",
     "SessionLost",
@@ -166,6 +170,20 @@ class AssertionFailed(HarnessError):
     """A check a flow or planner asked for did not hold on the device (the app is fine, the test is not)."""
 
     category = "assertion"
+
+
+class ModelReplyError(HarnessError):
+    """A language model planner got a reply it cannot act on (no tool call, an unknown tool,
+    arguments that are not a JSON object) or no reply at all (an HTTP error, a timeout)."""
+
+    category = "planner"
+
+
+class GuardrailViolation(HarnessError):
+    """A step, or what the device shows, is outside what the task allows: a ``launch_app`` of an app
+    not in the allowed apps, or the device staying in such an app."""
+
+    category = "guardrail"
 
 
 class SceneParseError(HarnessError):

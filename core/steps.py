@@ -28,6 +28,7 @@ __all__ = [
     "describe_step",
     "hide_secrets",
     "is_secret",
+    "secret_values",
 ]
 
 REDACTED = "***"
@@ -66,6 +67,18 @@ def hide_secrets(args: Any) -> dict[str, Any]:
         if isinstance(remember, Mapping):
             out["remember"] = {str(k): REDACTED for k in remember}
     return out
+
+
+def secret_values(args: Any) -> list[str]:
+    """The values :func:`hide_secrets` hides in a step's arguments (none unless ``secret: true``), so
+    whoever records the run can scrub them from what the step leads to (a page source, a log)."""
+    if not is_secret(args):
+        return []
+    found = [args[key] for key in SECRET_ARG_KEYS if isinstance(args.get(key), str)]
+    remember = args.get("remember")
+    if isinstance(remember, Mapping):
+        found += [value for value in remember.values() if isinstance(value, str)]
+    return [value for value in found if value]
 
 
 def _describe_selector(args: Mapping[str, Any], *, inline: bool) -> str | None:

@@ -22,12 +22,17 @@ DEFAULT_SCENE_HISTORY = 50
 
 
 class StepView(Sequence[StepRecord]):
-    """A read-only view of a task's executed steps (no copy: it follows the task as it goes)."""
+    """A read-only view of a task's executed steps (no copy: it follows the task as it goes).
 
-    __slots__ = ("_steps",)
+    With ``start`` it shows only the steps from that index on: the steps of one goal run in a
+    session that had run steps before (an MCP client's ``run_flow``).
+    """
 
-    def __init__(self, steps: list[StepRecord]) -> None:
+    __slots__ = ("_start", "_steps")
+
+    def __init__(self, steps: list[StepRecord], start: int = 0) -> None:
         self._steps = steps
+        self._start = start
 
     @overload
     def __getitem__(self, index: int) -> StepRecord: ...
@@ -35,28 +40,32 @@ class StepView(Sequence[StepRecord]):
     def __getitem__(self, index: slice) -> Sequence[StepRecord]: ...
     def __getitem__(self, index: int | slice) -> StepRecord | Sequence[StepRecord]:
         if isinstance(index, slice):
-            return tuple(self._steps[index])
-        return self._steps[index]
+            return tuple(self._steps[self._start :][index])
+        size = len(self)
+        position = index + size if index < 0 else index
+        if not 0 <= position < size:
+            raise IndexError("step index out of range")
+        return self._steps[self._start + position]
 
     def __len__(self) -> int:
-        return len(self._steps)
+        return max(0, len(self._steps) - self._start)
 
     def __iter__(self) -> Iterator[StepRecord]:
-        return iter(self._steps)
+        return iter(self._steps[self._start :]) if self._start else iter(self._steps)
 
     def __repr__(self) -> str:
-        return f"StepView({len(self._steps)} steps)"
+        return f"StepView({len(self)} steps)"
 
     @property
     def last_result(self) -> StepResult | None:
         """The result of the last executed step, or None before the first."""
-        return self._steps[-1].result if self._steps else None
+        return self[-1].result if len(self) else None
 
     @property
     def failures_in_a_row(self) -> int:
         count = 0
-        for record in reversed(self._steps):
-            if record.result.success:
+        for index in range(len(self._steps) - 1, self._start - 1, -1):
+            if self._steps[index].result.success:
                 break
             count += 1
         return count

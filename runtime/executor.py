@@ -25,7 +25,15 @@ from ..drivers.base import Driver, gesture_seconds
 from ..semantic.models import Observation
 from ..world.models import WorldState
 
-__all__ = ["ACTIONS", "Action", "Executor", "Screen", "describe_scene"]
+__all__ = [
+    "ACTIONS",
+    "MAX_WAIT",
+    "SWIPE_DIRECTIONS",
+    "Action",
+    "Executor",
+    "Screen",
+    "describe_scene",
+]
 
 log = logging.getLogger(__name__)
 
@@ -193,7 +201,8 @@ def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     return {"length": len(text), **element}
 
 
-_DIRECTIONS = {
+# Where a ``swipe`` with a ``direction`` starts and ends, as fractions of the window (x1, y1, x2, y2).
+SWIPE_DIRECTIONS = {
     "up": (0.5, 0.75, 0.5, 0.25),
     "down": (0.5, 0.25, 0.5, 0.75),
     "left": (0.8, 0.5, 0.2, 0.5),
@@ -205,13 +214,13 @@ def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = gesture_seconds(args.get("duration", 0.3), "argument 'duration'", held=False)
     if "direction" in args:
         direction = args["direction"]
-        if direction not in _DIRECTIONS:
+        if direction not in SWIPE_DIRECTIONS:
             raise StepArgumentError(
-                f"argument 'direction' must be one of {', '.join(_DIRECTIONS)}, got {direction!r}"
+                f"argument 'direction' must be one of {', '.join(SWIPE_DIRECTIONS)}, got {direction!r}"
             )
         scene = _latest(screen)
         width, height = scene.window_size
-        fx1, fy1, fx2, fy2 = _DIRECTIONS[direction]
+        fx1, fy1, fx2, fy2 = SWIPE_DIRECTIONS[direction]
         x1, y1, x2, y2 = round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
     else:
         x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))

@@ -15,21 +15,22 @@ nothing it can change. The loop's control flow is explicit and bounded:
 - ``max_steps`` executed steps end it ``max_steps``;
 - an empty plan ends it ``succeeded`` when the last step succeeded, else ``failed``.
 
-The world hook only records; it cannot change any of these decisions.
+The world hook only records; it cannot change any of these decisions. How one step runs (execute,
+repeat, observe, record, tell the listeners) is :class:`~amc.runtime.session.Session`'s, which the
+MCP server shares; only the stopping rules above are the loop's own.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import ConfigError, DeviceError, HarnessError
-from ..core.models import PlannedStep, StepResult
+from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError
+from ..core.models import PlannedStep
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
 from ..semantic.enricher import DefaultEnricher, Enricher, semantic_enabled
@@ -37,16 +38,14 @@ from ..semantic.models import Observation
 from ..world.config import WorldConfig
 from ..world.model import WorldModel
 from ..world.models import WorldState
-from .context import DEFAULT_SCENE_HISTORY, TaskContext
+from .context import DEFAULT_SCENE_HISTORY, StepView, TaskContext
 from .executor import Executor
-from .observer import Observer
 from .planner import Planner
+from .session import Session, StepListener
 
-__all__ = ["StepListener", "TaskResult", "TaskRunner", "TaskRunnerConfig", "TaskStatus"]
+__all__ = ["StepListener", "TaskResult", "TaskRunner", "TaskRunnerConfig", "TaskStatus", "open_session"]
 
 log = logging.getLogger(__name__)
-
-StepListener = Callable[[StepRecord, TaskContext], None]
 
 
 class TaskStatus(enum.StrEnum):
@@ -89,6 +88,37 @@ class TaskRunnerConfig:
         }
         values.update(overrides)
         return cls(**values)
+
+
+def open_session(
+    driver: Driver,
+    goal: str,
+    config: TaskRunnerConfig | None = None,
+    *,
+    executor: Executor | None = None,
+    world_model: WorldModel | None = None,
+    enricher: Enricher | None = None,
+    listeners: Sequence[StepListener] = (),
+) -> Session:
+    """A session on ``driver`` as ``config`` says: a world model (``world_model``, else a fresh one)
+    unless the world is off; page enrichment by ``enricher``, else by the default enricher unless
+    enrichment is off; the step retries and the scene history. Does no I/O."""
+    config = config or TaskRunnerConfig()
+    model = None
+    if config.world.enabled:
+        model = world_model if world_model is not None else WorldModel(config.world)
+    if enricher is None and config.semantic:
+        enricher = DefaultEnricher()
+    return Session(
+        driver,
+        goal=goal,
+        executor=executor,
+        world_model=model,
+        enricher=enricher,
+        step_retries=config.step_retries,
+        scene_history=config.scene_history,
+        listeners=listeners,
+    )
 
 
 @dataclass
@@ -161,57 +191,29 @@ class TaskRunner:
 
     # --- pieces of the loop -----------------------------------------------------------------
 
-    def _new_world_model(self) -> WorldModel | None:
-        if not self.config.world.enabled:
-            return None
-        return self._world_model if self._world_model is not None else WorldModel(self.config.world)
-
-    def _observer(self, context: TaskContext, world_model: WorldModel | None) -> Observer:
-        def seen(observation: Observation) -> None:
-            if context.first is None:
-                context.first = observation
-            context.latest = observation
-            context.observations += 1
-
-        return Observer(
+    def session(self, goal: str) -> Session:
+        """A new session for ``goal`` on this runner's driver, executor, world model and listeners:
+        what ``run()`` drives (no I/O until its first look)."""
+        return open_session(
             self.driver,
+            goal,
+            self.config,
+            executor=self.executor,
+            world_model=self._world_model,
             enricher=self.enricher,
-            world_model=world_model,
-            retries=self.config.step_retries,
-            on_observation=seen,
+            listeners=self.listeners,
         )
 
-    @staticmethod
-    def _look(observer: Observer, *, first: bool) -> Observation:
-        """The loop's own look (the first one, or a step's outcome); a device error ends the task."""
+    def _plan(
+        self, goal: str, observation: Observation, world: WorldState | None, view: StepView
+    ) -> list[PlannedStep]:
         try:
-            return observer.observe() if first else observer.look()
-        except HarnessError as exc:
-            raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
-
-    def _execute(self, step: PlannedStep, observer: Observer) -> StepResult:
-        attempt = 0
-        while True:
-            attempt += 1
-            result = self.executor.execute(step, observer)
-            if result.success or not result.retryable or attempt > self.config.step_retries:
-                return dataclasses.replace(result, attempts=attempt) if attempt > 1 else result
-            log.warning(
-                "step %s failed transiently (%s); retrying (%d/%d)",
-                step.action,
-                result.error_kind,
-                attempt,
-                self.config.step_retries,
-            )
-
-    def _plan(self, goal: str, observation: Observation, context: TaskContext) -> list[PlannedStep]:
-        try:
-            steps = self.planner.plan(
-                goal=goal, observation=observation, world=context.world, steps=context.view
-            )
+            steps = self.planner.plan(goal=goal, observation=observation, world=world, steps=view)
         except HarnessError as exc:
             status = TaskStatus.DEVICE_ERROR if isinstance(exc, DeviceError) else TaskStatus.FAILED
-            raise _Stop(status, f"planner failed: {exc}", exc.kind) from exc
+            # A guardrail is the planner stopping the task on purpose, not failing to plan.
+            said = "stopped by a guardrail" if isinstance(exc, GuardrailViolation) else "planner failed"
+            raise _Stop(status, f"{said}: {exc}", exc.kind) from exc
         except Exception as exc:
             log.exception("planner raised")
             raise _Stop(
@@ -226,77 +228,52 @@ class TaskRunner:
     # --- the loop ---------------------------------------------------------------------------
 
     def run(self, goal: str) -> TaskResult:
+        """Run ``goal`` in a new session (its own context and, unless a world model was passed in,
+        its own fresh WorldState)."""
+        return self.drive(self.session(goal), goal)
+
+    def drive(self, session: Session, goal: str) -> TaskResult:
+        """Run ``goal`` in ``session``, which may have run steps before (an MCP client's): the loop
+        looks once, then plans and steps; the planner sees, and the bounds count, only the steps
+        of this goal. The result's context is the session's."""
         started = time.perf_counter()
-        context = TaskContext(
-            goal=goal, device_id=self.driver.device_id, scene_history=self.config.scene_history
-        )
-        world_model = self._new_world_model()
-        observer = self._observer(context, world_model)
-        context.world = observer.world
+        context = session.context
+        steps = StepView(context.steps, len(context.steps))
         status, error, kind = TaskStatus.SUCCEEDED, None, None
         try:
-            observation = self._look(observer, first=True)
-            context.world = observer.world
+            try:
+                observation = session.look()
+            except HarnessError as exc:
+                raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
             while True:
-                steps = self._plan(goal, observation, context)
-                if not steps:
-                    last = context.view.last_result
+                planned = self._plan(goal, observation, context.world, steps)
+                if not planned:
+                    last = steps.last_result
                     if last is not None and not last.success:
                         raise _Stop(TaskStatus.FAILED, last.error, last.error_kind)
                     break
-                for step in steps:
-                    if len(context.steps) >= self.config.max_steps:
+                for step in planned:
+                    if len(steps) >= self.config.max_steps:
                         raise _Stop(TaskStatus.MAX_STEPS, f"stopped after {self.config.max_steps} steps")
-                    observation = self._step(step, context, observer)
-                    if not context.steps[-1].result.success:
+                    observation = self._step(step, session, steps)
+                    if not steps[-1].result.success:
                         break  # the rest of this plan assumed success: ask the planner again
         except _Stop as stop:
             status, error, kind = stop.status, stop.error, stop.kind
         return TaskResult(goal, status, context, time.perf_counter() - started, error, kind)
 
-    @staticmethod
-    def _forget_old_scene(context: TaskContext) -> None:
-        """Keep full Scenes only on the last ``scene_history`` step records, so a long task's memory
-        stays flat (the run timeline keeps every page source on disk)."""
-        old = len(context.steps) - context.scene_history - 1
-        if old >= 0 and context.steps[old].scene is not None:
-            context.steps[old] = dataclasses.replace(context.steps[old], scene=None)
-
-    def _step(self, step: PlannedStep, context: TaskContext, observer: Observer) -> Observation:
-        """Execute one step, observe its outcome, record it, and decide whether the task goes on."""
-        result = self._execute(step, observer)
-        device_failed = not result.success and result.error_category == "device"
-        observation: Observation | None = None
-        stop: _Stop | None = None
-        if device_failed:
-            stop = _Stop(TaskStatus.DEVICE_ERROR, result.error, result.error_kind)
-        else:
-            try:
-                observation = self._look(observer, first=False)
-            except _Stop as exc:
-                stop = exc
-        if observer.world_model is not None:
-            observer.world_model.observe(observation, step, result)
-            context.world = observer.world
-        record = StepRecord(
-            index=len(context.steps),
-            step=step,
-            result=result,
-            page=observation.page if observation is not None else None,
-            foreground_app=observation.foreground_app if observation is not None else None,
-            scene=observation.scene if observation is not None else None,
-        )
-        context.steps.append(record)
-        self._forget_old_scene(context)
-        for listener in self.listeners:
-            listener(record, context)
-        if stop is not None:
-            raise stop
-        if context.failures_in_a_row >= self.config.max_consecutive_failures:
-            raise _Stop(
-                TaskStatus.FAILED,
-                f"{context.failures_in_a_row} steps failed in a row; last: {result.error}",
-                result.error_kind,
-            )
-        assert observation is not None
-        return observation
+    def _step(self, step: PlannedStep, session: Session, steps: StepView) -> Observation:
+        """Run one step through the session and decide whether the task goes on."""
+        outcome = session.run_step(step)
+        result = outcome.result
+        if outcome.device_failed:
+            raise _Stop(TaskStatus.DEVICE_ERROR, result.error, result.error_kind)
+        if outcome.look_error is not None:
+            exc = outcome.look_error
+            raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind)
+        failures = steps.failures_in_a_row
+        if failures >= self.config.max_consecutive_failures:
+            message = f"{failures} steps failed in a row; last: {result.error}"
+            raise _Stop(TaskStatus.FAILED, message, result.error_kind)
+        assert outcome.observation is not None
+        return outcome.observation

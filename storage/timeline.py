@@ -161,7 +161,7 @@ class TimelineWriter:
 
     def __init__(self, run_dir: str | os.PathLike[str], *, redactor: Redactor | None = None) -> None:
         self.run_dir = Path(run_dir)
-        self.redactor = redactor or Redactor()
+        self.redactor = redactor if redactor is not None else Redactor()  # an empty one is falsy
         self.steps_written = 0
         self._file: IO[bytes] | None = None
 

@@ -14,11 +14,13 @@ from typing import TextIO
 
 from ...core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
 from ..flows import FlowValidationError
+from .agent import run_agent, setup_agent
 from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
 from .demo import run_demo, setup_demo
 from .devices import run_devices, setup_devices
 from .doctor import run_doctor, setup_doctor
 from .inspect import run_inspect, setup_inspect
+from .mcp import run_mcp, setup_mcp
 from .run import run_flows, run_report, setup_report, setup_run
 
 __all__ = ["COMMANDS", "EXIT_DEVICE", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
@@ -34,6 +36,12 @@ COMMANDS: dict[str, tuple[str, Setup, Handler]] = {
     ),
     "doctor": ("check adb, WebDriverAgent and Appium, with a fix for each problem", setup_doctor, run_doctor),
     "demo": ("run the example task on the simulated device", setup_demo, run_demo),
+    "mcp": ("serve a device to an MCP client over stdio (needs the agent extra)", setup_mcp, run_mcp),
+    "agent": (
+        "run a goal with a language model planning each step (needs the agent extra)",
+        setup_agent,
+        run_agent,
+    ),
 }
 
 

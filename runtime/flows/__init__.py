@@ -9,7 +9,7 @@ from .model import (
     FlowValidationError,
     SourcePosition,
 )
-from .planner import FlowPlanner, skip_reason
+from .planner import FlowPlanner, skip_instead, skip_reason
 
 __all__ = [
     "COMMANDS",
@@ -22,5 +22,6 @@ __all__ = [
     "SourcePosition",
     "load_flow",
     "parse_flow",
+    "skip_instead",
     "skip_reason",
 ]

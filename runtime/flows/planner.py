@@ -25,7 +25,7 @@ from ...world.models import WorldState
 from ..planner import ScriptedPlanner
 from .model import Flow
 
-__all__ = ["FlowPlanner", "skip_reason"]
+__all__ = ["FlowPlanner", "skip_instead", "skip_reason"]
 
 
 def skip_reason(step: PlannedStep, scene: Scene | None, world: WorldState | None) -> str | None:
@@ -40,6 +40,22 @@ def skip_reason(step: PlannedStep, scene: Scene | None, world: WorldState | None
     if not isinstance(app, str) or world.current_app != app or scene.foreground_app != app:
         return None
     return f"{app} is already in front (the world model and the latest screen agree)"
+
+
+def skip_instead(step: PlannedStep, scene: Scene | None, world: WorldState | None) -> PlannedStep:
+    """``step``, or the ``skip`` step that records why it need not run (see :func:`skip_reason`),
+    keeping the reasons the planner gave for it."""
+    reason = skip_reason(step, scene, world)
+    if reason is None:
+        return step
+    return PlannedStep(
+        "skip",
+        {"reason": reason, "skipped": step.action},
+        rationale=step.rationale,
+        thinking=f"not sending {step.action} to the device: {reason}",
+        purpose=step.purpose,
+        expected_outcome="nothing changes on the device",
+    )
 
 
 class FlowPlanner:
@@ -75,17 +91,4 @@ class FlowPlanner:
         planned = self._script.plan(goal=goal, observation=observation, world=world, steps=steps)
         if not planned:
             return []
-        step = planned[0]
-        reason = skip_reason(step, observation.scene, world)
-        if reason is None:
-            return [step]
-        return [
-            PlannedStep(
-                "skip",
-                {"reason": reason, "skipped": step.action},
-                rationale=step.rationale,
-                thinking=f"not sending {step.action} to the device: {reason}",
-                purpose=step.purpose,
-                expected_outcome="nothing changes on the device",
-            )
-        ]
+        return [skip_instead(planned[0], observation.scene, world)]

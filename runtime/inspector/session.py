@@ -4,10 +4,12 @@ A :class:`Snapshot` is one look (the Scene, its picture, its elements numbered i
 with a version; a page names an element by (version, number), so an action never lands on an
 element of a screen that has since changed (:class:`StaleScreen`). Every action is written as a
 flow step first, checked by the flow loader, turned into the ``PlannedStep`` a flow run would
-make and run by the executor `amc run` uses, on the snapshot the page showed: a tap on an element
-is written with the first of its unique selectors, and what the inspector did is exactly what a
-replay of the recording does. A step that succeeded is appended to the draft (when recording),
-then the device is looked at again. One lock keeps the actions of concurrent requests in order.
+make and run the one way a step runs (:class:`amc.runtime.session.Session`: the executor `amc run`
+uses, selectors resolved on the look the page showed, one look after the step): a tap on an
+element is written with the first of its unique selectors, and what the inspector did is exactly
+what a replay of the recording does. A step that succeeded is appended to the draft (when
+recording); the look after it, with a new picture, is the next snapshot. One lock keeps the
+actions of concurrent requests in order.
 """
 
 from __future__ import annotations
@@ -20,10 +22,8 @@ from typing import Any
 from ...core.errors import HarnessError, StepArgumentError, TargetNotFound
 from ...core.models import Scene, UIElement
 from ...drivers.base import Driver
-from ...semantic.models import Observation
-from ...world.models import WorldState
-from ..executor import Executor
 from ..flows import parse_flow
+from ..session import Session
 from .draft import FlowDraft
 from .selectors import flow_yaml, unique_selectors
 
@@ -64,33 +64,14 @@ class Snapshot:
         return cls(version, scene, tuple(elements), tuple(parents), picture, problem)
 
 
-class _Screen:
-    """The executor's view of the device (``runtime.executor.Screen``): the snapshot the page showed."""
-
-    def __init__(self, driver: Driver, scene: Scene) -> None:
-        self._driver = driver
-        self._latest = Observation(scene)
-
-    @property
-    def latest(self) -> Observation:
-        return self._latest
-
-    @property
-    def world(self) -> WorldState | None:
-        return None
-
-    def observe(self) -> Observation:
-        self._latest = Observation(self._driver.observe())
-        return self._latest
-
-
 class InspectorSession:
     """The inspector's device. Nothing is asked of it before :meth:`look`."""
 
     def __init__(self, driver: Driver, *, draft: FlowDraft | None = None) -> None:
         self.driver = driver
         self.draft = draft
-        self._executor = Executor(driver)
+        # The world model is off: the inspector shows the device, it keeps no belief about it.
+        self._session = Session(driver, goal="inspect", world_model=None)
         self._lock = threading.RLock()
         self._snapshot: Snapshot | None = None
         self._versions = 0
@@ -102,7 +83,10 @@ class InspectorSession:
     def look(self) -> Snapshot:
         """Observe the device and take its picture: the new latest snapshot."""
         with self._lock:
-            scene = self.driver.observe()
+            return self._snapshot_of(self._session.look().scene)
+
+    def _snapshot_of(self, scene: Scene) -> Snapshot:
+        with self._lock:
             picture: bytes | None = None
             problem: str | None = None
             try:
@@ -152,12 +136,19 @@ class InspectorSession:
         text = "steps:\n  - " + flow_yaml({command: value}) + "\n"
         flow = parse_flow(text, file="<inspector>", environ={})
         step = flow.steps[0].to_planned("inspector", self.platform)
-        result = self._executor.execute(step, _Screen(self.driver, snapshot.scene))
-        if not result.success:
-            raise _failure(result.error_kind, result.error)
+        latest = self._session.context.latest
+        if latest is None or latest.scene is not snapshot.scene:
+            raise StaleScreen("the device was looked at since this screen was shown", hint="refresh")
+        outcome = self._session.run_step(step)  # on the session's latest look: the snapshot shown
+        if not outcome.result.success:
+            if outcome.observation is not None:  # what the device shows now, for the page's next look
+                self._snapshot_of(outcome.observation.scene)
+            raise _failure(outcome.result.error_kind, outcome.result.error)
         if self.draft is not None:
             self.draft.add(command, value)
-        return self.look()
+        if outcome.observation is None:
+            return self.look()  # the look after the step failed: try once more, or say why
+        return self._snapshot_of(outcome.observation.scene)
 
     def _selector(self, snapshot: Snapshot, el: UIElement) -> Mapping[str, Any]:
         suggestions = unique_selectors(snapshot.scene, el, limit=1)

@@ -237,3 +237,27 @@ def test_a_screen_without_a_picture_still_shows_its_elements() -> None:
         assert screen["elements"]
         status, _, raw = _request(server, "GET", f"/api/screen.png?v={screen['version']}")
         assert status == 404 and "has no picture" in _error(raw)["message"]
+
+
+def test_a_step_that_fails_is_not_recorded_and_the_page_gets_the_screen_after_it(tmp_path: Any) -> None:
+    from amc.runtime.inspector import FlowDraft
+
+    driver = SimDriver("ios")
+    driver.launch_app("com.apple.Preferences")
+    draft = FlowDraft("com.apple.Preferences", platform="ios", name="x", path=tmp_path / "x.yaml")
+    with InspectorServer(InspectorSession(driver, draft=draft)) as server:
+        screen = json.loads(_request(server, "GET", "/api/screen")[2])
+        height = screen["window"][1]
+        hidden = next(
+            e for e in screen["elements"] if e["type"].endswith("Cell") and e["bounds"][1] >= height
+        )
+        status, data = _post(server, "/api/tap", {"v": screen["version"], "ref": hidden["ref"]})
+        assert (status, data["error"]["kind"]) == (404, "TargetNotFound") and "off screen" in data["error"][
+            "message"
+        ]
+        after = json.loads(_request(server, "GET", "/api/screen")[2])
+        assert after["version"] == screen["version"] + 1  # the look the failed step made
+        general = next(e for e in after["elements"] if e["text"] == "General" and e["visible"])
+        status, data = _post(server, "/api/tap", {"v": after["version"], "ref": general["ref"]})
+        assert status == 200 and any(e["text"] == "About" for e in data["elements"])
+    assert [list(step) for step in draft.steps] == [["launch_app"], ["tap"]]  # the failed tap is not in it

@@ -216,6 +216,11 @@ async function act(words, path, body) {
     showError(null);
   } catch (error) {
     showError(error);
+    try {
+      render(await call("GET", "/api/screen")); // what the device shows after the failed action
+    } catch (ignored) {
+      // the error above already says what went wrong
+    }
   } finally {
     setBusy(false, "");
   }

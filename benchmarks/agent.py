@@ -1,0 +1,198 @@
+"""The agent surface: what an MCP tool call adds to a step, and what the LLM planner sends per turn.
+
+First table: one tap by its text on the simulated Android Settings screen (then ``back``, so every
+round starts on the same screen), recorded in a run timeline, three ways, interleaved round by round:
+``Session.run_step`` with the ``TimelineRecorder`` (the baseline: a flow step), the same call through
+``DeviceService.call`` (the argument checks, the skip rule, the reply and its redaction), and through
+the MCP SDK's client connected in process to the server (the protocol's own cost, no stdio pipe).
+
+Second table: the bytes of one chat-completions request the LLM planner builds (system message, user
+message, tool schemas) on three screens, with an empty history and with ten steps in it, and the time
+to build it; the tools are the same every turn.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import anyio
+from amc.core.models import PlannedStep, StepResult
+from amc.core.steps import StepRecord
+from amc.drivers.simulated import SimDriver
+from amc.runtime.agent.mcp_server import build_server
+from amc.runtime.agent.prompt import request_messages
+from amc.runtime.agent.service import DeviceService
+from amc.runtime.agent.tools import DONE, action_tools, openai_tools
+from amc.runtime.recording import TimelineRecorder
+from amc.runtime.task import open_session
+from amc.semantic.enricher import DefaultEnricher
+from amc.semantic.models import Observation
+from amc.storage.timeline import RunInfo, TimelineWriter
+from amc.world.model import WorldModel
+from mcp import Client
+
+from benchmarks.common import Table, median
+
+__all__ = ["run"]
+
+ROW = "Network & internet"
+
+
+def _session_steps(folder: Path, rounds: int) -> list[float]:
+    driver = SimDriver("android")
+    driver.launch_app("com.android.settings")
+    writer = TimelineWriter(folder)
+    writer.start(RunInfo("bench", "bench", driver.device_id, driver.platform, driver.backend))
+    session = open_session(driver, "bench", listeners=[TimelineRecorder(writer, driver)])
+    session.look()
+    times: list[float] = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        session.run_step(PlannedStep("tap", {"target": {"text": ROW}}))
+        times.append(time.perf_counter() - started)
+        session.run_step(PlannedStep("press", {"key": "back"}))
+    writer.finish("ended")
+    return times
+
+
+def _service(folder: Path) -> DeviceService:
+    driver = SimDriver("android")
+    driver.launch_app("com.android.settings")
+    service = DeviceService(driver, spec="sim:android", run_dir=folder, flow_root=folder)
+    service.start()
+    return service
+
+
+def _service_steps(folder: Path, rounds: int) -> list[float]:
+    service = _service(folder)
+    times: list[float] = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        service.call("tap", {"target": {"text": ROW}})
+        times.append(time.perf_counter() - started)
+        service.call("press", {"key": "back"})
+    service.close()
+    return times
+
+
+def _mcp_steps(folder: Path, rounds: int) -> list[float]:
+    service = _service(folder)
+    times: list[float] = []
+
+    async def main() -> None:
+        async with Client(build_server(service)) as client:
+            for _ in range(rounds):
+                started = time.perf_counter()
+                await client.call_tool("tap", {"target": {"text": ROW}})
+                times.append(time.perf_counter() - started)
+                await client.call_tool("press", {"key": "back"})
+
+    anyio.run(main)
+    service.close()
+    return times
+
+
+def _call_table(rounds: int) -> Table:
+    samples: dict[str, list[float]] = {"session": [], "service": [], "mcp": []}
+    memory = Path("/dev/shm")  # the timeline on tmpfs: fsync on a shared disk would drown the difference
+    with tempfile.TemporaryDirectory(dir=memory if memory.is_dir() else None) as tmp:
+        for n in range(rounds):  # interleaved: one batch of each per round
+            base = Path(tmp) / str(n)
+            samples["session"] += _session_steps(base / "a", 20)
+            samples["service"] += _service_steps(base / "b", 20)
+            samples["mcp"] += _mcp_steps(base / "c", 20)
+    baseline = median(samples["session"])
+    labels = {
+        "session": "Session.run_step + timeline (a flow step)",
+        "service": "DeviceService.call (the MCP tool, no protocol)",
+        "mcp": "MCP SDK client -> server, in process",
+    }
+    rows = [
+        [
+            labels[name],
+            f"{median(times) * 1e6:,.0f}",
+            f"{(median(times) - baseline) * 1e6:+,.0f}",
+            f"{median(times) / baseline:.2f}x",
+        ]
+        for name, times in samples.items()
+    ]
+    return Table(
+        "An MCP tool call against the same step run directly (sim Android, tap by text, µs per call, median)",
+        ["path", "µs per tap", "µs added", "vs a flow step"],
+        rows,
+        [
+            f"{rounds} rounds of 20 taps each way, interleaved; every tap is written to a run timeline "
+            "(fsynced) on tmpfs (/dev/shm), so a disk's fsync does not drown the difference.",
+        ],
+    )
+
+
+def _history(world_model: WorldModel, observation: Observation, n: int) -> list[StepRecord]:
+    records: list[StepRecord] = []
+    for i in range(n):
+        step = PlannedStep(
+            "tap",
+            {"target": {"text": ROW}},
+            rationale=f"step {i}: open the network page to read the Wi-Fi state",
+            expected_outcome="the Network & internet page",
+        )
+        result = StepResult(success=True, output={"x": 504, "y": 275})
+        world_model.observe(observation, step, result)
+        records.append(StepRecord(i, step, result, observation.page, observation.foreground_app))
+    return records
+
+
+def _request_rows(platform: str, app: str | None, label: str) -> list[list[object]]:
+    driver = SimDriver(platform)  # type: ignore[arg-type]
+    if app is not None:
+        driver.launch_app(app)
+    scene = driver.observe()
+    observation = Observation(scene, DefaultEnricher().enrich(scene))
+    tools = json.dumps(openai_tools([*action_tools(), DONE]))
+    rows: list[list[object]] = []
+    for history in (0, 10):
+        model = WorldModel()
+        model.see(observation)
+        steps = _history(model, observation, history)
+        times: list[float] = []
+        messages = request_messages(goal="warm", observation=observation, world=model.state, steps=steps)
+        for _ in range(100):
+            started = time.perf_counter()
+            messages = request_messages(
+                goal="read the Wi-Fi state", observation=observation, world=model.state, steps=steps
+            )
+            times.append(time.perf_counter() - started)
+        system, user = (len(str(m["content"]).encode()) for m in messages)
+        rows.append(
+            [
+                label,
+                history,
+                f"{system:,}",
+                f"{user:,}",
+                f"{len(tools.encode()):,}",
+                f"{median(times) * 1e6:,.0f}",
+            ]
+        )
+    return rows
+
+
+def _request_table() -> Table:
+    rows = _request_rows("android", None, "Android home screen")
+    rows += _request_rows("android", "com.android.settings", "Android Settings")
+    rows += _request_rows("ios", "com.apple.Preferences", "iOS Settings")
+    return Table(
+        "What the LLM planner sends per turn (bytes of JSON, and µs to build the messages, median of 100)",
+        ["screen", "history steps", "system message", "user message", "tool schemas", "µs to build"],
+        rows,
+        [
+            f"the tool schemas are the same every turn ({len(action_tools()) + 1} tools, done included); "
+            "the user message carries the screen and the world."
+        ],
+    )
+
+
+def run(rounds: int = 5) -> list[Table]:
+    return [_call_table(rounds), _request_table()]

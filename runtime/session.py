@@ -1,0 +1,171 @@
+"""One task's long-lived state and the one way a step runs: what every driver of the loop shares.
+
+A :class:`Session` holds a task's context (every executed step), its one
+:class:`~amc.runtime.observer.Observer` and its world model, and runs steps one at a time:
+execute (repeating a transient failure of a step that is safe to repeat, at most
+``step_retries`` times), observe the outcome once, fold step and outcome into the world model,
+record the step and tell the listeners (the run timeline is one). Nothing here decides whether
+a task goes on: :class:`~amc.runtime.task.TaskRunner` asks a planner for steps and runs them
+through a session, stopping on its own rules; the MCP server runs one step per tool call
+through a session that lives as long as the server.
+
+Building a session does no I/O; the first ``look()`` is the first device request.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..core.errors import HarnessError
+from ..core.models import PlannedStep, StepResult
+from ..core.steps import StepRecord
+from ..drivers.base import Driver
+from ..semantic.enricher import Enricher
+from ..semantic.models import Observation
+from ..world.model import WorldModel
+from ..world.models import WorldState
+from .context import DEFAULT_SCENE_HISTORY, TaskContext
+from .executor import Executor
+from .observer import Observer
+
+__all__ = ["Session", "StepListener", "StepOutcome"]
+
+log = logging.getLogger(__name__)
+
+StepListener = Callable[[StepRecord, TaskContext], None]
+
+
+@dataclass(frozen=True)
+class StepOutcome:
+    """One executed step as the session recorded it.
+
+    ``observation`` is the look made after the step (None when the device itself failed the
+    step, so no look was tried, or when that look failed: ``look_error`` then says why).
+    """
+
+    record: StepRecord
+    observation: Observation | None
+    look_error: HarnessError | None = None
+
+    @property
+    def result(self) -> StepResult:
+        return self.record.result
+
+    @property
+    def device_failed(self) -> bool:
+        """The step failed because of the device (not the app, an argument or a selector)."""
+        return not self.result.success and self.result.error_category == "device"
+
+
+class Session:
+    """A task on one driver: its context, its observer and its world model (None when off).
+
+    ``world_model`` is used as given (a caller's model carries its state across sessions); pass
+    None to run with the world model off. ``listeners`` are called after every executed step,
+    in order, with the step's record and the context.
+    """
+
+    def __init__(
+        self,
+        driver: Driver,
+        *,
+        goal: str,
+        executor: Executor | None = None,
+        world_model: WorldModel | None = None,
+        enricher: Enricher | None = None,
+        step_retries: int = 1,
+        scene_history: int = DEFAULT_SCENE_HISTORY,
+        listeners: Sequence[StepListener] = (),
+    ) -> None:
+        self.driver = driver
+        self.executor = executor or Executor(driver)
+        self.step_retries = step_retries
+        self.context = TaskContext(goal=goal, device_id=driver.device_id, scene_history=scene_history)
+        self.listeners: list[StepListener] = list(listeners)
+        context = self.context
+
+        def seen(observation: Observation) -> None:
+            if context.first is None:
+                context.first = observation
+            context.latest = observation
+            context.observations += 1
+
+        self.observer = Observer(
+            driver, enricher=enricher, world_model=world_model, retries=step_retries, on_observation=seen
+        )
+        context.world = self.observer.world
+
+    @property
+    def world(self) -> WorldState | None:
+        """The task's world as it stands (None when the world model is off)."""
+        return self.observer.world
+
+    @property
+    def world_model(self) -> WorldModel | None:
+        return self.observer.world_model
+
+    @property
+    def steps(self) -> Sequence[StepRecord]:
+        """A read-only view of every step executed so far."""
+        return self.context.view
+
+    def look(self) -> Observation:
+        """A look that no step caused (a task's first look, an agent's ``observe``), shown to the
+        world model. Raises the device's ``HarnessError`` after the observer's retries."""
+        observation = self.observer.observe()
+        self.context.world = self.observer.world
+        return observation
+
+    def _execute(self, step: PlannedStep) -> StepResult:
+        attempt = 0
+        while True:
+            attempt += 1
+            result = self.executor.execute(step, self.observer)
+            if result.success or not result.retryable or attempt > self.step_retries:
+                return dataclasses.replace(result, attempts=attempt) if attempt > 1 else result
+            log.warning(
+                "step %s failed transiently (%s); retrying (%d/%d)",
+                step.action,
+                result.error_kind,
+                attempt,
+                self.step_retries,
+            )
+
+    def _forget_old_scene(self) -> None:
+        """Keep full Scenes only on the last ``scene_history`` step records, so a long task's memory
+        stays flat (the run timeline keeps every page source on disk)."""
+        steps = self.context.steps
+        old = len(steps) - self.context.scene_history - 1
+        if old >= 0 and steps[old].scene is not None:
+            steps[old] = dataclasses.replace(steps[old], scene=None)
+
+    def run_step(self, step: PlannedStep) -> StepOutcome:
+        """Execute ``step``, observe its outcome once, fold both into the world, record the step and
+        tell the listeners. Never raises for a failed step or a failed look: the outcome says."""
+        result = self._execute(step)
+        observation: Observation | None = None
+        look_error: HarnessError | None = None
+        if result.success or result.error_category != "device":
+            try:
+                observation = self.observer.look()
+            except HarnessError as exc:
+                look_error = exc
+        if self.observer.world_model is not None:
+            self.observer.world_model.observe(observation, step, result)
+            self.context.world = self.observer.world
+        record = StepRecord(
+            index=len(self.context.steps),
+            step=step,
+            result=result,
+            page=observation.page if observation is not None else None,
+            foreground_app=observation.foreground_app if observation is not None else None,
+            scene=observation.scene if observation is not None else None,
+        )
+        self.context.steps.append(record)
+        self._forget_old_scene()
+        for listener in self.listeners:
+            listener(record, self.context)
+        return StepOutcome(record, observation, look_error)
