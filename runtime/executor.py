@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from ..core.durations import check_seconds
 from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
-from ..core.models import PlannedStep, Scene, StepResult
+from ..core.models import PlannedStep, Scene, StepResult, UIElement
 from ..core.selectors import Selector, tap_point
 from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver, gesture_seconds
@@ -142,20 +142,29 @@ def _terminate_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any
     return None
 
 
-def _point(args: Mapping[str, Any], screen: Screen) -> tuple[int, int]:
+def _acted_on(element: UIElement, scene: Scene) -> dict[str, Any]:
+    """What a step records of the element it acted on: its bounds and the window they are in
+    (device units), so a report can outline it on the screen's picture."""
+    return {"bounds": element.bounds.to_dict(), "window": list(scene.window_size)}
+
+
+def _point(args: Mapping[str, Any], screen: Screen) -> tuple[int, int, dict[str, Any]]:
+    """Where to act, and (for a selector) the element there as :func:`_acted_on` records it."""
     if "x" in args or "y" in args:
-        return round(_number(args, "x")), round(_number(args, "y"))
+        return round(_number(args, "x")), round(_number(args, "y")), {}
     selector = _selector(args)
     if selector is None:
         raise StepArgumentError("needs either x and y, or a selector (target / text / id / label …)")
     scene = _latest(screen)
-    return tap_point(selector.resolve(scene), scene.window)
+    element = selector.resolve(scene)
+    x, y = tap_point(element, scene.window)
+    return x, y, _acted_on(element, scene)
 
 
 def _tap(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    x, y = _point(args, screen)
+    x, y, element = _point(args, screen)
     ex.driver.tap(x, y)
-    return {"x": x, "y": y}
+    return {"x": x, "y": y, **element}
 
 
 def _seconds(
@@ -173,20 +182,23 @@ def _seconds(
 
 def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = gesture_seconds(args.get("duration", 1.0), "argument 'duration'", held=True)
-    x, y = _point(args, screen)
+    x, y, element = _point(args, screen)
     ex.driver.long_press(x, y, duration)
-    return {"x": x, "y": y, "duration": duration}
+    return {"x": x, "y": y, "duration": duration, **element}
 
 
 def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     text = _string(args, "text", allow_empty=True)
     selector = _selector(args, inline=False)
+    element: dict[str, Any] = {}
     if selector is not None:
         scene = _latest(screen)
-        x, y = tap_point(selector.resolve(scene), scene.window)
+        target = selector.resolve(scene)
+        x, y = tap_point(target, scene.window)
         ex.driver.tap(x, y)
+        element = _acted_on(target, scene)
     ex.driver.type_text(text)
-    return {"length": len(text)}
+    return {"length": len(text), **element}
 
 
 # Where a ``swipe`` with a ``direction`` starts and ends, as fractions of the window (x1, y1, x2, y2).

@@ -29,7 +29,7 @@ from ...storage.redaction import RedactingFormatter, Redactor
 from ...storage.report import render_report
 from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
 from ..flows import Flow, FlowPlanner, FlowValidationError, load_flow
-from ..recording import TimelineRecorder
+from ..recording import SCREENSHOT_POLICIES, TimelineRecorder
 from ..task import TaskRunner, TaskRunnerConfig
 from .common import (
     EXIT_DEVICE,
@@ -59,6 +59,13 @@ def setup_run(parser: argparse.ArgumentParser) -> None:
         "--out", default="runs", metavar="DIR", help="where run folders are created (default: runs)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON lines (one event per line)")
+    parser.add_argument(
+        "--screenshots",
+        choices=SCREENSHOT_POLICIES,
+        default="failure",
+        help="pictures kept in the run folder besides `screenshot:` steps: the screen a step failed on "
+        "(failure, the default), the screen after every executed step (always), or none (never)",
+    )
     parser.add_argument(
         "--sim-latency",
         type=_seconds,
@@ -290,7 +297,7 @@ def _run_one(
         counts[str(written["status"])] += 1
         console.step(flow, planner.total, written)
 
-    recorder = TimelineRecorder(writer, driver, on_written=on_written)
+    recorder = TimelineRecorder(writer, driver, screenshots=args.screenshots, on_written=on_written)
     runner = TaskRunner(driver, planner, config=config, listeners=[recorder])
     with _run_logging(redactor, run_dir / LOG_FILE, io):
         try:
