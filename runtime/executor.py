@@ -159,11 +159,22 @@ def _wait_target(
     return found
 
 
+def _acted_on(found: Found) -> dict[str, Any]:
+    """What a step records of the element it acted on: what it reads, its bounds and the window
+    they are in (device units), so a report can outline it on the screen's picture."""
+    return {
+        "found": found.to_dict()["found"],
+        "bounds": found.element.bounds.to_dict(),
+        "window": list(found.window),
+    }
+
+
 def _point(args: Mapping[str, Any], screen: Screen) -> tuple[tuple[int, int], dict[str, Any]]:
+    """Where to act, and (for a selector, waited for) the element there as :func:`_acted_on` says."""
     if "x" in args or "y" in args:
         return (round(_number(args, "x")), round(_number(args, "y"))), {}
     found = _wait_target(args, screen)
-    return found.point, {"found": found.to_dict()["found"]}
+    return found.point, _acted_on(found)
 
 
 def _tap(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -181,11 +192,14 @@ def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     text = _string(args, "text", allow_empty=True)
+    element: dict[str, Any] = {}
     if _selector(args, inline=False) is not None:
-        x, y = _wait_target(args, screen, inline=False).point
+        found = _wait_target(args, screen, inline=False)
+        x, y = found.point
         ex.driver.tap(x, y)
+        element = _acted_on(found)
     ex.driver.type_text(text)
-    return {"length": len(text)}
+    return {"length": len(text), **element}
 
 
 # Where a ``swipe`` with a ``direction`` starts and ends, as fractions of the window (x1, y1, x2, y2).

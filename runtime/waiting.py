@@ -107,10 +107,12 @@ def on_screen(scene: Scene, limit: int = 8) -> str:
 
 @dataclass(frozen=True)
 class Found:
-    """A target found on screen: the element and where to touch it."""
+    """A target found on screen: the element, where to touch it, and the window of the screen it
+    was found on (device units)."""
 
     element: UIElement
     point: tuple[int, int]
+    window: tuple[int, int] = (0, 0)
 
     def to_dict(self) -> dict[str, Any]:
         el = self.element
@@ -126,7 +128,7 @@ def target_check(selector: Selector, problems: list[str]) -> Callable[[Scene], F
         if not found:
             return None
         try:
-            return Found(found[0], tap_point(found[0], scene.window))
+            return Found(found[0], tap_point(found[0], scene.window), scene.window_size)
         except HarnessError as exc:
             problems.append(exc.message)
             return None

@@ -122,7 +122,9 @@ class AndroidShell:
             "input": self._input,
             "ps": self._ps,
             "echo": lambda args: self._text(" ".join(args[1:]) + "\n"),
-            "screencap": lambda args: ShellResult(self.device.screenshot_png()),
+            # screencap -p writes the frame as an RGBA_8888 PNG (frameworks/base cmds/screencap/
+            # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
+            "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
             "rm": lambda args: ShellResult(b""),
             "mkdir": lambda args: ShellResult(b""),
             "chmod": lambda args: ShellResult(b""),

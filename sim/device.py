@@ -42,9 +42,18 @@ from .catalog import (
     catalog,
 )
 from .nodes import SimNode
-from .png import solid_png
+from .picture import PictureCache
 
-__all__ = ["INSTANT", "REALISTIC", "TIMINGS", "WINDOW_SIZES", "AppRun", "SimDevice", "Timing"]
+__all__ = [
+    "INSTANT",
+    "REALISTIC",
+    "SCREEN_SCALES",
+    "TIMINGS",
+    "WINDOW_SIZES",
+    "AppRun",
+    "SimDevice",
+    "Timing",
+]
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,9 @@ TIMINGS: Mapping[str, Timing] = {"instant": INSTANT, "realistic": REALISTIC}
 _LOADING = (Widget("progress", "loading", label="Loading"),)
 
 WINDOW_SIZES: dict[str, tuple[int, int]] = {"android": (1080, 2400), "ios": (390, 844)}
+# Screenshot pixels per window unit: Android windows are in pixels already; an iPhone 14's
+# 390x844-point window is a 1170x2532-pixel screenshot.
+SCREEN_SCALES: dict[str, float] = {"android": 1.0, "ios": 3.0}
 ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"})
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
@@ -116,17 +128,22 @@ class SimDevice:
         os_version: str | None = None,
         timing: Timing = INSTANT,
         clock: Callable[[], float] = time.monotonic,
+        screen_scale: float | None = None,
     ) -> None:
         if platform not in WINDOW_SIZES:
             raise ValueError(f"simulated platform must be 'android' or 'ios', got {platform!r}")
         self.platform: Platform = platform
         self.device_id = device_id or ("emulator-5554" if platform == "android" else "SIM-IPHONE-15")
         self.window_size = window_size or WINDOW_SIZES[platform]
+        self.screen_scale = screen_scale or SCREEN_SCALES[platform]
+        if not 0 < self.screen_scale <= 4:
+            raise ValueError(f"screen_scale must be above 0 and at most 4, got {self.screen_scale!r}")
         self.os_version = os_version or ("14" if platform == "android" else "17.5")
         self.model = "sdk_gphone64_x86_64" if platform == "android" else "iPhone 15"
         self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
         self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
         self._lock = threading.RLock()
+        self._pictures = PictureCache()
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
         self.changes = 0  # bumped on every state change; tests and faces read it
@@ -247,15 +264,13 @@ class SimDevice:
                 return self._shown[1]
             return layout.build(self)
 
-    def screenshot_png(self) -> bytes:
-        """A PNG of the screen size whose colour changes with what is on screen."""
-        with self._lock:
-            fg = self.foreground()
-            run = self._current()
-            screen = run.screen.name if run is not None else "home"
-            shade = zlib.crc32(f"{fg}/{screen}".encode()) & 0xFFFFFF
-        width, height = self.window_size
-        return solid_png(width // 4, height // 4, ((shade >> 16) & 255, (shade >> 8) & 255, shade & 255))
+    def screenshot_png(self, *, alpha: bool = False) -> bytes:
+        """The screen as a PNG (RGBA with ``alpha``), drawn from the tree the UI dumps render."""
+        return self._pictures.png(self.tree(), self.platform, self.window_size, self.screen_scale, alpha)
+
+    def screenshot_jpeg(self, quality: int = 80) -> bytes:
+        """The screen as a JPEG of ``quality`` (1-100), as uiautomator2's server sends it."""
+        return self._pictures.jpeg(self.tree(), self.platform, self.window_size, self.screen_scale, quality)
 
     # --- app lifecycle ----------------------------------------------------------------------
 

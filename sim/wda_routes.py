@@ -328,6 +328,8 @@ ROUTES: tuple[Route, ...] = (
     _r("drag", "POST", "/wda/dragfromtoforduration", "required", _drag),
     _r("touchAndHold", "POST", "/wda/touchAndHold", "required", _touch_and_hold),
     _r("pressButton", "POST", "/wda/pressButton", "required", _press_button),
+    # WebDriverAgent's FBScreenshotCommands: the main screen as PNG in pixels (points times the
+    # screen's scale), base64 in "value"; facebook-wda's screenshot(format="raw") decodes it.
     _r(
         "screenshot",
         "GET",

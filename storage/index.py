@@ -12,11 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .report import environment, write_text_file
+from .report import INDEX_FILE, environment, write_text_file
 
 __all__ = ["INDEX_FILE", "IndexRow", "render_index", "write_index"]
-
-INDEX_FILE = "index.html"
 
 
 @dataclass(frozen=True)

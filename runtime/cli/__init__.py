@@ -18,8 +18,9 @@ from ..flows import FlowValidationError
 from .agent import run_agent, setup_agent
 from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
 from .demo import run_demo, setup_demo
-from .devices import run_devices, run_inspect, setup_devices, setup_inspect
+from .devices import run_devices, setup_devices
 from .doctor import run_doctor, setup_doctor
+from .inspect import run_inspect, setup_inspect
 from .mcp import run_mcp, setup_mcp
 from .run import run_flows, run_report, setup_report, setup_run
 
@@ -29,7 +30,11 @@ COMMANDS: dict[str, tuple[str, Setup, Handler]] = {
     "run": ("run flow files on a device (the simulated one by default)", setup_run, run_flows),
     "report": ("render the HTML report of a run folder", setup_report, run_report),
     "devices": ("list attached devices", setup_devices, run_devices),
-    "inspect": ("print the current screen of a device", setup_inspect, run_inspect),
+    "inspect": (
+        "print the current screen of a device, or serve a live inspector page (--serve)",
+        setup_inspect,
+        run_inspect,
+    ),
     "doctor": ("check adb, WebDriverAgent and Appium, with a fix for each problem", setup_doctor, run_doctor),
     "demo": ("run the example task on the simulated device", setup_demo, run_demo),
     "mcp": ("serve a device to an MCP client over stdio (needs the agent extra)", setup_mcp, run_mcp),

@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from ...core.durations import check_seconds
 from ...core.errors import ConfigError, FlowError
 from ...core.models import Platform
-from ...storage.index import IndexRow, write_index
+from ...storage.index import INDEX_FILE, IndexRow, write_index
 from ...storage.junit import CaseResult, SuiteResult, write_junit
 from ...storage.redaction import Redactor
 from ...storage.report import render_report
 from ...storage.timeline import read_timeline
 from ..flows import Flow, FlowPlanner, FlowValidationError
+from ..recording import SCREENSHOT_POLICIES
 from ..task import TaskRunnerConfig
 from .common import (
     EXIT_DEVICE,
@@ -91,6 +92,13 @@ def setup_run(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML for CI systems to FILE")
     parser.add_argument("--json", action="store_true", help="print JSON lines (one event per line)")
+    parser.add_argument(
+        "--screenshots",
+        choices=SCREENSHOT_POLICIES,
+        default="failure",
+        help="pictures kept in the run folder besides `screenshot:` steps: the screen a step failed on "
+        "(failure, the default), the screen after every executed step (always), or none (never)",
+    )
     parser.add_argument(
         "--sim-latency",
         type=_seconds,
@@ -282,7 +290,17 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
             console.note(
                 f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(f.name for f in dropped)}"
             )
-        run = FlowRun(out_dir, io, console, redactor, base_config, threading.Event())
+        several = len(jobs) + len(unrunnable) > 1
+        run = FlowRun(
+            out_dir,
+            io,
+            console,
+            redactor,
+            base_config,
+            threading.Event(),
+            args.screenshots,
+            index=out_dir / INDEX_FILE if several else None,
+        )
         reason = choice.reason if choice is not None else ""
 
         def simulated(platform: Platform) -> Device:

@@ -29,7 +29,7 @@ from ...storage.report import render_report
 from ...storage.timeline import RunInfo, TimelineWriter, new_run_dir
 from ..flows import Flow, FlowPlanner
 from ..pool import DevicePool
-from ..recording import TimelineRecorder
+from ..recording import ScreenshotPolicy, TimelineRecorder
 from ..task import TaskResult, TaskRunner, TaskRunnerConfig
 from .common import Streams
 from .console import Console, FlowOutcome, step_position
@@ -122,6 +122,8 @@ class FlowRun:
     redactor: Redactor
     config: TaskRunnerConfig
     cancel: threading.Event
+    screenshots: ScreenshotPolicy = "failure"
+    index: Path | None = None  # the index page the reports link back to (several flows)
 
     def skipped(self, flow: Flow, device: str, platform: str, why: str) -> FlowOutcome:
         outcome = FlowOutcome(
@@ -171,7 +173,7 @@ class FlowRun:
             counts[status] = counts.get(status, 0) + 1
             self.console.step(flow, planner.total, written, spec)
 
-        recorder = TimelineRecorder(writer, driver, on_written=on_written)
+        recorder = TimelineRecorder(writer, driver, screenshots=self.screenshots, on_written=on_written)
         runner = TaskRunner(driver, planner, config=config, listeners=[recorder])
         with run_logging(self.redactor, run_dir / LOG_FILE, self.io, this_thread=True):
             result = runner.run(f"flow {flow.name}")
@@ -187,7 +189,7 @@ class FlowRun:
             total=planner.total,
             duration=result.duration,
             run_dir=run_dir,
-            report=render_report(run_dir),
+            report=render_report(run_dir, index=self.index),
             device=spec,
             platform=driver.platform,
             started_at=started_at,
