@@ -25,7 +25,7 @@ from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver, gesture_seconds
 from ..semantic.models import Observation
 from ..world.models import WorldState
-from .waiting import MAX_WAIT, Found, on_screen, poll, target_check, timeout_of
+from .waiting import MAX_WAIT, Found, interval_of, on_screen, poll, target_check, timeout_of
 from .waiting import number as _number
 
 __all__ = [
@@ -359,27 +359,36 @@ def _skip(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 def _scroll_until_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     """Swipe towards ``direction`` (default down) until the target shows, at most ``max_swipes``
-    times (default 10), each swipe followed by one look; bounded by ``timeout`` as a whole."""
+    times (default 10), each swipe followed by one look; bounded by ``timeout`` as a whole. When a
+    swipe changed nothing on screen (a list still loading, or its end), the next look waits one
+    ``interval`` before the next swipe (so a list that loads late gets the time, and the end of a
+    list costs at most one interval per swipe)."""
     selector = _needs_selector(args)
     direction = _direction({"direction": args.get("direction", "down")}, _SCROLL_SWIPE)
     limit = _number(args, "max_swipes", default=10)
     if limit != int(limit) or not 0 <= limit <= MAX_SWIPES:
         raise StepArgumentError(f"argument 'max_swipes' must be a whole number from 0 to {MAX_SWIPES}")
     timeout = timeout_of(args, 10.0)
+    interval = interval_of(args, timeout)
     deadline = time.monotonic() + timeout
     problems: list[str] = []
     check = target_check(selector, problems)
     scene = _latest(screen)
-    swipes = 0
+    swipes, wait = 0, False
     while True:
         found = check(scene)
         if found is not None:
-            return {**found.to_dict(), "swipes": swipes}
+            return {**_acted_on(found), "swipes": swipes}
         if swipes >= limit or time.monotonic() >= deadline:
             break
-        ex.driver.swipe(*_swipe_points(scene, _SCROLL_SWIPE[direction]), 0.3)
-        swipes += 1
+        before = scene.texts()
+        if wait:
+            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+        else:
+            ex.driver.swipe(*_swipe_points(scene, _SCROLL_SWIPE[direction]), 0.3)
+            swipes += 1
         scene = screen.observe().scene
+        wait = not wait and scene.texts() == before  # a swipe that changed nothing: wait once
     why = f"; {problems[-1]}" if problems else ""
     raise TargetNotFound(
         f"{selector.describe()} did not show after {swipes} swipe(s) scrolling {direction}{why} "

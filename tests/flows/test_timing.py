@@ -147,3 +147,24 @@ def test_a_tap_waits_for_a_row_that_a_list_shows_late_each_poll_one_observation(
     assert waited.output["found"] == "Internet" and waited.duration > 0.3  # the list loaded late
     # Each poll was one look through the task's observer: the loop counted more looks than steps.
     assert result.context.observations > 1 + len(steps)
+
+
+def test_scroll_until_visible_gives_a_list_that_loads_late_its_time() -> None:
+    from amc.core.models import PlannedStep
+    from amc.drivers.simulated import SimDriver
+    from amc.runtime.planner import ScriptedPlanner
+    from amc.runtime.task import TaskRunner, TaskStatus
+    from amc.sim.catalog import AppSpec, Screen, Widget
+
+    app = "com.example.longlist"
+    rows = tuple(Widget("row", f"row{n}", f"Row {n}") for n in range(40))
+    spec = AppSpec(app, "Long list", "list", {"list": Screen("list", "Long list", rows, loads_late=True)})
+    device = SimDevice("android", apps={app: spec}, timing=REALISTIC)
+    steps = [
+        PlannedStep("launch_app", {"app_id": app}),
+        PlannedStep("scroll_until_visible", {"target": {"text": "Row 30"}, "max_swipes": 10, "interval": 0.2}),
+    ]
+    result = TaskRunner(SimDriver("android", device=device), ScriptedPlanner(steps)).run("scroll")
+    assert result.status is TaskStatus.SUCCEEDED, result.error
+    scrolled = result.steps[1].result.output
+    assert scrolled["found"] == "Row 30" and 1 <= scrolled["swipes"] <= 10
