@@ -43,6 +43,7 @@ from .catalog import (
 )
 from .nodes import SimNode
 from .picture import PictureCache
+from .timing import INSTANT, REALISTIC, TIMINGS, Timing
 
 __all__ = [
     "INSTANT",
@@ -56,24 +57,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Timing:
-    """How long the simulated phone takes: ``transition`` (seconds, drawn per change from this
-    range) for a new screen or app, ``sign_in`` for the demo app's sign-in, ``list_rows`` for the
-    rows of a ``loads_late`` screen. All zero is an instant device."""
-
-    transition: tuple[float, float] = (0.1, 0.4)
-    sign_in: float = 1.0
-    list_rows: float = 0.6
-
-    @property
-    def instant(self) -> bool:
-        return max(self.transition) <= 0 and self.sign_in <= 0 and self.list_rows <= 0
-
-
-INSTANT = Timing((0.0, 0.0), 0.0, 0.0)
-REALISTIC = Timing()
-TIMINGS: Mapping[str, Timing] = {"instant": INSTANT, "realistic": REALISTIC}
 _LOADING = (Widget("progress", "loading", label="Loading"),)
 
 WINDOW_SIZES: dict[str, tuple[int, int]] = {"android": (1080, 2400), "ios": (390, 844)}

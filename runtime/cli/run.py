@@ -253,7 +253,8 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
     candidates = collect(args.flows)
     flows = load_candidates(candidates, {**os.environ, **cli_env})
     kept, dropped = filter_tags(flows, include, exclude)
-    kept_candidates = [c for c, f in zip(candidates, flows, strict=True) if f in kept]
+    chosen = {id(flow) for flow in kept}
+    kept_candidates = [c for c, f in zip(candidates, flows, strict=True) if id(f) in chosen]
     base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
     if not kept:
         raise ConfigError(

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ...core.durations import MAX_LEASE_WAIT  # a queued flow waits as long as the flows before it
 from ...core.errors import ConfigError
 from ...core.models import Platform
 from ...drivers.base import Driver
@@ -37,7 +38,6 @@ from .console import Console, FlowOutcome, step_position
 __all__ = ["LOG_FILE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
 
 LOG_FILE = "run.log"
-_LEASE_WAIT = 24 * 3600.0  # a queued flow waits for its device as long as the flows before it take
 _log_lock = threading.Lock()
 
 
@@ -270,7 +270,7 @@ def run_schedule(
     def shared(pool: DevicePool, n: int, job: Job) -> None:
         if run.cancel.is_set():
             return
-        with pool.lease(platform=job.platform, holder=job.flow.name, timeout=_LEASE_WAIT) as driver:
+        with pool.lease(platform=job.platform, holder=job.flow.name, timeout=MAX_LEASE_WAIT) as driver:
             if run.cancel.is_set():
                 return
             device = by_driver[id(driver)]
@@ -286,7 +286,7 @@ def run_schedule(
             futures = [executor.submit(pinned, i) for i in range(len(devices))]
             interrupted = _wait_all(futures, run.cancel, run.console)
     else:
-        pool = DevicePool([d.driver for d in devices], lease_timeout=_LEASE_WAIT)
+        pool = DevicePool([d.driver for d in devices], lease_timeout=MAX_LEASE_WAIT)
         with pool, ThreadPoolExecutor(max_workers=len(devices), thread_name_prefix="amc-run") as executor:
             futures = [executor.submit(shared, pool, n, job) for n, job in enumerate(jobs)]
             interrupted = _wait_all(futures, run.cancel, run.console)

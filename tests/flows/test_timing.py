@@ -162,7 +162,9 @@ def test_scroll_until_visible_gives_a_list_that_loads_late_its_time() -> None:
     device = SimDevice("android", apps={app: spec}, timing=REALISTIC)
     steps = [
         PlannedStep("launch_app", {"app_id": app}),
-        PlannedStep("scroll_until_visible", {"target": {"text": "Row 30"}, "max_swipes": 10, "interval": 0.2}),
+        PlannedStep(
+            "scroll_until_visible", {"target": {"text": "Row 30"}, "max_swipes": 10, "interval": 0.2}
+        ),
     ]
     result = TaskRunner(SimDriver("android", device=device), ScriptedPlanner(steps)).run("scroll")
     assert result.status is TaskStatus.SUCCEEDED, result.error
