@@ -324,13 +324,11 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
             device.driver.close()
     ran = [o for o in outcomes if o.status != "skipped"]
     if len(outcomes) > 1:
-        index = write_index(
-            out_dir,
-            [
-                IndexRow(o.flow, o.file, o.device, o.status, o.duration, o.first_failure, o.report)
-                for o in outcomes
-            ],
-        )
+        rows = [
+            IndexRow(o.flow, o.file, o.device, o.duration, o.run_dir, o.first_failure, o.error)
+            for o in outcomes
+        ]
+        index = write_index(out_dir, rows)
         console.note(f"index: {index}")
     if junit is not None:
         write_junit(junit, _suites(outcomes, devices, str(out_dir)))
