@@ -27,20 +27,30 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from urllib.parse import parse_qsl
 
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
 from .base import MAX_LATENCY, DeviceInfo, Driver
-from .options import check_names, seconds
+from .options import check_names, seconds, server_url
 
 if TYPE_CHECKING:
-    from ..sim.device import SimDevice
+    from ..sim.device import SimDevice, Timing
     from ..sim.faults import FaultInjector
     from .appium import AppiumDriver
     from .u2 import U2Driver
     from .wda import WdaDriver
 
-__all__ = ["BACKENDS", "FACE_OPTIONS", "SPEC_FORMS", "connect", "discover", "parse_spec"]
+__all__ = [
+    "BACKENDS",
+    "FACE_OPTIONS",
+    "SPEC_FORMS",
+    "check_spec",
+    "connect",
+    "discover",
+    "parse_spec",
+    "sim_timing",
+]
 
 log = logging.getLogger(__name__)
 D = TypeVar("D", bound=Driver)
@@ -75,7 +85,7 @@ DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 
 # Options every sim+<backend> spec takes, besides its adapter's own: the SimDevice to serve (else a
 # fresh one named device_id), a shared FaultInjector, and seconds the face adds to every request.
-FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency")
+FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "timing")
 
 
 def _bad_spec(spec: object, why: str) -> ConfigError:
@@ -104,6 +114,23 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return scheme, target
 
 
+def check_spec(spec: str) -> tuple[str, str]:
+    """``parse_spec`` plus the checks that need no device: a server URL's shape (IPv6 brackets, the
+    scheme, a port from 1 to 65535) and a simulated spec's query, so a list of specs can be checked
+    whole before the first is connected."""
+    scheme, target = parse_spec(spec)
+    if scheme == "appium" or (scheme == "ios" and "://" in target):
+        what = "the Appium server URL" if scheme == "appium" else "the WebDriverAgent URL"
+        schemes = ("http", "https") if scheme == "appium" else ("http", "https", "http+usbmux")
+        try:
+            server_url(target, what, schemes)
+        except ConfigError as exc:
+            raise _bad_spec(spec, exc.message) from exc
+    elif scheme.startswith("sim"):
+        _sim_query(spec, scheme, target, {})
+    return scheme, target
+
+
 def _resolve(path: str) -> Callable[..., Any]:
     module_name, _, func_name = path.partition(":")
     try:
@@ -116,9 +143,42 @@ def _resolve(path: str) -> Callable[..., Any]:
     return func  # type: ignore[no-any-return]
 
 
+def _sim_query(spec: str, scheme: str, target: str, options: dict[str, Any]) -> str:
+    """A simulated spec's ``?timing=instant|realistic`` moved into ``options``; the target without it."""
+    if not scheme.startswith("sim") or "?" not in target:
+        return target
+    target, _, query = target.partition("?")
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key != "timing":
+            raise _bad_spec(spec, f"unknown query parameter {key!r} (the simulated device takes timing=)")
+        if "timing" in options:
+            raise _bad_spec(spec, "timing is given twice (in the spec and as an option)")
+        options["timing"] = value
+    return target
+
+
+def sim_timing(options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Timing:
+    """How the simulated device behaves in time: ``options['timing']`` (``instant``, ``realistic``
+    or a ``Timing``), else ``$AMC_SIM_TIMING``, else realistic (screens take time, as on a phone)."""
+    from ..sim.device import TIMINGS, Timing
+
+    value = options.get("timing")
+    where = "the timing option"
+    if value is None:
+        value = (os.environ if environ is None else environ).get("AMC_SIM_TIMING") or "realistic"
+        where = "AMC_SIM_TIMING"
+    if isinstance(value, Timing):
+        return value
+    if not isinstance(value, str) or value.strip().lower() not in TIMINGS:
+        raise ConfigError(f"{where}={value!r} is not a timing", hint=f"use one of {', '.join(TIMINGS)}")
+    return TIMINGS[value.strip().lower()]
+
+
 def connect(spec: str, **options: Any) -> Driver:
-    """Build and connect the driver ``spec`` names. Options go to the backend (e.g. ``timeout``)."""
+    """Build and connect the driver ``spec`` names. Options go to the backend (e.g. ``timeout``);
+    a simulated spec takes ``?timing=instant|realistic`` (see :func:`sim_timing`)."""
     scheme, target = parse_spec(spec)
+    target = _sim_query(spec, scheme, target, options)
     builder = _resolve(BACKENDS[scheme])
     driver = builder(target, options)
     return driver  # type: ignore[no-any-return]
@@ -129,11 +189,13 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
 
     if target not in ("android", "ios"):
         raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")
-    check_names("sim", options, ("latency", "device_id"))
+    from ..sim.device import SimDevice
+
+    check_names("sim", options, ("latency", "device_id", "timing"))
     latency = seconds(options, "latency", 0.0, maximum=MAX_LATENCY)
-    device_id = _device_id(options)
     platform: Platform = "android" if target == "android" else "ios"
-    return SimDriver(platform, latency=latency, device_id=device_id)
+    device = SimDevice(platform, _device_id(options), timing=sim_timing(options))
+    return SimDriver(platform, device=device, latency=latency)
 
 
 class _Face(Protocol):
@@ -160,7 +222,9 @@ def _sim_device(spec: str, platform: Platform, options: Mapping[str, Any]) -> Si
 
     device = options.get("device")
     if device is None:
-        return SimDevice(platform, _device_id(options))
+        return SimDevice(platform, _device_id(options), timing=sim_timing(options))
+    if "timing" in options:
+        raise ConfigError(f"option 'timing' for {spec} is the given device's own (SimDevice(timing=…))")
     if not isinstance(device, SimDevice) or device.platform != platform:
         raise ConfigError(f"option 'device' for {spec} must be a simulated {platform} device, got {device!r}")
     return device

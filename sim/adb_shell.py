@@ -19,6 +19,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.errors import AppLaunchFailed
 from .device import SimDevice
 from .layout import ANDROID_IME, ANDROID_SYSTEMUI
 from .u2_rpc import sdk_int
@@ -30,7 +31,7 @@ IME_ID = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
 LAUNCHER_ACTIVITY = "com.android.launcher3.uioverride.QuickstepLauncher"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
-_KEYCODES.update({"25": "volume_down", "26": "power"})
+_KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape"})
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,8 @@ class AndroidShell:
         if verb == "force-stop" and len(argv) > 2:
             self.device.terminate(argv[-1])
             return ShellResult(b"")
+        if verb in ("start", "start-activity") and "-d" in argv[:-1]:
+            return self._view(argv)
         if verb in ("start", "start-activity"):
             component = argv[argv.index("-n") + 1] if "-n" in argv[:-1] else ""
             package = component.partition("/")[0]
@@ -196,6 +199,26 @@ class AndroidShell:
             return self._text("Broadcasting: Intent { flg=0x400000 }\nBroadcast completed: result=0\n")
         return self._text(f"Error: unknown command '{verb}'\n", 255)
 
+    def _view(self, argv: list[str]) -> ShellResult:
+        """``am start -a android.intent.action.VIEW -d URL [-p PACKAGE]``: the lines am prints, and
+        its "unable to resolve Intent" error when no activity takes the link. The wording is AOSP's
+        ActivityManagerShellCommand (runStartActivity: "Starting: Intent { … }", then "Error:
+        Activity not started, unable to resolve Intent { … }"), written from its source as we know
+        it, not from a capture; real output also carries flags we leave out."""
+        url = argv[argv.index("-d") + 1]
+        package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
+        intent = f"Intent {{ act=android.intent.action.VIEW dat={url}" + (
+            f" pkg={package}" if package else ""
+        )
+        try:
+            self.device.open_link(url, package)
+        except AppLaunchFailed:
+            return self._text(
+                f"Starting: {intent} }}\n"
+                f"Error: Activity not started, unable to resolve {intent} flg=0x10000000 }}\n"
+            )
+        return self._text(f"Starting: {intent} }}\n")
+
     def _pm(self, argv: list[str]) -> ShellResult:
         verb = argv[1] if len(argv) > 1 else ""
         if verb == "list" and argv[2:3] == ["packages"]:
@@ -210,6 +233,11 @@ class AndroidShell:
                 f"package:/data/app/~~{_hex(package)}==/{package}-{_hex(package[::-1])}==/base.apk\n"
             )
         if verb == "clear" and len(argv) > 2:
+            # pm answers "Success" when it cleared the package, "Failed" when it could not (no such
+            # package); the exit code stays 0 either way (platform PackageManagerShellCommand).
+            if argv[-1] not in self.device.apps:
+                return self._text("Failed\n")
+            self.device.clear_state(argv[-1])
             return self._text("Success\n")
         return self._text(f"Unknown command: {verb}\n", 255)
 
@@ -248,6 +276,15 @@ class AndroidShell:
                 f"      * Hist  #0: {record}\n"
                 f"  ResumedActivity: {record}\n\n"
                 f"  mResumedActivity: {record}\n"
+            )
+        if service == "input_method":
+            # The line tools grep for (e.g. yonadev/yona-app-android's checkUIKeyboard quotes a real
+            # one: "mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true").
+            shown = str(self.device.keyboard_shown()).lower()
+            return self._text(
+                "Input method client state for IInputMethodClientInvoker:\n"
+                f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false "
+                f"mInputShown={shown}\n"
             )
         if service == "display":
             width, height = self.device.window_size
@@ -364,6 +401,8 @@ class AndroidShell:
                 name = _KEYCODES.get(key, key.lower())
                 if name in ("home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"):
                     self.device.press(name)
+                elif name == "escape":  # KEYCODE_ESCAPE: the IME hides, as appium-android-driver relies on
+                    self.device.hide_keyboard()
             else:
                 return self._text(f"Error: Unknown command: {verb}\n", 1)
         except ValueError:

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from lxml import etree
 
-from ..core.errors import AppNotInstalled
+from ..core.errors import AppError, AppNotInstalled
 from ..core.models import Platform
 from .device import SimDevice
 from .nodes import SimNode
@@ -235,7 +235,41 @@ def _press_button(phone: Phone, args: Mapping[str, Any]) -> Any:
     return None
 
 
+# The extensions below are documented by appium-uiautomator2-driver (docs/android-mobile-gestures
+# and its README's "mobile: deepLink", "mobile: clearApp", "mobile: hideKeyboard") and by
+# appium-xcuitest-driver (docs/reference/execute-methods: deepLink with url and bundleId, clearApp
+# "Simulator only", hideKeyboard); the replies' shapes here are ours where no capture was found.
+def _hide_keyboard(phone: Phone, options: Mapping[str, Any]) -> Any:
+    # UiAutomator2 answers whether it hid one (false: no keyboard was shown); XCUITest answers null.
+    hidden = phone.device.hide_keyboard()
+    return hidden if phone.platform == "android" else None
+
+
+def _deep_link(phone: Phone, options: Mapping[str, Any]) -> Any:
+    url = options.get("url")
+    if not isinstance(url, str) or not url:
+        raise invalid_argument("'url' is required")
+    app = options.get("package" if phone.platform == "android" else "bundleId")
+    try:
+        phone.device.open_link(url, app if isinstance(app, str) else None)
+    except AppError as exc:
+        # UiAutomator2 relays am's "unable to resolve Intent"; XCUITest the reason iOS gave.
+        raise W3CError(500, "unknown error", f"Cannot open the url '{url}': {exc.message}") from exc
+    return None
+
+
+def _clear_app(phone: Phone, options: Mapping[str, Any]) -> Any:
+    app = options.get("appId" if phone.platform == "android" else "bundleId")
+    if not isinstance(app, str) or not phone.device.is_installed(app):
+        raise W3CError(500, "unknown error", f"The application '{app}' is not installed on the device")
+    phone.device.clear_state(app)
+    return True if phone.platform == "android" else None
+
+
 MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, Any]], Any]]] = {
+    "mobile: hideKeyboard": (frozenset({"android", "ios"}), _hide_keyboard),
+    "mobile: deepLink": (frozenset({"android", "ios"}), _deep_link),
+    "mobile: clearApp": (frozenset({"android", "ios"}), _clear_app),
     "mobile: activateApp": (frozenset({"android", "ios"}), _activate_app),
     "mobile: terminateApp": (frozenset({"android", "ios"}), _terminate_app),
     "mobile: queryAppState": (frozenset({"android", "ios"}), _query_app_state),

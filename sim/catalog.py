@@ -16,7 +16,9 @@ __all__ = [
     "ANDROID_LAUNCHER",
     "DEMO_APP",
     "DEMO_PASSWORD",
+    "DEMO_SCHEME",
     "DEMO_USER",
+    "SIGNING_IN",
     "AppSpec",
     "Screen",
     "Widget",
@@ -27,6 +29,9 @@ ANDROID_LAUNCHER = "com.android.launcher3"
 DEMO_APP = "com.example.amc.demo"
 DEMO_USER = "qa"
 DEMO_PASSWORD = "secret123"
+DEMO_SCHEME = "amcdemo"
+# What the demo app shows while it signs in (with the device's timing on, about a second).
+SIGNING_IN = "signing_in"
 
 
 @dataclass(frozen=True)
@@ -53,19 +58,30 @@ class Widget:
 
 @dataclass(frozen=True)
 class Screen:
+    """One screen of an app. ``loads_late``: its rows come after a delay (a list fetched from
+    somewhere), with a progress indicator until then, when the device's timing is on."""
+
     name: str
     title: str
     widgets: tuple[Widget, ...]
     activity: str | None = None  # Android only: the activity class shown for this screen
     toolbar: bool = True
+    loads_late: bool = False
 
 
 @dataclass(frozen=True)
 class AppSpec:
+    """An installed app. ``schemes`` are the URL schemes it opens (``amcdemo://login`` opens the
+    demo app on its ``login`` screen). With ``signed_in_screen``, a signed-in user survives the app being
+    stopped (as a real app keeps its session on disk) until its data is cleared or the user signs
+    out; a signed-in user starts on ``signed_in_screen``."""
+
     app_id: str
     name: str
     start: str
     screens: Mapping[str, Screen] = field(default_factory=dict)
+    schemes: tuple[str, ...] = ()
+    signed_in_screen: str | None = None
 
     def screen(self, name: str) -> Screen:
         return self.screens[name]
@@ -104,6 +120,15 @@ def _demo_app(platform: Platform) -> AppSpec:
                 activity=login_activity,
             ),
             Screen(
+                SIGNING_IN,
+                "Demo Login",
+                (
+                    Widget("progress", "progress", label="Signing in"),
+                    Widget("text", "status", "Signing in…"),
+                ),
+                activity=login_activity,
+            ),
+            Screen(
                 "welcome",
                 "Welcome",
                 (
@@ -113,6 +138,8 @@ def _demo_app(platform: Platform) -> AppSpec:
                 activity=home_activity,
             ),
         ),
+        schemes=(DEMO_SCHEME,),
+        signed_in_screen="welcome",
     )
 
 
@@ -157,6 +184,7 @@ def _android_apps() -> dict[str, AppSpec]:
                         _row("data_saver", "Data Saver", "Off"),
                     ),
                     activity=f"{settings}.Settings$NetworkDashboardActivity",
+                    loads_late=True,
                 ),
                 Screen(
                     "connected",
@@ -269,6 +297,7 @@ def _ios_apps() -> dict[str, AppSpec]:
                         _row("Software Update", "Software Update"),
                         _row("iPhone Storage", "iPhone Storage"),
                     ),
+                    loads_late=True,
                 ),
                 Screen(
                     "display",
@@ -302,6 +331,7 @@ def _ios_apps() -> dict[str, AppSpec]:
                     ),
                 ),
             ),
+            schemes=("http", "https"),
         ),
         _demo_app("ios"),
     ]

@@ -13,16 +13,26 @@ folder), so no server is needed and the folder can be moved or zipped as a whole
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from ..core.errors import ConfigError
 from .report_views import REPORT_FILE, StepView, run_verdict, step_views
 from .timeline import Timeline, read_timeline
 
-__all__ = ["INDEX_FILE", "REPORT_FILE", "StepView", "render_html", "render_report"]
+__all__ = [
+    "INDEX_FILE",
+    "REPORT_FILE",
+    "StepView",
+    "environment",
+    "render_html",
+    "render_report",
+    "write_text_file",
+]
 
 INDEX_FILE = "index.html"
 _TEMPLATE = "report.html.j2"
@@ -36,7 +46,8 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment of the run pages (autoescaping on, templates in storage/templates)."""
     return jinja2.Environment(
         loader=jinja2.PackageLoader(__name__.rpartition(".")[0], "templates"),
         autoescape=True,
@@ -94,9 +105,16 @@ def render_html(timeline: Timeline, *, index: str | None = None) -> str:
     counts: dict[str, int] = {"passed": 0, "failed": 0, "skipped": 0}
     for s in steps:
         counts[s.status] = counts.get(s.status, 0) + 1
-    template = _environment().get_template(_TEMPLATE)
+    noticed = [s for s in steps if s.status in ("warning", "retried")]
+    template = environment().get_template(_TEMPLATE)
     return template.render(
-        run=run, total=len(steps), counts=counts, warnings=warnings, failures=failures, steps=steps
+        run=run,
+        total=len(steps),
+        counts=counts,
+        warnings=warnings,
+        failures=failures,
+        noticed=noticed,
+        steps=steps,
     )
 
 
@@ -114,10 +132,30 @@ def render_report(
     timeline = read_timeline(run_dir)
     target = Path(out) if out is not None else timeline.run_dir / REPORT_FILE
     page = Path(index) if index is not None else timeline.run_dir.parent / INDEX_FILE
+    if target.is_dir():
+        raise ConfigError(
+            f"--out {target} is a folder, not a file",
+            hint=f"give a file name, e.g. {target / REPORT_FILE}",
+        )
     link = None
     if index is not None or page.is_file():
         link = Path(os.path.relpath(page.resolve(), target.resolve().parent)).as_posix()
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(render_html(timeline, index=link), encoding="utf-8")
-    os.replace(tmp, target)
+    write_text_file(target, render_html(timeline, index=link), what="the report")
     return target
+
+
+def write_text_file(target: Path, text: str, *, what: str) -> None:
+    """Write ``text`` to ``target`` through a temporary file beside it (its folder made if missing);
+    a ``ConfigError`` naming the path when it cannot be written (under a file, in /proc, no room …)."""
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise ConfigError(
+            f"cannot write {what} to {target}: {exc.strerror or exc}",
+            hint="choose a path in a folder you can write to",
+        ) from exc

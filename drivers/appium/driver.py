@@ -37,7 +37,6 @@ import base64
 import binascii
 import dataclasses
 import logging
-import re
 import threading
 import time
 import uuid
@@ -66,6 +65,7 @@ from ...core.errors import (
 from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
+from .commands import APP_ID, DeviceCommands, check_app_id
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
 from .spec import connect_spec, options_for, platform_of, split_url
@@ -92,7 +92,6 @@ ANDROID_KEYCODES: dict[str, int] = dict(
 )
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
-_APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -129,7 +128,7 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-class AppiumDriver(ServerElements):
+class AppiumDriver(DeviceCommands, ServerElements):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
@@ -321,7 +320,7 @@ class AppiumDriver(ServerElements):
         """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
         info = self._mobile("activeAppInfo")
         bundle = info.get("bundleId") if isinstance(info, dict) else None
-        if not isinstance(bundle, str) or not _APP_ID.match(bundle):
+        if not isinstance(bundle, str) or not APP_ID.match(bundle):
             raise DeviceError(
                 f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
             )
@@ -336,7 +335,7 @@ class AppiumDriver(ServerElements):
         if self.platform == "ios":
             return self._active_app()[0]
         package = self._mobile("getCurrentPackage")
-        if not isinstance(package, str) or not _APP_ID.match(package):
+        if not isinstance(package, str) or not APP_ID.match(package):
             raise DeviceError(
                 f"mobile: getCurrentPackage answered {package!r}, not a package ({self.server_url})"
             )
@@ -356,7 +355,7 @@ class AppiumDriver(ServerElements):
         return None if is_home_screen(app) else app
 
     def launch_app(self, app_id: str) -> None:
-        _check_app_id(app_id)
+        check_app_id(app_id)
         try:
             self._mobile("activateApp", {self._app_key(): app_id})
         except DeviceError as exc:
@@ -387,7 +386,7 @@ class AppiumDriver(ServerElements):
         ) from cause
 
     def terminate_app(self, app_id: str) -> None:
-        _check_app_id(app_id)
+        check_app_id(app_id)
         try:
             self._mobile("terminateApp", {self._app_key(): app_id})
         except DeviceError as exc:
@@ -480,11 +479,6 @@ def _move(x: float, y: float, duration: int = 0, *, names: tuple[str, str] = ("x
 
 def _bad_key(key: str, known: Mapping[str, object]) -> StepArgumentError:
     return StepArgumentError(f"key {key!r} is not supported here; supported: {', '.join(sorted(known))}")
-
-
-def _check_app_id(app_id: str) -> None:
-    if not isinstance(app_id, str) or not _APP_ID.match(app_id):
-        raise StepArgumentError(f"{app_id!r} is not a package name or bundle id")
 
 
 def _quit_quietly(wd: WebDriver) -> None:

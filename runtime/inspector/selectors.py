@@ -135,7 +135,7 @@ def _as_loaded(fields: Mapping[str, Any]) -> Selector | None:
     loader refuses it (a blank text, an XPath over the length a selector may have …)."""
     try:
         flow = parse_flow(f"steps:\n  - tap: {flow_yaml(dict(fields))}\n", file="<selector>", environ={})
-        return Selector.from_mapping(flow.steps[0].args["target"])
+        return Selector.from_mapping(flow.planned_steps("android")[0].args["target"])
     except (ConfigError, FlowError):
         return None
 

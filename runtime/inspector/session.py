@@ -14,6 +14,7 @@ actions of concurrent requests in order.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -135,7 +136,9 @@ class InspectorSession:
         """Check ``command: value`` as a flow step, run it on ``snapshot``, record it, look again."""
         text = "steps:\n  - " + flow_yaml({command: value}) + "\n"
         flow = parse_flow(text, file="<inspector>", environ={})
-        step = flow.steps[0].to_planned("inspector", self.platform)
+        step = flow.planned_steps(self.platform)[0]
+        if "timeout" in step.args:  # acted on the screen shown: its element is there or it is not
+            step = dataclasses.replace(step, args={**step.args, "timeout": 0.0})
         latest = self._session.context.latest
         if latest is None or latest.scene is not snapshot.scene:
             raise StaleScreen("the device was looked at since this screen was shown", hint="refresh")

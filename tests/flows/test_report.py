@@ -129,3 +129,25 @@ def test_the_report_renders_in_a_real_headless_browser_without_injected_markup(t
     assert "onerror" not in re.sub(r"&lt;img src=x onerror=alert\(1\)&gt;", "", dom)
     assert '&lt;script&gt;alert("pwned")&lt;/script&gt;' in dom  # shown as text
     assert dom.count("<img ") == 3 and 'src="step-003.png"' in dom
+
+
+def test_warnings_and_retried_steps_are_listed_before_all_steps(tmp_path: Path) -> None:
+    text = f"""
+name: tolerant
+steps:
+  - launch_app: {APP}
+  - assert_visible: {{text: Not here, timeout: 0}}
+    optional: true
+  - retry:
+      times: 1
+      steps:
+        - assert_visible: {{text: Not here either, timeout: 0}}
+    optional: true
+"""
+    _run(tmp_path, text, _hostile_device())
+    html = render_report(tmp_path).read_text(encoding="utf-8")
+    assert read_timeline(tmp_path).status == "succeeded"
+    assert "1 passed, 0 failed, 0 skipped, 2 warning, 1 retried" in html
+    noticed = html[html.index("<h2>Warnings and retried steps</h2>") : html.index("<h2>All steps</h2>")]
+    assert [int(n) for n in re.findall(r'href="#step-(\d+)"', noticed)] == [2, 3, 4]
+    assert "<h2>Failures</h2>" not in html

@@ -179,7 +179,11 @@ def test_three_actions_recorded_in_the_browser_replay_with_amc_run(
     assert f"recorded 4 steps to {flow}" in out
     recorded = load_flow(flow, environ={})
     assert [s.command for s in recorded.steps] == ["launch_app", "type_text", "type_text", "tap"]
-    assert recorded.steps[1].args == {"text": DEMO_USER, "target": {"id": "username", "visible": True}}
+    assert recorded.steps[1].args == {
+        "text": DEMO_USER,
+        "target": {"id": "username", "visible": True},
+        "timeout": 10.0,  # the loader's wait for a step's target
+    }
     assert recorded.steps[2].secret and recorded.steps[3].args["target"] == {
         "text": "Sign in",
         "visible": True,

@@ -63,7 +63,13 @@ def test_tap_by_selector_uses_the_latest_scene_and_costs_one_device_call() -> No
     assert bluetooth is not None
     # The step records what it acted on: the element's bounds and the window they are in.
     window = list(screen.latest.scene.window_size)
-    assert result.output == {"x": 540, "y": 462, "bounds": bluetooth.bounds.to_dict(), "window": window}
+    assert result.output == {
+        "x": 540,
+        "y": 462,
+        "found": "Bluetooth",
+        "bounds": bluetooth.bounds.to_dict(),
+        "window": window,
+    }
 
 
 def test_a_tap_on_a_point_and_typing_into_a_target_say_what_they_acted_on() -> None:
