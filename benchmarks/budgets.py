@@ -6,6 +6,8 @@ counts what reached it: adb shell commands and uiautomator2 RPCs (the adb transp
 ``host:version``/``host:transport`` handshake and the stream each RPC opens are not commands),
 WebDriverAgent and Appium HTTP requests. The in-process ``sim:`` driver counts its device calls.
 The connection's own requests (session, SDK level, HOME package) are made before counting starts.
+The simulated device takes its time as ``connect`` builds it by default (``REALISTIC``: a new screen
+or app shows after 0.1-0.4 s), so a check that comes before the app is in front is counted too.
 
 - ``current_app``: Settings in front.
 - ``observe`` first / again: the first look at an app, then the next one (WebDriverAgent before
@@ -37,6 +39,7 @@ from amc.drivers.connect import connect  # noqa: E402
 from amc.sim.device import SimDevice  # noqa: E402
 from amc.sim.faults import FaultInjector  # noqa: E402
 from amc.sim.profiles import ANDROID_APIS, AndroidProfile, IosProfile  # noqa: E402
+from amc.sim.timing import REALISTIC  # noqa: E402
 
 __all__ = ["BACKENDS", "PROFILES", "Budget", "main", "measure", "table"]
 
@@ -83,7 +86,7 @@ def _counter(driver: Driver, faults: FaultInjector | None) -> Callable[[], int]:
 def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -> Budget:
     scheme, _ = BACKENDS[backend]
     spec = f"{scheme}:{platform}?{profile.label}"
-    device = SimDevice("android" if platform == "android" else "ios", profile=profile)
+    device = SimDevice("android" if platform == "android" else "ios", profile=profile, timing=REALISTIC)
     faults = None if scheme == "sim" else FaultInjector()
     options = (
         {} if faults is None else {"device": device, "faults": faults, "timeout": 5.0, "launch_timeout": 2.0}

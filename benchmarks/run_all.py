@@ -3,9 +3,10 @@
 Prints the machine line and every table as Markdown: harness overhead per step (``overhead``),
 requests and wall time per action against each client used directly and a 20-step flow
 (``wire``), the world model's cost and memory (``world``), several devices through the pool
-(``devices``), an MCP tool call and the LLM planner's requests (``agent``) and the parsers'
-benchmark (``parse.py``). Each suite runs in a fresh interpreter of
-its own (``--suite NAME``), so no suite measures against the heap another one left behind.
+(``devices``), the simulated device's pictures (``screens``), an MCP tool call and the LLM
+planner's requests (``agent``) and the parsers' benchmark (``parse.py``). Each suite runs in a
+fresh interpreter of its own (``--suite NAME``), so no suite measures against the heap another one
+left behind.
 ``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
 ``--quick`` runs everything small (a smoke run: the figures are not worth keeping).
 """
@@ -81,6 +82,12 @@ def _world(quick: bool) -> list[Table]:
     return world.run(steps=10_000, every=2_500, task_steps=500, task_every=250) if quick else world.run()
 
 
+def _screens(quick: bool) -> list[Table]:
+    from benchmarks import screens
+
+    return screens.run(rounds=3, flow_rounds=1) if quick else screens.run()
+
+
 def _agent(quick: bool) -> list[Table]:
     from benchmarks import agent
 
@@ -100,6 +107,7 @@ SUITES: dict[str, Suite] = {
     "wire": _wire,
     "world": _world,
     "devices": _devices,
+    "screens": _screens,
     "agent": _agent,
     "parse": _parse,
 }

@@ -50,6 +50,7 @@ __all__ = [
     "SessionLost",
     "StepArgumentError",
     "TargetNotFound",
+    "Unsupported",
     "is_transient",
 ]
 
@@ -140,6 +141,12 @@ class AppLaunchFailed(AppError):
 
 
 # --- everything else ----------------------------------------------------------------------
+
+
+class Unsupported(HarnessError):
+    """The backend cannot do what was asked on this platform (the message says what can)."""
+
+    category = "unsupported"
 
 
 class LeaseTimeout(HarnessError):

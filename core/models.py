@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from .selectors import Selector
 
 __all__ = [
+    "ON_FAILURE",
     "Bounds",
+    "OnFailure",
     "PlannedStep",
     "Platform",
     "Scene",
@@ -26,6 +28,8 @@ __all__ = [
 
 Platform = Literal["android", "ios"]
 PLATFORMS: tuple[str, ...] = ("android", "ios")
+OnFailure = Literal["fail", "warn", "retry"]
+ON_FAILURE: tuple[str, ...] = ("fail", "warn", "retry")
 
 
 def jsonable(value: Any) -> Any:
@@ -253,6 +257,11 @@ class PlannedStep:
     ``args`` holds what the action needs (``{"app_id": ...}``, ``{"x": 10, "y": 20}`` …);
     ``rationale``/``thinking``/``purpose``/``expected_outcome`` are free text a planner may add
     and the world model keeps in its history. Invalid steps fail here, before any device call.
+
+    ``on_failure`` says what a failure of this step means to the task (see
+    :func:`amc.core.steps.step_status`): ``fail`` (the default) counts as a failed step; ``warn``
+    (an optional flow step) is recorded as a warning; ``retry`` (a step of a block that will be run
+    again) is recorded as retried. Neither of the last two fails the task.
     """
 
     action: str
@@ -261,6 +270,7 @@ class PlannedStep:
     thinking: str | None = None
     purpose: str | None = None
     expected_outcome: str | None = None
+    on_failure: OnFailure = "fail"
 
     def __post_init__(self) -> None:
         if not isinstance(self.action, str) or not self.action.strip():
@@ -276,11 +286,15 @@ class PlannedStep:
             val = getattr(self, name)
             if val is not None and not isinstance(val, str):
                 raise ValueError(f"PlannedStep.{name} must be a string or None, got {type(val).__name__}")
+        if self.on_failure not in ON_FAILURE:
+            raise ValueError(
+                f"PlannedStep.on_failure must be one of {', '.join(ON_FAILURE)}, got {self.on_failure!r}"
+            )
         # Keep the step immutable even when the caller keeps a reference to the dict it passed.
         object.__setattr__(self, "args", dict(self.args))
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "action": self.action,
             "args": jsonable(self.args),
             "rationale": self.rationale,
@@ -288,6 +302,9 @@ class PlannedStep:
             "purpose": self.purpose,
             "expected_outcome": self.expected_outcome,
         }
+        if self.on_failure != "fail":
+            out["on_failure"] = self.on_failure
+        return out
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from .errors import ConfigError, TargetNotFound
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
 
-__all__ = ["Selector", "tap_point"]
+__all__ = ["Selector", "short_type", "tap_point"]
 
 _IOS_TYPE_PREFIX = "XCUIElementType"
 _MAX_REGEX_LENGTH = 1000
@@ -40,7 +40,8 @@ _MAX_XPATH_LENGTH = 2000
 _STRING_FIELDS = ("text", "text_contains", "text_regex", "id", "label", "type", "xpath")
 
 
-def _short_type(native: str) -> str:
+def short_type(native: str) -> str:
+    """A native type's short form: ``Button`` for ``android.widget.Button`` and ``XCUIElementTypeButton``."""
     if native.startswith(_IOS_TYPE_PREFIX):
         return native[len(_IOS_TYPE_PREFIX) :]
     return native.rsplit(".", 1)[-1]
@@ -142,7 +143,7 @@ class Selector:
             return False
         if self.enabled is not None and el.enabled != self.enabled:
             return False
-        if self.type is not None and self.type != el.type and self.type != _short_type(el.type):
+        if self.type is not None and self.type != el.type and self.type != short_type(el.type):
             return False
         if self.id is not None and not _id_matches(self.id, el.identifier):
             return False
@@ -196,12 +197,12 @@ def tap_point(el: UIElement, window: Bounds) -> tuple[int, int]:
     """
     if el.bounds.is_empty():
         raise TargetNotFound(
-            f"{_short_type(el.type)} {el.display_text or el.identifier or ''!r} has zero size"
+            f"{short_type(el.type)} {el.display_text or el.identifier or ''!r} has zero size"
         )
     visible = el.bounds if window.is_empty() else el.bounds.intersection(window)
     if visible is None:
         raise TargetNotFound(
-            f"{_short_type(el.type)} {el.display_text or el.identifier or ''!r} is off screen "
+            f"{short_type(el.type)} {el.display_text or el.identifier or ''!r} is off screen "
             f"at {el.bounds.to_dict()}",
             hint="scroll it into view first",
         )

@@ -5,6 +5,8 @@
   ``value`` and the values under ``remember`` out of everything recorded, shown as ``***``; the
   world model's history and the run timeline's redactor both apply it from here;
 - a few words on what a step acts on, for console lines and reports (:func:`describe_step`);
+- what an executed step's outcome counts as (:func:`step_status`): ``passed``, ``failed``,
+  ``skipped``, ``warning`` or ``retried``; only ``failed`` fails a task;
 - :class:`StepRecord`, one executed step as the task loop keeps it.
 """
 
@@ -23,18 +25,38 @@ __all__ = [
     "REDACTED",
     "SECRET_ARG_KEYS",
     "SELECTOR_KEYS",
+    "STEP_STATUSES",
     "StepRecord",
     "app_id_from_args",
     "describe_step",
     "hide_secrets",
     "is_secret",
     "secret_values",
+    "step_status",
 ]
 
 REDACTED = "***"
 APP_ID_KEYS: tuple[str, ...] = ("app_id", "bundle_id", "package")
 SECRET_ARG_KEYS: tuple[str, ...] = ("text", "value")
 SELECTOR_KEYS = frozenset(Selector.__dataclass_fields__)
+STEP_STATUSES: tuple[str, ...] = ("passed", "failed", "skipped", "warning", "retried")
+
+
+def step_status(step: PlannedStep, result: StepResult) -> str:
+    """What an executed step counts as, the one rule the loop, planners, timeline and report read.
+
+    ``skipped``: a ``skip`` step a planner handed out (nothing was sent to the device);
+    ``warning``: a failed step whose ``on_failure`` is ``warn`` (an optional flow step);
+    ``retried``: a failed step whose block runs again (``on_failure`` ``retry``);
+    ``failed``: any other failure, the only status that fails a task; else ``passed``.
+    """
+    if result.success:
+        return "skipped" if step.action == "skip" else "passed"
+    if step.on_failure == "warn":
+        return "warning"
+    if step.on_failure == "retry":
+        return "retried"
+    return "failed"
 
 
 def app_id_from_args(args: Any) -> str | None:
@@ -122,6 +144,8 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
     if isinstance(remember, Mapping):
         names = ", ".join(str(k) for k in remember)
         parts.append(f"{names} (secret)" if secret else names)
+    if "url" in args:
+        parts.append(str(args["url"]))
     if action == "screenshot" and "name" in args:
         parts.append(repr(args["name"]))
     return " ".join(parts) or "-"
@@ -142,6 +166,16 @@ class StepRecord:
     page: str | None = None
     foreground_app: str | None = None
     scene: Scene | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def status(self) -> str:
+        """``passed``, ``failed``, ``skipped``, ``warning`` or ``retried`` (see :func:`step_status`)."""
+        return step_status(self.step, self.result)
+
+    @property
+    def failed(self) -> bool:
+        """True when this step fails the task (a warning or a retried step does not)."""
+        return self.status == "failed"
 
     def to_dict(self) -> dict[str, Any]:
         return {

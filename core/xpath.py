@@ -112,6 +112,14 @@ class XPathView:
         self._elements[node] = el
         return node
 
+    def path(self, element: UIElement) -> str | None:
+        """An absolute XPath that selects ``element`` (this Scene's object) by its position, e.g.
+        ``/hierarchy/android.widget.FrameLayout[2]/android.widget.Button``; None if it is not here."""
+        for node, el in self._elements.items():
+            if el is element:
+                return str(self.root.getroottree().getpath(node))
+        return None
+
     def select(self, expression: str) -> list[UIElement]:
         """The Scene elements ``expression`` selects, in document order.
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from amc.core.errors import TargetNotFound
 from amc.core.models import PlannedStep
@@ -11,6 +13,7 @@ from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.task import TaskStatus
+from PIL import Image
 
 from device_tests.support import (
     MISSING_APP,
@@ -119,3 +122,18 @@ def test_history_holds_each_step_with_its_arguments_and_success_bounded(
     assert history[0].error is not None and MISSING_APP in history[0].error
     assert result.world.current_app is None
     assert wait_for_foreground(amc_driver, None) is None
+
+
+def test_a_screenshot_covers_the_window_the_scene_reports(
+    amc_driver: TrackedDriver, amc_runner: RunnerFactory, amc_apps: AppIds
+) -> None:
+    # The report outlines elements on screenshots in percent of the window: that holds only if a
+    # screenshot is the whole window, at one scale (pixels per point on iOS) in both directions.
+    result = amc_runner([PlannedStep("launch_app", {"app_id": amc_apps.settings})]).run("open Settings")
+    assert result.status is TaskStatus.SUCCEEDED, result.error
+    scene = wait_for_scene(amc_driver, lambda s: s.foreground_app == amc_apps.settings and len(s) > 1)
+    picture = Image.open(io.BytesIO(amc_driver.screenshot()))
+    assert picture.format in ("PNG", "JPEG")
+    width, height = scene.window_size
+    scale_x, scale_y = picture.width / width, picture.height / height
+    assert scale_x >= 1 and abs(scale_x - scale_y) <= 0.02 * scale_x, (picture.size, scene.window_size)

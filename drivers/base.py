@@ -109,6 +109,18 @@ class Driver(Protocol):
         """The screen as image bytes (PNG or JPEG, as the backend returns it)."""
         ...
 
+    def hide_keyboard(self) -> None:
+        """Hide the on-screen keyboard; nothing happens when none is shown."""
+        ...
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        """Open a URL or deep link (in ``app_id`` when given, where the backend can say so)."""
+        ...
+
+    def clear_state(self, app_id: str) -> None:
+        """Stop ``app_id`` and clear its data; ``Unsupported`` where the backend cannot."""
+        ...
+
     def close(self) -> None:
         """Release connections; the driver is not used afterwards."""
         ...

@@ -13,7 +13,8 @@ Accepted specs (see :data:`SPEC_FORMS`):
 A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
 ``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
 wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
-``sim+appium:``; ``id=NAME`` names the device. The query is parsed strictly: an unknown, repeated
+``sim+appium:``; ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`) and
+``id=NAME`` names the device. The query is parsed strictly: an unknown, repeated
 or empty key and an unknown value are a ``ConfigError`` naming it.
 
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
@@ -39,10 +40,10 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
 from .base import MAX_LATENCY, DeviceInfo, Driver
-from .options import check_names, seconds
+from .options import check_names, seconds, server_url
 
 if TYPE_CHECKING:
-    from ..sim.device import SimDevice
+    from ..sim.device import SimDevice, Timing
     from ..sim.faults import FaultInjector
     from ..sim.profiles import AndroidProfile, IosProfile
     from .appium import AppiumDriver
@@ -55,10 +56,12 @@ __all__ = [
     "SIM_QUERY",
     "SPEC_FORMS",
     "SimTarget",
+    "check_spec",
     "connect",
     "discover",
     "parse_sim_target",
     "parse_spec",
+    "sim_timing",
 ]
 
 log = logging.getLogger(__name__)
@@ -93,12 +96,17 @@ BACKENDS: dict[str, str] = {
 DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 
 # Options every sim+<backend> spec takes, besides its adapter's own: the SimDevice to serve (else a
-# fresh one named device_id), a shared FaultInjector, seconds the face adds to every request, and
-# real outputs the face plays back (sim.replay.Reply values by shell command or route name).
-FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "replies")
+# fresh one named device_id), a shared FaultInjector, seconds the face adds to every request, how
+# it behaves in time (sim_timing), and real outputs the face plays back (sim.replay.Reply values by
+# shell command or route name).
+FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "replies", "timing")
 
-# The query keys a simulated device's spec takes, per platform: its version profile and its name.
-SIM_QUERY: dict[str, tuple[str, ...]] = {"android": ("api", "id"), "ios": ("ios", "wda", "id")}
+# The query keys a simulated device's spec takes, per platform: its version profile, its timing
+# and its name.
+SIM_QUERY: dict[str, tuple[str, ...]] = {
+    "android": ("api", "timing", "id"),
+    "ios": ("ios", "wda", "timing", "id"),
+}
 _SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
@@ -136,6 +144,12 @@ class SimTarget:
     profile: AndroidProfile | IosProfile
     device_id: str | None = None
     query: tuple[tuple[str, str], ...] = ()
+    timing: str | None = None  # instant or realistic, when the spec says
+
+    @property
+    def names_profile(self) -> bool:
+        """Whether the query names a version (``api``, ``ios``, ``wda``), not only a name or timing."""
+        return any(k not in ("id", "timing") for k, _ in self.query)
 
     def spec(self, scheme: str, *, with_id: bool = True) -> str:
         """The spec back as text (``with_id=False``: without ``id=``), keys in the order given."""
@@ -145,8 +159,10 @@ class SimTarget:
 
 
 def parse_sim_target(scheme: str, target: str) -> SimTarget:
-    """Parse ``android?api=31`` / ``ios?ios=17&wda=5&id=NAME`` after a ``sim…:`` scheme, strictly."""
+    """Parse ``android?api=31`` / ``ios?ios=17&wda=5&timing=instant&id=NAME`` after a ``sim…:``
+    scheme, strictly."""
     from ..sim.profiles import android_profile, ios_profile
+    from ..sim.timing import TIMINGS
 
     shown = repr(f"{scheme}:{target}")
     base, sep, query = target.partition("?")
@@ -176,6 +192,12 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
             f"bad device spec {shown}: id={device_id!r} is not a device name "
             "(letters, digits, '.', '_', ':', '-'; at most 64)"
         )
+    timing = values.get("timing")
+    if timing is not None and timing.lower() not in TIMINGS:
+        raise ConfigError(
+            f"bad device spec {shown}: timing={timing!r} is not a timing",
+            hint=f"use one of {', '.join(TIMINGS)}",
+        )
     try:
         profile: AndroidProfile | IosProfile = (
             android_profile(values.get("api", "34"))
@@ -184,7 +206,33 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
         )
     except ConfigError as exc:
         raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
-    return SimTarget(platform, profile, device_id, tuple(pairs))
+    return SimTarget(platform, profile, device_id, tuple(pairs), timing and timing.lower())
+
+
+def _with_timing(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``options`` with the spec's ``timing=`` moved in (given both ways, a ``ConfigError``)."""
+    if parsed.timing is None:
+        return options
+    if "timing" in options:
+        raise _bad_spec(spec, "timing is given twice (in the spec and as an option)")
+    return {**options, "timing": parsed.timing}
+
+
+def check_spec(spec: str) -> tuple[str, str]:
+    """``parse_spec`` plus the checks that need no device: a server URL's shape (IPv6 brackets, the
+    scheme, a port from 1 to 65535) and a simulated spec's query, so a list of specs can be checked
+    whole before the first is connected."""
+    scheme, target = parse_spec(spec)
+    if scheme == "appium" or (scheme == "ios" and "://" in target):
+        what = "the Appium server URL" if scheme == "appium" else "the WebDriverAgent URL"
+        schemes = ("http", "https") if scheme == "appium" else ("http", "https", "http+usbmux")
+        try:
+            server_url(target, what, schemes)
+        except ConfigError as exc:
+            raise _bad_spec(spec, exc.message) from exc
+    elif scheme.startswith("sim"):
+        parse_sim_target(scheme, target)
+    return scheme, target
 
 
 def _resolve(path: str) -> Callable[..., Any]:
@@ -199,8 +247,26 @@ def _resolve(path: str) -> Callable[..., Any]:
     return func  # type: ignore[no-any-return]
 
 
+def sim_timing(options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Timing:
+    """How the simulated device behaves in time: ``options['timing']`` (``instant``, ``realistic``
+    or a ``Timing``), else ``$AMC_SIM_TIMING``, else realistic (screens take time, as on a phone)."""
+    from ..sim.device import TIMINGS, Timing
+
+    value = options.get("timing")
+    where = "the timing option"
+    if value is None:
+        value = (os.environ if environ is None else environ).get("AMC_SIM_TIMING") or "realistic"
+        where = "AMC_SIM_TIMING"
+    if isinstance(value, Timing):
+        return value
+    if not isinstance(value, str) or value.strip().lower() not in TIMINGS:
+        raise ConfigError(f"{where}={value!r} is not a timing", hint=f"use one of {', '.join(TIMINGS)}")
+    return TIMINGS[value.strip().lower()]
+
+
 def connect(spec: str, **options: Any) -> Driver:
-    """Build and connect the driver ``spec`` names. Options go to the backend (e.g. ``timeout``)."""
+    """Build and connect the driver ``spec`` names. Options go to the backend (e.g. ``timeout``);
+    a simulated spec takes ``?timing=instant|realistic`` (see :func:`sim_timing`)."""
     scheme, target = parse_spec(spec)
     builder = _resolve(BACKENDS[scheme])
     driver = builder(target, options)
@@ -212,10 +278,11 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
     from .simulated import SimDriver
 
     parsed = parse_sim_target("sim", target)
-    check_names("sim", options, ("latency", "device_id"))
+    options = _with_timing(f"sim:{target}", parsed, options)
+    check_names("sim", options, ("latency", "device_id", "timing"))
     latency = seconds(options, "latency", 0.0, maximum=MAX_LATENCY)
     device_id = _device_id(options) or parsed.device_id
-    device = SimDevice(parsed.platform, device_id, profile=parsed.profile)
+    device = SimDevice(parsed.platform, device_id, profile=parsed.profile, timing=sim_timing(options))
     return SimDriver(parsed.platform, device=device, latency=latency)
 
 
@@ -243,12 +310,19 @@ def _sim_device(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Sim
 
     device = options.get("device")
     if device is None:
-        return SimDevice(parsed.platform, _device_id(options) or parsed.device_id, profile=parsed.profile)
+        return SimDevice(
+            parsed.platform,
+            _device_id(options) or parsed.device_id,
+            profile=parsed.profile,
+            timing=sim_timing(options),
+        )
+    if "timing" in options:
+        raise ConfigError(f"option 'timing' for {spec} is the given device's own (SimDevice(timing=…))")
     if not isinstance(device, SimDevice) or device.platform != parsed.platform:
         raise ConfigError(
             f"option 'device' for {spec} must be a simulated {parsed.platform} device, got {device!r}"
         )
-    if parsed.query and any(k != "id" for k, _ in parsed.query) and device.profile != parsed.profile:
+    if parsed.names_profile and device.profile != parsed.profile:
         raise ConfigError(
             f"{spec} names the profile {parsed.profile.label}, "
             f"but the device given plays {device.profile.label}",
@@ -299,6 +373,7 @@ def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
     from .wda import WdaDriver
 
     parsed = parse_sim_target("sim+wda", target)
+    options = _with_timing(f"sim+wda:{target}", parsed, options)
     if parsed.platform != "ios":
         raise _bad_spec(f"sim+wda:{target}", "the WebDriverAgent face serves 'sim+wda:ios'")
     check_names("sim+wda", options, (*FACE_OPTIONS, "timeout", "launch_timeout"))
@@ -320,6 +395,7 @@ def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
     from .u2 import U2Config, U2Driver
 
     parsed = parse_sim_target("sim+adb", target)
+    options = _with_timing(f"sim+adb:{target}", parsed, options)
     if parsed.platform != "android":
         raise _bad_spec(f"sim+adb:{target}", "the adb face serves 'sim+adb:android'")
     config = U2Config.from_options(options, {}, also=frozenset(FACE_OPTIONS))
@@ -340,6 +416,7 @@ def _connect_appium_face(target: str, options: Mapping[str, Any]) -> AppiumDrive
     from .appium import AppiumDriver, options_for
 
     parsed = parse_sim_target("sim+appium", target)
+    options = _with_timing(f"sim+appium:{target}", parsed, options)
     check_names("sim+appium", options, (*FACE_OPTIONS, "timeout", "launch_timeout"))
     device = _sim_device(f"sim+appium:{target}", parsed, options)
     timeout = seconds(options, "timeout", 30.0)

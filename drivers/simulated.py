@@ -7,7 +7,7 @@ import threading
 import time
 
 from ..core.durations import check_seconds
-from ..core.errors import DeviceError, StepArgumentError
+from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError
 from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
@@ -16,6 +16,9 @@ from .base import MAX_LATENCY, coordinate, gesture_seconds
 from .hierarchy import parse_source
 
 __all__ = ["SimDriver"]
+
+LAUNCH_TIMEOUT = 5.0
+LAUNCH_POLL = 0.02
 
 
 class SimDriver:
@@ -84,8 +87,18 @@ class SimDriver:
         )
 
     def launch_app(self, app_id: str) -> None:
+        """Launch, then wait (at most ``LAUNCH_TIMEOUT``) until the app shows in front, as the real
+        adapters do: with the device's timing on, the old screen shows for a moment first."""
         self._call()
         self.device.launch(app_id)
+        deadline = time.monotonic() + LAUNCH_TIMEOUT
+        while self.device.foreground() != app_id and app_id != self.device.launcher:
+            if time.monotonic() >= deadline:
+                raise AppLaunchFailed(
+                    f"{app_id} did not reach the foreground of {self.device_id} within {LAUNCH_TIMEOUT:g} s",
+                    app_id=app_id,
+                )
+            time.sleep(LAUNCH_POLL)
 
     def terminate_app(self, app_id: str) -> None:
         self._call()
@@ -124,6 +137,18 @@ class SimDriver:
     def screenshot(self) -> bytes:
         self._call()
         return self.device.screenshot_png()
+
+    def hide_keyboard(self) -> None:
+        self._call()
+        self.device.hide_keyboard()
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        self._call()
+        self.device.open_link(url, app_id)
+
+    def clear_state(self, app_id: str) -> None:
+        self._call()
+        self.device.clear_state(app_id)
 
     def close(self) -> None:
         self._closed = True

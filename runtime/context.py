@@ -62,10 +62,16 @@ class StepView(Sequence[StepRecord]):
         return self[-1].result if len(self) else None
 
     @property
+    def last_failed(self) -> bool:
+        """True when the last executed step failed the task (a warning or a retried step does not)."""
+        return len(self) > 0 and self[-1].failed
+
+    @property
     def failures_in_a_row(self) -> int:
+        """Failed steps at the end of the task, in a row; any other status ends the count."""
         count = 0
         for index in range(len(self._steps) - 1, self._start - 1, -1):
-            if self._steps[index].result.success:
+            if not self._steps[index].failed:
                 break
             count += 1
         return count

@@ -4,29 +4,33 @@ Actions are dispatched through a table (:data:`ACTIONS`) from name to handler. E
 which arguments the action takes and whether repeating it is safe (``idempotent``): the task
 loop only repeats a step after a transient device error when it is. Selectors in a step are
 resolved against the task's latest observation, so finding a target costs no device request;
-steps that wait for the screen (``wait_for``, the asserts) look again through the task's
-:class:`Screen` (the runner's observer), never by asking the driver themselves.
+a step with a ``timeout`` (a tap's target, ``wait_for``, the asserts, ``scroll_until_visible``)
+waits for it by looking again through the task's :class:`Screen` (the runner's observer, see
+:mod:`amc.runtime.waiting`), never by asking the driver itself.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..core.durations import check_seconds
 from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
 from ..core.models import PlannedStep, Scene, StepResult
-from ..core.selectors import Selector, tap_point
+from ..core.selectors import Selector
 from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver, gesture_seconds
 from ..semantic.models import Observation
 from ..world.models import WorldState
+from .waiting import MAX_WAIT, Found, interval_of, on_screen, poll, target_check, timeout_of
+from .waiting import number as _number
 
 __all__ = [
     "ACTIONS",
+    "MAX_SWIPES",
     "MAX_WAIT",
     "SWIPE_DIRECTIONS",
     "Action",
@@ -54,7 +58,9 @@ class Screen(Protocol):
 
 
 COMMON_KEYS = frozenset({"remember", "secret"})
-MAX_WAIT = 300.0  # the longest a step may wait for the screen
+MAX_SWIPES = 50
+MAX_URL = 2048
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
 
 
 @dataclass(frozen=True)
@@ -65,20 +71,10 @@ class Action:
     keys: frozenset[str]
     idempotent: bool
     summary: str
+    looks_after: bool = True  # False: sends nothing to the device, so the loop need not look again
 
 
 # --- argument helpers -----------------------------------------------------------------------
-
-
-def _number(args: Mapping[str, Any], name: str, *, default: float | None = None) -> float:
-    value = args.get(name, default)
-    if value is None:
-        raise StepArgumentError(f"missing argument {name!r}")
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise StepArgumentError(f"argument {name!r} must be a number, got {value!r}")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise StepArgumentError(f"argument {name!r} must be a finite number, got {value!r}")
-    return float(value)
 
 
 def _string(args: Mapping[str, Any], name: str, *, allow_empty: bool = False) -> str:
@@ -142,51 +138,68 @@ def _terminate_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any
     return None
 
 
-def _point(args: Mapping[str, Any], screen: Screen) -> tuple[int, int]:
-    if "x" in args or "y" in args:
-        return round(_number(args, "x")), round(_number(args, "y"))
-    selector = _selector(args)
+def _wait_target(
+    args: Mapping[str, Any], screen: Screen, *, key: str = "target", inline: bool = True
+) -> Found:
+    """The step's target, waited for up to its ``timeout`` (default 0: the latest screen only)."""
+    selector = _selector(args, key=key, inline=inline)
     if selector is None:
         raise StepArgumentError("needs either x and y, or a selector (target / text / id / label …)")
-    scene = _latest(screen)
-    return tap_point(selector.resolve(scene), scene.window)
+    problems: list[str] = []
+    found, polls, scene = poll(screen, args, target_check(selector, problems), default_timeout=0.0)
+    if found is None:
+        timeout = timeout_of(args, 0.0)
+        waited = f"within {timeout:g} s ({polls} observations)" if timeout else "on the current screen"
+        why = f"; {problems[-1]}" if problems else ""
+        raise TargetNotFound(
+            f"{selector.describe()} did not appear {waited}{why} ({on_screen(scene)})",
+            hint="check the selector against `amc inspect`; raise the step's timeout if the screen is slow",
+        )
+    assert isinstance(found, Found)
+    return found
+
+
+def _acted_on(found: Found) -> dict[str, Any]:
+    """What a step records of the element it acted on: what it reads, its bounds and the window
+    they are in (device units), so a report can outline it on the screen's picture."""
+    return {
+        "found": found.to_dict()["found"],
+        "bounds": found.element.bounds.to_dict(),
+        "window": list(found.window),
+    }
+
+
+def _point(args: Mapping[str, Any], screen: Screen) -> tuple[tuple[int, int], dict[str, Any]]:
+    """Where to act, and (for a selector, waited for) the element there as :func:`_acted_on` says."""
+    if "x" in args or "y" in args:
+        return (round(_number(args, "x")), round(_number(args, "y"))), {}
+    found = _wait_target(args, screen)
+    return found.point, _acted_on(found)
 
 
 def _tap(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    x, y = _point(args, screen)
+    (x, y), about = _point(args, screen)
     ex.driver.tap(x, y)
-    return {"x": x, "y": y}
-
-
-def _seconds(
-    args: Mapping[str, Any], name: str, *, default: float, maximum: float, above_zero: bool = False
-) -> float:
-    """A step's duration in seconds, by the one rule (:func:`amc.core.durations.check_seconds`)."""
-    return check_seconds(
-        args.get(name, default),
-        f"argument {name!r}",
-        maximum=maximum,
-        above_zero=above_zero,
-        error=StepArgumentError,
-    )
+    return {"x": x, "y": y, **about}
 
 
 def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = gesture_seconds(args.get("duration", 1.0), "argument 'duration'", held=True)
-    x, y = _point(args, screen)
+    (x, y), about = _point(args, screen)
     ex.driver.long_press(x, y, duration)
-    return {"x": x, "y": y, "duration": duration}
+    return {"x": x, "y": y, "duration": duration, **about}
 
 
 def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     text = _string(args, "text", allow_empty=True)
-    selector = _selector(args, inline=False)
-    if selector is not None:
-        scene = _latest(screen)
-        x, y = tap_point(selector.resolve(scene), scene.window)
+    element: dict[str, Any] = {}
+    if _selector(args, inline=False) is not None:
+        found = _wait_target(args, screen, inline=False)
+        x, y = found.point
         ex.driver.tap(x, y)
+        element = _acted_on(found)
     ex.driver.type_text(text)
-    return {"length": len(text)}
+    return {"length": len(text), **element}
 
 
 # Where a ``swipe`` with a ``direction`` starts and ends, as fractions of the window (x1, y1, x2, y2).
@@ -198,18 +211,29 @@ SWIPE_DIRECTIONS = {
 }
 
 
+# Scrolling towards a direction moves the finger the other way (scroll down = swipe up).
+_SCROLL_SWIPE = {"down": "up", "up": "down", "left": "right", "right": "left"}
+
+
+def _direction(args: Mapping[str, Any], choices: Mapping[str, Any]) -> str:
+    direction = args.get("direction")
+    if direction not in choices:
+        raise StepArgumentError(
+            f"argument 'direction' must be one of {', '.join(choices)}, got {direction!r}"
+        )
+    return str(direction)
+
+
+def _swipe_points(scene: Scene, direction: str) -> tuple[int, int, int, int]:
+    width, height = scene.window_size
+    fx1, fy1, fx2, fy2 = SWIPE_DIRECTIONS[direction]
+    return round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
+
+
 def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = gesture_seconds(args.get("duration", 0.3), "argument 'duration'", held=False)
     if "direction" in args:
-        direction = args["direction"]
-        if direction not in SWIPE_DIRECTIONS:
-            raise StepArgumentError(
-                f"argument 'direction' must be one of {', '.join(SWIPE_DIRECTIONS)}, got {direction!r}"
-            )
-        scene = _latest(screen)
-        width, height = scene.window_size
-        fx1, fy1, fx2, fy2 = SWIPE_DIRECTIONS[direction]
-        x1, y1, x2, y2 = round(fx1 * width), round(fy1 * height), round(fx2 * width), round(fy2 * height)
+        x1, y1, x2, y2 = _swipe_points(_latest(screen), _direction(args, SWIPE_DIRECTIONS))
     else:
         x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))
     ex.driver.swipe(x1, y1, x2, y2, duration)
@@ -232,42 +256,6 @@ def _screenshot(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     return ex.driver.screenshot()
 
 
-def _timeout(args: Mapping[str, Any], default: float) -> float:
-    return _seconds(args, "timeout", default=default, maximum=MAX_WAIT)
-
-
-def _interval(args: Mapping[str, Any], timeout: float) -> float:
-    interval = _seconds(args, "interval", default=0.5, maximum=MAX_WAIT, above_zero=True)
-    return min(interval, max(timeout, 0.01))
-
-
-def _poll(
-    screen: Screen,
-    args: Mapping[str, Any],
-    check: Callable[[Scene], Any],
-    *,
-    default_timeout: float,
-) -> tuple[Any, int, Scene]:
-    """Run ``check`` on the latest Scene, then on fresh observations (each one look through the
-    screen), until it returns something other than None or ``timeout`` seconds have passed
-    (bounded: at most one observation per ``interval``). Returns (what check returned or None,
-    observations made, last Scene)."""
-    timeout = _timeout(args, default_timeout)
-    interval = _interval(args, timeout)
-    deadline = time.monotonic() + timeout
-    latest = screen.latest
-    scene = latest.scene if latest is not None else None
-    polls = 0
-    while True:
-        if scene is not None:
-            value = check(scene)
-            if value is not None or time.monotonic() >= deadline:
-                return value, polls, scene
-            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
-        scene = screen.observe().scene
-        polls += 1
-
-
 def _needs_selector(args: Mapping[str, Any]) -> Selector:
     selector = _selector(args)
     if selector is None:
@@ -287,29 +275,23 @@ def _found(selector: Selector) -> Callable[[Scene], Any]:
 
 def _wait_for(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     selector = _needs_selector(args)
-    found, polls, _scene = _poll(screen, args, _found(selector), default_timeout=10.0)
+    found, polls, scene = poll(screen, args, _found(selector), default_timeout=10.0)
     if found is None:
         raise TargetNotFound(
-            f"{selector.describe()} did not appear within {_timeout(args, 10.0):g} s ({polls} observations)",
+            f"{selector.describe()} did not appear within {timeout_of(args, 10.0):g} s "
+            f"({polls} observations; {on_screen(scene)})",
             hint="the screen may be slower than expected; raise the timeout or check the selector",
         )
     return {**found, "polls": polls}
 
 
-def _on_screen(scene: Scene, limit: int = 8) -> str:
-    """Where the device was and what it showed, for an assertion's message."""
-    texts = scene.texts()
-    shown = ", ".join(repr(t) for t in texts[:limit]) + (" …" if len(texts) > limit else "")
-    return f"app {scene.foreground_app or 'unknown'}, screen shows: {shown or 'no text'}"
-
-
 def _assert_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     selector = _needs_selector(args)
-    found, polls, scene = _poll(screen, args, _found(selector), default_timeout=0.0)
+    found, polls, scene = poll(screen, args, _found(selector), default_timeout=0.0)
     if found is None:
         raise AssertionFailed(
             f"expected {selector.describe()} on screen, but it is not there after {polls} new "
-            f"observation(s) ({_on_screen(scene)})",
+            f"observation(s) ({on_screen(scene)})",
             hint="compare with `amc inspect`; raise the step's timeout if the screen is slow",
         )
     return {**found, "polls": polls}
@@ -321,11 +303,11 @@ def _assert_not_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -
     def absent(scene: Scene) -> Any:
         return None if selector.find_all(scene) else {"absent": True}
 
-    gone, polls, scene = _poll(screen, args, absent, default_timeout=0.0)
+    gone, polls, scene = poll(screen, args, absent, default_timeout=0.0)
     if gone is None:
         raise AssertionFailed(
             f"expected {selector.describe()} to be gone, but it is still on screen after {polls} new "
-            f"observation(s) ({_on_screen(scene)})",
+            f"observation(s) ({on_screen(scene)})",
             hint="raise the step's timeout if the screen is slow to change",
         )
     return {**gone, "polls": polls}
@@ -342,7 +324,7 @@ def _assert_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
         seen.append(app)
         return {"app": app} if app == expected else None
 
-    ok, polls, _scene = _poll(screen, args, in_front, default_timeout=0.0)
+    ok, polls, _scene = poll(screen, args, in_front, default_timeout=0.0)
     if ok is None:
         raise AssertionFailed(
             f"expected {expected} in front, but the device shows {seen[-1] or 'the home screen'}",
@@ -375,16 +357,93 @@ def _skip(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     return {"skipped": skipped, "reason": reason}
 
 
+def _scroll_until_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    """Swipe towards ``direction`` (default down) until the target shows, at most ``max_swipes``
+    times (default 10), each swipe followed by one look; bounded by ``timeout`` as a whole. When a
+    swipe changed nothing on screen (a list still loading, or its end), the next look waits one
+    ``interval`` before the next swipe (so a list that loads late gets the time, and the end of a
+    list costs at most one interval per swipe)."""
+    selector = _needs_selector(args)
+    direction = _direction({"direction": args.get("direction", "down")}, _SCROLL_SWIPE)
+    limit = _number(args, "max_swipes", default=10)
+    if limit != int(limit) or not 0 <= limit <= MAX_SWIPES:
+        raise StepArgumentError(f"argument 'max_swipes' must be a whole number from 0 to {MAX_SWIPES}")
+    timeout = timeout_of(args, 10.0)
+    interval = interval_of(args, timeout)
+    deadline = time.monotonic() + timeout
+    problems: list[str] = []
+    check = target_check(selector, problems)
+    scene = _latest(screen)
+    swipes, wait = 0, False
+    while True:
+        found = check(scene)
+        if found is not None:
+            return {**_acted_on(found), "swipes": swipes}
+        if swipes >= limit or time.monotonic() >= deadline:
+            break
+        before = scene.texts()
+        if wait:
+            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+        else:
+            ex.driver.swipe(*_swipe_points(scene, _SCROLL_SWIPE[direction]), 0.3)
+            swipes += 1
+        scene = screen.observe().scene
+        wait = not wait and scene.texts() == before  # a swipe that changed nothing: wait once
+    why = f"; {problems[-1]}" if problems else ""
+    raise TargetNotFound(
+        f"{selector.describe()} did not show after {swipes} swipe(s) scrolling {direction}{why} "
+        f"({on_screen(scene)})",
+        hint="raise max_swipes, check the direction, or check the selector against `amc inspect`",
+    )
+
+
+def _hide_keyboard(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    ex.driver.hide_keyboard()
+    return None
+
+
+def _open_link(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    url = _string(args, "url")
+    if len(url) > MAX_URL or not _URL.fullmatch(url):
+        raise StepArgumentError(
+            f"argument 'url' must be a link such as https://example.com or myapp://path "
+            f"(a scheme, no spaces, at most {MAX_URL} characters), got {url[:80]!r}"
+        )
+    ex.driver.open_link(url, app_id_from_args(args))
+    return {"url": url}
+
+
+def _clear_state(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    ex.driver.clear_state(_app_id(args))
+    return None
+
+
 _SEL = frozenset({"target"}) | SELECTOR_KEYS
 _POLL = frozenset({"timeout", "interval"})
 ACTIONS: dict[str, Action] = {
     "launch_app": Action(_launch_app, frozenset(APP_ID_KEYS), True, "bring an app to the foreground"),
     "terminate_app": Action(_terminate_app, frozenset(APP_ID_KEYS), True, "stop an app"),
-    "tap": Action(_tap, frozenset({"x", "y"}) | _SEL, False, "tap a point or an element"),
+    "tap": Action(_tap, frozenset({"x", "y"}) | _SEL | _POLL, False, "tap a point or an element"),
     "long_press": Action(
-        _long_press, frozenset({"x", "y", "duration"}) | _SEL, False, "touch and hold a point or an element"
+        _long_press,
+        frozenset({"x", "y", "duration"}) | _SEL | _POLL,
+        False,
+        "touch and hold a point or an element",
     ),
-    "type_text": Action(_type_text, frozenset({"text", "target"}), False, "type into the focused field"),
+    "type_text": Action(
+        _type_text, frozenset({"text", "target"}) | _POLL, False, "type into the focused field"
+    ),
+    "scroll_until_visible": Action(
+        _scroll_until_visible,
+        frozenset({"direction", "max_swipes"}) | _SEL | _POLL,
+        False,
+        "swipe until an element shows",
+    ),
+    "hide_keyboard": Action(_hide_keyboard, frozenset(), True, "hide the on-screen keyboard"),
+    "open_link": Action(
+        _open_link, frozenset({"url"}) | frozenset(APP_ID_KEYS), False, "open a URL or deep link"
+    ),
+    "clear_state": Action(_clear_state, frozenset(APP_ID_KEYS), True, "clear an app's data"),
     "swipe": Action(_swipe, frozenset({"x1", "y1", "x2", "y2", "duration", "direction"}), False, "swipe"),
     "press": Action(_press, frozenset({"key"}), False, "press a key (home, back, enter …)"),
     "describe_screen": Action(_describe_screen, frozenset(), True, "describe the latest screen"),
@@ -398,7 +457,13 @@ ACTIONS: dict[str, Action] = {
         _assert_app, _POLL | frozenset(APP_ID_KEYS), True, "check which app is in the foreground"
     ),
     "remember": Action(_remember, frozenset(), True, "store values in the world model's variables"),
-    "skip": Action(_skip, frozenset({"reason", "skipped"}), True, "record a step a planner decided to skip"),
+    "skip": Action(
+        _skip,
+        frozenset({"reason", "skipped"}),
+        True,
+        "record a step a planner decided to skip",
+        looks_after=False,
+    ),
 }
 
 
@@ -412,6 +477,11 @@ class Executor:
     def is_idempotent(self, action: str) -> bool:
         entry = self.actions.get(action)
         return entry is not None and entry.idempotent
+
+    def looks_after(self, action: str) -> bool:
+        """Whether the loop observes the device after ``action`` (an unknown action: yes)."""
+        entry = self.actions.get(action)
+        return entry is None or entry.looks_after
 
     def _check(self, step: PlannedStep) -> Action:
         entry = self.actions.get(step.action)

@@ -39,7 +39,7 @@ class Planner(Protocol):
 
 
 def _last_failed(steps: Sequence[StepRecord]) -> bool:
-    return bool(steps) and not steps[-1].result.success
+    return bool(steps) and steps[-1].failed
 
 
 class StubPlanner:

@@ -143,12 +143,17 @@ class Session:
             steps[old] = dataclasses.replace(steps[old], scene=None)
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
-        """Execute ``step``, observe its outcome once, fold both into the world, record the step and
-        tell the listeners. Never raises for a failed step or a failed look: the outcome says."""
+        """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
+        device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
+        record the step and tell the listeners. Never raises for a failed step or a failed look:
+        the outcome says."""
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
-        if result.success or result.error_category != "device":
+        latest = self.observer.latest
+        if result.success and not self.executor.looks_after(step.action) and latest is not None:
+            observation = latest  # nothing was sent to the device: the screen is as last seen
+        elif result.success or result.error_category != "device":
             try:
                 observation = self.observer.look()
             except HarnessError as exc:

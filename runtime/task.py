@@ -13,7 +13,13 @@ nothing it can change. The loop's control flow is explicit and bounded:
 - any other device error ends the task with status ``device_error``;
 - ``max_consecutive_failures`` failed steps in a row end it ``failed``;
 - ``max_steps`` executed steps end it ``max_steps``;
-- an empty plan ends it ``succeeded`` when the last step succeeded, else ``failed``.
+- an empty plan ends it ``succeeded`` unless the last step failed (then ``failed``).
+
+A failed step whose ``PlannedStep.on_failure`` is ``warn`` (recorded as a warning) or ``retry``
+(its block runs again) does not fail the task and does not count toward
+``max_consecutive_failures`` (:func:`amc.core.steps.step_status` is the rule). A step that sends
+nothing to the device (a planner's ``skip``) is followed by no new observation: its outcome is the
+screen as last seen.
 
 The world hook only records; it cannot change any of these decisions. How one step runs (execute,
 repeat, observe, record, tell the listeners) is :class:`~amc.runtime.session.Session`'s, which the
@@ -248,8 +254,8 @@ class TaskRunner:
             while True:
                 planned = self._plan(goal, observation, context.world, steps)
                 if not planned:
-                    last = steps.last_result
-                    if last is not None and not last.success:
+                    if steps.last_failed:
+                        last = steps[-1].result
                         raise _Stop(TaskStatus.FAILED, last.error, last.error_kind)
                     break
                 for step in planned:

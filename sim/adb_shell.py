@@ -22,10 +22,12 @@ from __future__ import annotations
 import hashlib
 import shlex
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.errors import AppLaunchFailed
 from .device import SimDevice
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
@@ -45,7 +47,7 @@ EXIT_MARKER = "; echo X4EXIT:$?"
 IME_ID = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
-_KEYCODES.update({"25": "volume_down", "26": "power"})
+_KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape"})
 
 
 @dataclass(frozen=True)
@@ -162,7 +164,9 @@ class AndroidShell:
             "input": self._input,
             "ps": self._ps,
             "echo": lambda args: self._text(" ".join(args[1:]) + "\n"),
-            "screencap": lambda args: ShellResult(self.device.screenshot_png()),
+            # screencap -p writes the frame as an RGBA_8888 PNG (frameworks/base cmds/screencap/
+            # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
+            "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
             "rm": lambda args: ShellResult(b""),
             "mkdir": lambda args: ShellResult(b""),
             "chmod": lambda args: ShellResult(b""),
@@ -231,6 +235,10 @@ class AndroidShell:
         if verb == "force-stop" and len(argv) > 2:
             self.device.terminate(argv[-1])
             return ShellResult(b"")
+        if verb in ("start", "start-activity") and "-d" in argv[:-1]:
+            return self._view(argv)
+        if verb in ("start", "start-activity") and "-n" not in argv[:-1]:
+            return self._start_main(argv)
         if verb in ("start", "start-activity"):
             component = argv[argv.index("-n") + 1] if "-n" in argv[:-1] else ""
             package, _, activity = component.partition("/")
@@ -247,6 +255,83 @@ class AndroidShell:
             return self._text("Broadcasting: Intent { flg=0x400000 }\nBroadcast completed: result=0\n")
         return self._text(f"Error: unknown command '{verb}'\n", 255)
 
+    def _start_main(self, argv: list[str]) -> ShellResult:
+        """``am start [-W] -a android.intent.action.MAIN -c CATEGORY -p PKG`` (or ``am start PKG``):
+        the app's launcher activity in that category. Nothing answers the intent (no such package,
+        or no activity in that category): ``Starting: Intent { … pkg=… }`` and ``Error: Activity not
+        started, unable to resolve Intent { … flg=0x10000000 pkg=… }``, exit 0
+        (``pixel2-am-start-package-unable-to-resolve-intent-fenix.txt``; the exit status from
+        callstack/agent-device#115). With ``-W`` am waits until the activity is displayed and prints
+        ``Status: ok``, ``LaunchState:`` (Android 10 and later), ``Activity:``, the times and
+        ``Complete`` (``am-start-W-S-status-ok-ThisTime-blog.txt``, whose ``ThisTime:`` Android 10
+        dropped). An app already running comes back with its task: AOSP prints ``Warning: Activity
+        not started, its current task has been brought to the front`` (from its source; no capture
+        was collected)."""
+        waits = "-W" in argv
+        words = [a for a in argv[2:] if a != "-W"]
+        options: dict[str, list[str]] = {}
+        rest: list[str] = []
+        i = 0
+        while i < len(words):
+            if words[i] in ("-a", "-c", "-p", "--user", "-f") and i + 1 < len(words):
+                options.setdefault(words[i], []).append(words[i + 1])
+                i += 2
+            else:
+                rest.append(words[i])
+                i += 1
+        package = (options.get("-p") or rest[-1:] or [""])[0]
+        categories = options.get("-c") or ["android.intent.category.LAUNCHER"]
+        action = (options.get("-a") or ["android.intent.action.MAIN"])[0]
+        described = f"act={action} cat=[{','.join(categories)}]"
+        starting = f"Starting: Intent {{ {described} pkg={package} }}\n"
+        spec = self.device.apps.get(package)
+        declared = spec.categories if spec is not None else ("android.intent.category.LAUNCHER",)
+        if not self._launchable(package) or not set(categories) <= set(declared):
+            return self._text(
+                starting + f"Error: Activity not started, unable to resolve Intent {{ {described} "
+                f"flg=0x10000000 pkg={package} }}\n"
+            )
+        running = package in self.device.running_apps()
+        self.device.launch(package)
+        lines = [starting.rstrip("\n")]
+        if running:
+            lines.append("Warning: Activity not started, its current task has been brought to the front")
+        if waits:
+            left = self.device.transition_left()
+            time.sleep(min(left, 5.0))  # am waits until the activity is displayed
+            waited = max(1, round(left * 1000))
+            state = "HOT" if running else "COLD"
+            lines += ["Status: ok"]
+            if self.profile.api >= 29:
+                lines.append(f"LaunchState: {state}")
+            lines += [
+                f"Activity: {package}/{_short(package, self._activity(package))}",
+                f"TotalTime: {waited}",
+                f"WaitTime: {waited + 4}",
+                "Complete",
+            ]
+        return self._text("\n".join(lines) + "\n")
+
+    def _view(self, argv: list[str]) -> ShellResult:
+        """``am start -a android.intent.action.VIEW -d URL [-p PACKAGE]``: the lines am prints, and
+        its "unable to resolve Intent" error when no activity takes the link. The wording is AOSP's
+        ActivityManagerShellCommand (runStartActivity: "Starting: Intent { … }", then "Error:
+        Activity not started, unable to resolve Intent { … }"), written from its source as we know
+        it, not from a capture; real output also carries flags we leave out."""
+        url = argv[argv.index("-d") + 1]
+        package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
+        intent = f"Intent {{ act=android.intent.action.VIEW dat={url}" + (
+            f" pkg={package}" if package else ""
+        )
+        try:
+            self.device.open_link(url, package)
+        except AppLaunchFailed:
+            return self._text(
+                f"Starting: {intent} }}\n"
+                f"Error: Activity not started, unable to resolve {intent} flg=0x10000000 }}\n"
+            )
+        return self._text(f"Starting: {intent} }}\n")
+
     def _pm(self, argv: list[str]) -> ShellResult:
         verb = argv[1] if len(argv) > 1 else ""
         if verb == "list" and argv[2:3] == ["packages"]:
@@ -261,6 +346,12 @@ class AndroidShell:
                 f"package:/data/app/~~{_hex(package)}==/{package}-{_hex(package[::-1])}==/base.apk\n"
             )
         if verb == "clear" and len(argv) > 2:
+            # pm answers "Success" (exit 0) when it cleared the package, "Failed" with exit 1 when it
+            # could not (no such package): an Android 15 emulator's answers,
+            # tests/fixtures/real/android/emulator-a15-api35-pm-clear-success-failed-exit-codes.txt.
+            if argv[-1] not in self.device.apps:
+                return self._text("Failed\n", 1)
+            self.device.clear_state(argv[-1])
             return self._text("Success\n")
         return self._text(f"Unknown command: {verb}\n", 255)
 
@@ -288,6 +379,15 @@ class AndroidShell:
             return self._text(activity_top(self.device, profile))
         if service == "activity":
             return self._text(activities_dump(self.device, profile))
+        if service == "input_method":
+            # The line tools grep for (e.g. yonadev/yona-app-android's checkUIKeyboard quotes a real
+            # one: "mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true").
+            shown = str(self.device.keyboard_shown()).lower()
+            return self._text(
+                "Input method client state for IInputMethodClientInvoker:\n"
+                f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false "
+                f"mInputShown={shown}\n"
+            )
         if service == "display":
             width, height = self.device.window_size
             return self._text(
@@ -383,6 +483,8 @@ class AndroidShell:
                 name = _KEYCODES.get(key, key.lower())
                 if name in ("home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"):
                     self.device.press(name)
+                elif name == "escape":  # KEYCODE_ESCAPE: the IME hides, as appium-android-driver relies on
+                    self.device.hide_keyboard()
             else:
                 return self._text(f"Error: Unknown command: {verb}\n", 1)
         except ValueError:

@@ -344,6 +344,8 @@ def _source(state: AppiumState, session: _Session, params: Mapping[str, str], bo
 
 
 def _screenshot(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
+    # W3C WebDriver "Take Screenshot": the base64 of a PNG in "value"; the UiAutomator2 and
+    # XCUITest drivers send the device's pixels; Appium-Python-Client's get_screenshot_as_base64.
     return base64.b64encode(state.device.screenshot_png()).decode("ascii")
 
 

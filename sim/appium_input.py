@@ -9,6 +9,8 @@ which the face answers in W3C JSON with the HTTP status Appium uses.
 from __future__ import annotations
 
 import math
+import shlex
+import time
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,9 +19,9 @@ from typing import Any, Protocol
 from lxml import etree
 
 from ..core.apps import SPRINGBOARD
-from ..core.errors import AppNotInstalled
+from ..core.errors import AppError, AppNotInstalled
 from ..core.models import Platform
-from .adb_shell import SYSTEM_PACKAGES
+from .adb_shell import SYSTEM_PACKAGES, AndroidShell
 from .device import SimDevice
 from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .nodes import SimNode
@@ -218,7 +220,29 @@ def _activate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
             f'(FBSApplicationLibrary) returned nil for "{app_id}"" '
             f"UserInfo={{BSErrorCodeDescription=NotFound}}}}}}",
         ) from exc
+    if phone.platform == "ios":  # WDA's launch returns once the app is in front (XCTest waits)
+        time.sleep(min(phone.device.transition_left(), 5.0))
     return None
+
+
+def _start_activity(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: startActivity`` (appium-android-driver's mobileStartActivity): ``am start-activity``
+    with ``-W`` for ``wait`` and the intent from ``action``, ``categories``, ``package`` and
+    ``component``, run on the phone; the answer is am's output. The simulated shell prints it
+    (:meth:`sim.adb_shell.AndroidShell._start_main`)."""
+    command = ["am", "start-activity"]
+    if args.get("wait"):
+        command.append("-W")
+    if isinstance(args.get("action"), str):
+        command += ["-a", args["action"]]
+    categories = args.get("categories")
+    for category in [categories] if isinstance(categories, str) else (categories or []):
+        command += ["-c", str(category)]
+    if isinstance(args.get("component"), str):
+        command += ["-n", args["component"]]
+    if isinstance(args.get("package"), str):
+        command += ["-p", args["package"]]
+    return AndroidShell(phone.device).run(shlex.join(command)).output.decode()
 
 
 def _terminate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
@@ -283,8 +307,43 @@ def _press_button(phone: Phone, args: Mapping[str, Any]) -> Any:
     return None
 
 
+# The extensions below are documented by appium-uiautomator2-driver (docs/android-mobile-gestures
+# and its README's "mobile: deepLink", "mobile: clearApp", "mobile: hideKeyboard") and by
+# appium-xcuitest-driver (docs/reference/execute-methods: deepLink with url and bundleId, clearApp
+# "Simulator only", hideKeyboard); the replies' shapes here are ours where no capture was found.
+def _hide_keyboard(phone: Phone, options: Mapping[str, Any]) -> Any:
+    # UiAutomator2 answers whether it hid one (false: no keyboard was shown); XCUITest answers null.
+    hidden = phone.device.hide_keyboard()
+    return hidden if phone.platform == "android" else None
+
+
+def _deep_link(phone: Phone, options: Mapping[str, Any]) -> Any:
+    url = options.get("url")
+    if not isinstance(url, str) or not url:
+        raise invalid_argument("'url' is required")
+    app = options.get("package" if phone.platform == "android" else "bundleId")
+    try:
+        phone.device.open_link(url, app if isinstance(app, str) else None)
+    except AppError as exc:
+        # UiAutomator2 relays am's "unable to resolve Intent"; XCUITest the reason iOS gave.
+        raise W3CError(500, "unknown error", f"Cannot open the url '{url}': {exc.message}") from exc
+    return None
+
+
+def _clear_app(phone: Phone, options: Mapping[str, Any]) -> Any:
+    app = options.get("appId" if phone.platform == "android" else "bundleId")
+    if not isinstance(app, str) or not phone.device.is_installed(app):
+        raise W3CError(500, "unknown error", f"The application '{app}' is not installed on the device")
+    phone.device.clear_state(app)
+    return True if phone.platform == "android" else None
+
+
 MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, Any]], Any]]] = {
+    "mobile: hideKeyboard": (frozenset({"android", "ios"}), _hide_keyboard),
+    "mobile: deepLink": (frozenset({"android", "ios"}), _deep_link),
+    "mobile: clearApp": (frozenset({"android", "ios"}), _clear_app),
     "mobile: activateApp": (frozenset({"android", "ios"}), _activate_app),
+    "mobile: startActivity": (frozenset({"android"}), _start_activity),
     "mobile: terminateApp": (frozenset({"android", "ios"}), _terminate_app),
     "mobile: queryAppState": (frozenset({"android", "ios"}), _query_app_state),
     "mobile: activeAppInfo": (frozenset({"ios"}), _active_app_info),

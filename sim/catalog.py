@@ -16,8 +16,10 @@ __all__ = [
     "ANDROID_LAUNCHER",
     "DEMO_APP",
     "DEMO_PASSWORD",
+    "DEMO_SCHEME",
     "DEMO_USER",
     "NOTES_APP",
+    "SIGNING_IN",
     "AppSpec",
     "Screen",
     "Widget",
@@ -29,6 +31,9 @@ DEMO_APP = "com.example.amc.demo"
 NOTES_APP = "com.example.amc.notes"  # asks to send notifications on its first launch
 DEMO_USER = "qa"
 DEMO_PASSWORD = "secret123"
+DEMO_SCHEME = "amcdemo"
+# What the demo app shows while it signs in (with the device's timing on, about a second).
+SIGNING_IN = "signing_in"
 
 
 @dataclass(frozen=True)
@@ -55,15 +60,24 @@ class Widget:
 
 @dataclass(frozen=True)
 class Screen:
+    """One screen of an app. ``loads_late``: its rows come after a delay (a list fetched from
+    somewhere), with a progress indicator until then, when the device's timing is on."""
+
     name: str
     title: str
     widgets: tuple[Widget, ...]
     activity: str | None = None  # Android only: the activity class shown for this screen
     toolbar: bool = True
+    loads_late: bool = False
 
 
 @dataclass(frozen=True)
 class AppSpec:
+    """An installed app. ``schemes`` are the URL schemes it opens (``amcdemo://login`` opens the
+    demo app on its ``login`` screen). With ``signed_in_screen``, a signed-in user survives the app being
+    stopped (as a real app keeps its session on disk) until its data is cleared or the user signs
+    out; a signed-in user starts on ``signed_in_screen``."""
+
     app_id: str
     name: str
     start: str
@@ -73,6 +87,8 @@ class AppSpec:
     asks: str | None = None
     # Android: the launcher categories its main activity declares (TV apps: LEANBACK_LAUNCHER only).
     categories: tuple[str, ...] = ("android.intent.category.LAUNCHER",)
+    schemes: tuple[str, ...] = ()
+    signed_in_screen: str | None = None
 
     def screen(self, name: str) -> Screen:
         return self.screens[name]
@@ -111,6 +127,15 @@ def _demo_app(platform: Platform) -> AppSpec:
                 activity=login_activity,
             ),
             Screen(
+                SIGNING_IN,
+                "Demo Login",
+                (
+                    Widget("progress", "progress", label="Signing in"),
+                    Widget("text", "status", "Signing in…"),
+                ),
+                activity=login_activity,
+            ),
+            Screen(
                 "welcome",
                 "Welcome",
                 (
@@ -120,6 +145,8 @@ def _demo_app(platform: Platform) -> AppSpec:
                 activity=home_activity,
             ),
         ),
+        schemes=(DEMO_SCHEME,),
+        signed_in_screen="welcome",
     )
 
 
@@ -186,6 +213,7 @@ def _android_apps() -> dict[str, AppSpec]:
                         _row("data_saver", "Data Saver", "Off"),
                     ),
                     activity=f"{settings}.Settings$NetworkDashboardActivity",
+                    loads_late=True,
                 ),
                 Screen(
                     "connected",
@@ -299,6 +327,7 @@ def _ios_apps() -> dict[str, AppSpec]:
                         _row("Software Update", "Software Update"),
                         _row("iPhone Storage", "iPhone Storage"),
                     ),
+                    loads_late=True,
                 ),
                 Screen(
                     "display",
@@ -332,6 +361,7 @@ def _ios_apps() -> dict[str, AppSpec]:
                     ),
                 ),
             ),
+            schemes=("http", "https"),
         ),
         _demo_app("ios"),
         _notes_app("ios"),

@@ -4,35 +4,66 @@ One :class:`SimDevice` is one phone: installed apps, which one is in front, each
 screen stack, field contents and switches, the keyboard and alerts. It knows nothing about wire
 protocols; the in-process :class:`~drivers.simulated.SimDriver` and the protocol faces call the
 same methods, under one lock, so a device can be driven from several server threads at once.
+
+In time (:class:`Timing`; :data:`INSTANT` by default here, ``realistic`` for flows and device
+tests through ``amc.drivers.connect``): a change of screen or app takes 100-400 ms during which
+the old screen still shows (in its tree and as the app in front), the demo app's sign-in shows a
+progress indicator for about a second, and the screens marked ``loads_late`` show a progress
+indicator before their rows. A tap while the screen is still changing is dropped, as a touch on a
+window mid-animation is; a stopped app's window goes at once. Timed changes happen when the device
+is next asked anything (no thread), so a device nobody asks costs nothing.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import heapq
+import random
 import threading
+import time
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 from ..core.apps import SPRINGBOARD
-from ..core.errors import AppNotInstalled, StepArgumentError
+from ..core.errors import AppLaunchFailed, AppNotInstalled, StepArgumentError
 from ..core.models import Platform
 from . import layout
 from .catalog import (
     ANDROID_LAUNCHER,
     DEMO_PASSWORD,
     DEMO_USER,
+    SIGNING_IN,
     AppSpec,
     Screen,
     Widget,
     catalog,
 )
 from .nodes import SimNode
-from .png import solid_png
+from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
+from .timing import INSTANT, REALISTIC, TIMINGS, Timing
 
-__all__ = ["WINDOW_SIZES", "AppRun", "SimDevice"]
+__all__ = [
+    "INSTANT",
+    "REALISTIC",
+    "SCREEN_SCALES",
+    "TIMINGS",
+    "WINDOW_SIZES",
+    "AppRun",
+    "SimDevice",
+    "Timing",
+]
+
+
+_LOADING = (Widget("progress", "loading", label="Loading"),)
 
 WINDOW_SIZES: dict[str, tuple[int, int]] = {"android": (1080, 2400), "ios": (390, 844)}
+# Screenshot pixels per window unit: Android windows are in pixels already; an iPhone 14's
+# 390x844-point window is a 1170x2532-pixel screenshot.
+SCREEN_SCALES: dict[str, float] = {"android": 1.0, "ios": 3.0}
 ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"})
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
@@ -50,10 +81,15 @@ class AppRun:
     alert: tuple[str, str] | None = None
     user: str | None = None
     prompt: str | None = None  # a system permission prompt over the app ("notifications")
+    rows_at: dict[str, float] = field(default_factory=dict)  # loads_late screen -> when its rows show
+    clock: Callable[[], float] = time.monotonic
 
     @property
     def screen(self) -> Screen:
-        return self.spec.screen(self.stack[-1])
+        screen = self.spec.screen(self.stack[-1])
+        if screen.loads_late and self.rows_at.get(screen.name, 0.0) > self.clock():
+            return dataclasses.replace(screen, widgets=_LOADING)
+        return screen
 
     def previous_title(self) -> str | None:
         if len(self.stack) < 2:
@@ -76,12 +112,18 @@ class SimDevice:
         window_size: tuple[int, int] | None = None,
         os_version: str | None = None,
         profile: AndroidProfile | IosProfile | None = None,
+        timing: Timing = INSTANT,
+        clock: Callable[[], float] = time.monotonic,
+        screen_scale: float | None = None,
     ) -> None:
         if platform not in WINDOW_SIZES:
             raise ValueError(f"simulated platform must be 'android' or 'ios', got {platform!r}")
         self.platform: Platform = platform
         self.device_id = device_id or ("emulator-5554" if platform == "android" else "SIM-IPHONE-15")
         self.window_size = window_size or WINDOW_SIZES[platform]
+        self.screen_scale = screen_scale or SCREEN_SCALES[platform]
+        if not 0 < self.screen_scale <= 4:
+            raise ValueError(f"screen_scale must be above 0 and at most 4, got {self.screen_scale!r}")
         if profile is None:
             profile = DEFAULT_ANDROID if platform == "android" else DEFAULT_IOS
         if isinstance(profile, AndroidProfile) != (platform == "android"):
@@ -94,11 +136,66 @@ class SimDevice:
         self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
         self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
         self._lock = threading.RLock()
+        self._pictures = PictureCache()
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self.changes = 0  # bumped on every state change; tests and faces read it
+        self.timing = timing
+        self._clock = clock
+        self._random = random.Random(zlib.crc32(self.device_id.encode()))  # the same run, the same waits
+        self._events: list[tuple[float, int, Callable[[], None]]] = []
+        self._shown: tuple[float, SimNode, str | None, str | None] | None = None  # until, tree, app, activity
+        self._data: dict[str, dict[str, str]] = {}  # what apps keep on disk (a signed-in user)
+
+    # --- time -------------------------------------------------------------------------------
+
+    def _settle(self) -> None:
+        """Apply the timed changes that are due (call with the lock held)."""
+        now = self._clock()
+        while self._events and self._events[0][0] <= now:
+            _due, _n, event = heapq.heappop(self._events)
+            event()
+        if self._shown is not None and self._shown[0] <= now:
+            self._shown = None
+
+    def _later(self, delay: float, event: Callable[[], None]) -> None:
+        if delay <= 0:
+            event()
+            return
+        heapq.heappush(self._events, (self._clock() + delay, self.changes, event))
+
+    def _screen_key(self) -> tuple[str | None, tuple[str, ...], tuple[str, str] | None]:
+        run = self._current()
+        return (self._foreground, tuple(run.stack) if run else (), run.alert if run else None)
+
+    @contextmanager
+    def _changing(self, *, freeze: bool = True) -> Iterator[None]:
+        """Around a change: if it changed the screen, the one before it keeps showing for a
+        transition, and a ``loads_late`` screen it opened gets its rows later. Nested changes (a tap
+        that launches an app) make one transition."""
+        self._settle()
+        before = self._screen_key()
+        low, high = self.timing.transition
+        shown = None
+        if high > 0 and freeze:  # the screen as it is now (a change during a transition starts from it)
+            run = self._current()
+            activity = run.screen.activity if run is not None else self.foreground_activity()
+            shown = (layout.build(self), self._foreground or self.launcher, activity)
+        yield
+        if self._screen_key() == before:
+            return
+        now = self._clock()
+        if shown is not None:
+            self._shown = (now + self._random.uniform(low, high), *shown)
+        run = self._current()
+        if run is not None and self.timing.list_rows > 0:
+            top = run.spec.screen(run.stack[-1])
+            if top.loads_late and (
+                not before[1] or before[1][-1] != top.name or before[0] != self._foreground
+            ):
+                run.rows_at[top.name] = now + self.timing.list_rows
 
     # --- queries ----------------------------------------------------------------------------
 
@@ -109,12 +206,19 @@ class SimDevice:
         return app_id in self.apps or app_id == self.launcher
 
     def foreground(self) -> str:
-        """The package / bundle id in front; the launcher (or SpringBoard) on the home screen."""
+        """The package / bundle id in front (during a transition, the one still showing); the
+        launcher (or SpringBoard) on the home screen."""
         with self._lock:
+            self._settle()
+            if self._shown is not None:
+                return self._shown[2] or self.launcher
             return self._foreground or self.launcher
 
     def foreground_activity(self) -> str | None:
         with self._lock:
+            self._settle()
+            if self._shown is not None:
+                return self._shown[3]
             run = self._current()
             if run is None:
                 return (
@@ -123,6 +227,12 @@ class SimDevice:
                     else None
                 )
             return run.screen.activity
+
+    def transition_left(self) -> float:
+        """Seconds until the screen showing during a transition gives way to the new one (0: none)."""
+        with self._lock:
+            self._settle()
+            return 0.0 if self._shown is None else max(0.0, self._shown[0] - self._clock())
 
     def running_apps(self) -> tuple[str, ...]:
         with self._lock:
@@ -162,55 +272,107 @@ class SimDevice:
             return self._current()
 
     def tree(self) -> SimNode:
-        """The whole screen as native nodes, in this platform's shapes."""
+        """The whole screen as native nodes, in this platform's shapes (during a transition, the
+        screen that still shows)."""
         with self._lock:
+            self._settle()
+            if self._shown is not None:
+                return self._shown[1]
             return layout.build(self)
 
-    def screenshot_png(self) -> bytes:
-        """A PNG of the screen size whose colour changes with what is on screen."""
-        with self._lock:
-            fg = self.foreground()
-            run = self._current()
-            screen = run.screen.name if run is not None else "home"
-            shade = zlib.crc32(f"{fg}/{screen}".encode()) & 0xFFFFFF
-        width, height = self.window_size
-        return solid_png(width // 4, height // 4, ((shade >> 16) & 255, (shade >> 8) & 255, shade & 255))
+    def screenshot_png(self, *, alpha: bool = False) -> bytes:
+        """The screen as a PNG (RGBA with ``alpha``), drawn from the tree the UI dumps render."""
+        return self._pictures.png(self.tree(), self.platform, self.window_size, self.screen_scale, alpha)
+
+    def screenshot_jpeg(self, quality: int = 80) -> bytes:
+        """The screen as a JPEG of ``quality`` (1-100), as uiautomator2's server sends it."""
+        return self._pictures.jpeg(self.tree(), self.platform, self.window_size, self.screen_scale, quality)
 
     # --- app lifecycle ----------------------------------------------------------------------
 
+    def _spec(self, app_id: str) -> AppSpec:
+        spec = self.apps.get(app_id)
+        if spec is None:
+            raise AppNotInstalled(
+                f"{app_id} is not installed on {self.device_id}",
+                app_id=app_id,
+                hint=f"installed apps: {', '.join(self.apps)}",
+            )
+        return spec
+
     def launch(self, app_id: str) -> None:
-        """Start or resume ``app_id`` in front; ``AppNotInstalled`` if there is no such app."""
-        with self._lock:
+        """Start or resume ``app_id`` in front; ``AppNotInstalled`` if there is no such app. An app
+        that keeps its sign-in starts on its signed-in screen while a user is signed in."""
+        with self._lock, self._changing():
             if app_id == self.launcher:
                 self.home()
                 return
-            spec = self.apps.get(app_id)
-            if spec is None:
-                raise AppNotInstalled(
-                    f"{app_id} is not installed on {self.device_id}",
-                    app_id=app_id,
-                    hint=f"installed apps: {', '.join(self.apps)}",
-                )
+            spec = self._spec(app_id)
             if app_id not in self._running:
-                self._running[app_id] = AppRun(spec, [spec.start])
+                run = AppRun(spec, [spec.start], clock=self._clock)
+                user = self._data.get(app_id, {}).get("user")
+                if user is not None and spec.signed_in_screen is not None:
+                    run.user = user
+                    run.stack.append(spec.signed_in_screen)
                 if spec.asks is not None and app_id not in self._asked:
-                    self._running[app_id].prompt = spec.asks
+                    run.prompt = spec.asks
                     self._asked.add(app_id)
+                self._running[app_id] = run
             self._foreground = app_id
             self.changes += 1
 
     def terminate(self, app_id: str) -> bool:
-        """Stop ``app_id``; True if it was running. The home screen shows if it was in front."""
-        with self._lock:
+        """Stop ``app_id``; True if it was running. The home screen shows at once if it was in front
+        (a stopped app's window goes with it: no transition shows it)."""
+        with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
             self._tasks.pop(app_id, None)
             if self._foreground == app_id:
                 self._foreground = None
+                self._shown = None
             self.changes += 1
             return was_running
 
-    def home(self) -> None:
+    def clear_state(self, app_id: str) -> None:
+        """Stop ``app_id`` and forget what it kept (``pm clear``); ``AppNotInstalled`` if absent."""
         with self._lock:
+            self._spec(app_id)
+            self.terminate(app_id)
+            self._data.pop(app_id, None)
+            self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
+
+    def open_link(self, url: str, app_id: str | None = None) -> str:
+        """Open ``url`` in the app that handles its scheme (``app_id`` when given); returns that app.
+        ``scheme://SCREEN`` opens the app on that screen (a signed-in user asking for the start screen
+        gets the signed-in one, as apps redirect). ``AppLaunchFailed`` when no app opens it."""
+        with self._lock:
+            parts = urlsplit(url)
+            scheme = parts.scheme.lower()
+            handlers = [a for a, spec in self.apps.items() if scheme in spec.schemes]
+            if app_id is not None:
+                handlers = [a for a in handlers if a == app_id]
+            if not handlers:
+                raise AppLaunchFailed(
+                    f"no app on {self.device_id} opens {url}"
+                    + (f" (not {app_id})" if app_id is not None else ""),
+                    app_id=app_id,
+                    hint="the simulated apps open amcdemo://login (the demo app)"
+                    + ("; Safari opens http(s) links" if self.platform == "ios" else ""),
+                )
+            target = handlers[0]
+            with self._changing():
+                self.launch(target)
+                run = self._running[target]
+                screen = parts.netloc or parts.path.strip("/")
+                if screen == run.spec.start and run.user is not None and run.spec.signed_in_screen:
+                    screen = run.spec.signed_in_screen  # a signed-in user is not shown the sign-in page
+                if screen in run.spec.screens and screen != SIGNING_IN and run.stack[-1] != screen:
+                    run.stack[:] = [run.spec.start] if screen == run.spec.start else [run.spec.start, screen]
+                    run.focused, run.alert = None, None
+            return target
+
+    def home(self) -> None:
+        with self._lock, self._changing():
             run = self._current()
             if run is not None:
                 run.focused = None
@@ -220,8 +382,12 @@ class SimDevice:
     # --- input ------------------------------------------------------------------------------
 
     def tap(self, x: float, y: float) -> str | None:
-        """Tap at a point; returns what was hit (its ref) or None when nothing reacts there."""
-        with self._lock:
+        """Tap at a point; returns what was hit (its ref) or None when nothing reacts there. A tap
+        while the screen is still changing is dropped, as a touch on a window mid-animation is."""
+        with self._lock, self._changing():
+            if self._shown is not None:
+                self.changes += 1
+                return None
             node = layout.build(self).hit(x, y)
             self.changes += 1
             if node is None or node.ref is None:
@@ -235,14 +401,27 @@ class SimDevice:
     def type_text(self, text: str) -> None:
         """Type into the focused field; with no focused field nothing happens (as on a phone)."""
         with self._lock:
+            self._settle()
             run = self._current()
             if run is None or run.focused is None or run.prompt is not None:
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
 
+    def hide_keyboard(self) -> bool:
+        """Hide the on-screen keyboard (the field loses focus); True if it was shown."""
+        with self._lock:
+            self._settle()
+            run = self._current()
+            if run is None or run.focused is None:
+                return False
+            run.focused = None
+            self.changes += 1
+            return True
+
     def clear_text(self) -> None:
         with self._lock:
+            self._settle()
             run = self._current()
             if run is not None and run.focused is not None:
                 run.values[run.focused] = ""
@@ -251,6 +430,7 @@ class SimDevice:
     def swipe(self, x1: float, y1: float, x2: float, y2: float) -> None:
         """A vertical swipe over a list scrolls it (swipe up = content moves up)."""
         with self._lock:
+            self._settle()
             run = self._current()
             self.changes += 1
             if run is None or run.alert is not None:
@@ -268,7 +448,7 @@ class SimDevice:
             raise StepArgumentError(
                 f"key {key!r} is not supported on {self.platform}; supported: {', '.join(sorted(allowed))}"
             )
-        with self._lock:
+        with self._lock, self._changing():
             self.changes += 1
             run = self._current()
             if key == "home":
@@ -320,6 +500,20 @@ class SimDevice:
         elif kind == "widget" and run is not None:
             self._widget(run, arg)
 
+    def _signed_in(self, run: AppRun, user: str, password: str) -> None:
+        """The end of a sign-in: the welcome screen, or the failure alert."""
+        if run.stack[-1] == SIGNING_IN:
+            run.stack.pop()
+        if user == DEMO_USER and password == DEMO_PASSWORD:
+            run.user = user
+            run.values.clear()
+            run.stack.append("welcome")
+            if run.spec.signed_in_screen is not None:
+                self._data.setdefault(run.spec.app_id, {})["user"] = user
+        else:
+            run.alert = ("Sign-in failed", "Invalid username or password.")
+        self.changes += 1
+
     def _widget(self, run: AppRun, key: str) -> None:
         widget = next((w for w in run.screen.widgets if w.key == key), None)
         if widget is None or not widget.enabled:
@@ -332,14 +526,12 @@ class SimDevice:
             run.switches[widget.key] = not run.switch_on(widget)
         elif widget.action == "login":
             user, password = run.values.get("username", ""), run.values.get("password", "")
-            if user == DEMO_USER and password == DEMO_PASSWORD:
-                run.user = user
-                run.values.clear()
-                run.stack.append("welcome")
-            else:
-                run.alert = ("Sign-in failed", "Invalid username or password.")
+            if self.timing.sign_in > 0:
+                run.stack.append(SIGNING_IN)
+            self._later(self.timing.sign_in, lambda: self._signed_in(run, user, password))
         elif widget.action == "logout":
             run.user = None
+            self._data.pop(run.spec.app_id, None)
             run.stack[:] = [run.spec.start]
         if widget.goto is not None:
             if widget.goto in run.stack:

@@ -267,6 +267,9 @@ def _android_widget(run: AppRun, pkg: str, widget: Widget, full: Bounds, shown: 
             enabled=widget.enabled,
             ref=ref,
         )
+    if widget.role == "progress":
+        # An indeterminate android.widget.ProgressBar: no text, its content-desc when the app sets one.
+        return SimNode("android.widget.ProgressBar", inner, label=widget.label, ident=ident, package=pkg)
     return SimNode("android.widget.TextView", inner, text=widget_text(run, widget), ident=ident, package=pkg)
 
 

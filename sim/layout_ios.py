@@ -181,6 +181,15 @@ def _ios_widget(run: AppRun, widget: Widget, full: Bounds, on_screen: bool) -> S
             enabled=widget.enabled,
             ref=ref,
         )
+    if widget.role == "progress":
+        # UIActivityIndicatorView: XCUIElementTypeActivityIndicator, labelled "In progress" by UIKit.
+        return SimNode(
+            "XCUIElementTypeActivityIndicator",
+            inner,
+            label=widget.label or "In progress",
+            ident=widget.key,
+            visible=on_screen,
+        )
     text = widget_text(run, widget)
     return SimNode(
         "XCUIElementTypeStaticText",

@@ -330,14 +330,12 @@ class U2Server:
         self.device.clear_text()
 
     def _screenshot(self, scale: float = 1.0, quality: int = 80) -> str:
-        from PIL import Image  # Pillow comes with uiautomator2, which this face serves
-
-        with Image.open(io.BytesIO(self.device.screenshot_png())) as small:
-            width, height = self.device.window_size
-            image = small.convert("RGB").resize((max(1, int(width * scale)), max(1, int(height * scale))))
-        out = io.BytesIO()
-        image.save(out, format="JPEG", quality=int(quality))
-        return base64.b64encode(out.getvalue()).decode("ascii")
+        # openatx/android-uiautomator-server, AutomatorServiceImpl.takeScreenshot(float scale, int
+        # quality): UiAutomation.takeScreenshot() compressed as JPEG at `quality`, base64; `scale` is
+        # not applied. Bitmap.compress refuses a quality outside 0-100 (IllegalArgumentException).
+        if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 100:
+            raise RpcError(-32602, "java.lang.IllegalArgumentException: quality must be 0..100")
+        return base64.b64encode(self.device.screenshot_jpeg(max(1, quality))).decode("ascii")
 
     def _device_info(self) -> dict[str, Any]:
         width, height = self.device.window_size

@@ -39,6 +39,7 @@ import json
 import re
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -67,6 +68,7 @@ from .wda_routes import (
 __all__ = ["ROUTE_NAMES", "WdaFace"]
 
 _MAX_CACHED_ELEMENTS = 2048
+_MAX_LAUNCH_WAIT = 5.0  # seconds a launch waits for the device's transition, at most
 
 
 class WdaFace:
@@ -261,11 +263,14 @@ class WdaFace:
         return node
 
     def launch(self, bundle_id: str) -> None:
-        """``[XCUIApplication launch]``: a missing app is answered per generation, see :meth:`missing`."""
+        """``[XCUIApplication launch]``: it returns once the app is in front (XCTest waits for it),
+        so the answer comes after the device's transition; a missing app is answered per
+        generation, see :meth:`missing`."""
         try:
             self.device.launch(bundle_id)
         except AppNotInstalled as exc:
             raise self.missing(bundle_id) from exc
+        time.sleep(min(self.device.transition_left(), _MAX_LAUNCH_WAIT))
 
     def missing(self, bundle_id: str) -> WdaError:
         """WDA's answer to launching an app that is not installed. From 5.1.4 the XCTest launch error

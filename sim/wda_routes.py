@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..core.errors import AppLaunchFailed
 from . import wda_device_routes as device_routes
 from .render_wda import pid_for, render_accessible, render_json
 from .wda_query import QueryError, find
@@ -208,6 +209,28 @@ def _keys(face: WdaFace, req: Request) -> Any:
     return None
 
 
+def _dismiss_keyboard(face: WdaFace, req: Request) -> Any:
+    # WebDriverAgent's FBCustomCommands routes POST /wda/keyboard/dismiss (optional keyNames) and
+    # answers null once the keyboard is gone; with none shown it answers null too (as we read its
+    # source; no capture of that case was found).
+    face.device.hide_keyboard()
+    return None
+
+
+def _open_url(face: WdaFace, req: Request) -> Any:
+    # FBSessionCommands routes POST /session/:id/url {"url": …} (facebook-wda's open_url sends
+    # exactly that); newer WebDriverAgents take "bundleId" too, to open it in that app.
+    url = req.string("url")
+    bundle = req.body.get("bundleId")
+    try:
+        face.device.open_link(url, bundle if isinstance(bundle, str) else None)
+    except AppLaunchFailed as exc:
+        # FBSessionCommands answers an unknown error with the reason XCUIDevice gave; the wording
+        # here is ours (no capture of a refused URL was found).
+        raise WdaError("unknown error", f"The URL {url} cannot be opened: {exc.message}", 500) from exc
+    return None
+
+
 def _drag(face: WdaFace, req: Request) -> Any:
     face.device.swipe(req.number("fromX"), req.number("fromY"), req.number("toX"), req.number("toY"))
     return None
@@ -319,9 +342,13 @@ ROUTES: tuple[Route, ...] = (
     _r("tap", "POST", "/wda/tap", "required", _tap),
     _r("tap.element", "POST", "/wda/tap/(?P<uuid>[^/]+)", "required", _tap),
     _r("keys", "POST", "/wda/keys", "required", _keys),
+    _r("keyboard.dismiss", "POST", "/wda/keyboard/dismiss", "required", _dismiss_keyboard),
+    _r("url", "POST", "/url", "required", _open_url),
     _r("drag", "POST", "/wda/dragfromtoforduration", "required", _drag),
     _r("touchAndHold", "POST", "/wda/touchAndHold", "required", _touch_and_hold),
     _r("pressButton", "POST", "/wda/pressButton", "required", _press_button),
+    # WebDriverAgent's FBScreenshotCommands: the main screen as PNG in pixels (points times the
+    # screen's scale), base64 in "value"; facebook-wda's screenshot(format="raw") decodes it.
     _r(
         "screenshot",
         "GET",

@@ -1,7 +1,8 @@
 """Persistence of runs: the crash-safe run timeline, secret redaction and the HTML report."""
 
 from .redaction import RedactingFormatter, Redactor
-from .report import REPORT_FILE, render_html, render_report
+from .report import INDEX_FILE, REPORT_FILE, render_html, render_report
+from .report_views import RunSummary, run_verdict, summarize
 from .timeline import (
     TIMELINE_FILE,
     RunInfo,
@@ -13,16 +14,20 @@ from .timeline import (
 )
 
 __all__ = [
+    "INDEX_FILE",
     "REPORT_FILE",
     "TIMELINE_FILE",
     "RedactingFormatter",
     "Redactor",
     "RunInfo",
+    "RunSummary",
     "Timeline",
     "TimelineWriter",
     "new_run_dir",
     "read_timeline",
     "render_html",
     "render_report",
+    "run_verdict",
     "step_status",
+    "summarize",
 ]

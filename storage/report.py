@@ -2,108 +2,52 @@
 
 :func:`render_report` reads a run folder (:func:`storage.timeline.read_timeline`, so a run that
 was killed still gets a report) and renders ``storage/templates/report.html.j2`` with Jinja2,
-autoescaping on: text read from a device's UI cannot inject markup. Failures come first, then
-every step with its screenshot, action, result, timing and world state. Screenshots and page
-sources are linked relatively (they sit in the same folder), so no server is needed and the
-folder can be moved or zipped as a whole.
+autoescaping on: text read from a device's UI cannot inject markup. The run's verdict comes
+first (``passed`` or ``failed``, with the reason), then the failures, then every step with its
+pictures (a thumbnail of each; on the screen a tap or typing acted on, the element outlined from
+the bounds the step recorded), action, result, timing and world state; the failed step's screen
+texts are shown open. Pictures and page sources are linked relatively (they sit in the same
+folder), so no server is needed and the folder can be moved or zipped as a whole.
+:mod:`storage.report_views` reads the timeline into what the page shows.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
 import os
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
+from ..core.errors import ConfigError
+from .report_views import REPORT_FILE, StepView, run_verdict, step_views
 from .timeline import Timeline, read_timeline
 
-__all__ = ["REPORT_FILE", "StepView", "render_html", "render_report"]
+__all__ = [
+    "INDEX_FILE",
+    "REPORT_FILE",
+    "StepView",
+    "environment",
+    "render_html",
+    "render_report",
+    "write_text_file",
+]
 
-REPORT_FILE = "report.html"
+INDEX_FILE = "index.html"
 _TEMPLATE = "report.html.j2"
-# A step file named in a timeline is only linked when it is a plain file name of ours.
-_SAFE_NAME = re.compile(r"step-\d{3,}[A-Za-z0-9_.-]*")
 
 
-@dataclass(frozen=True)
-class StepView:
-    """One step as the report shows it."""
-
-    number: int
-    status: str
-    action: str
-    target: str
-    duration_ms: float
-    attempts: int
-    error: str | None
-    error_kind: str | None
-    app: str | None
-    page: str | None
-    overlay: str | None  # the dialog the world model saw covering the app (world.overlay)
-    expected: str | None
-    rationale: str | None
-    texts: tuple[str, ...]
-    world: str | None
-    output: str | None
-    screenshot: str | None
-    source: str | None
+def _get(data: Any, key: str) -> Any:
+    return data.get(key) if isinstance(data, dict) else None
 
 
-def _get(data: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(data, Mapping):
-            return None
-        data = data.get(key)
-    return data
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _str(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _file(run_dir: Path, name: Any) -> str | None:
-    if not isinstance(name, str) or not _SAFE_NAME.fullmatch(name) or not (run_dir / name).is_file():
-        return None
-    return name
-
-
-def _number(value: Any, default: float = 0.0) -> float:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
-
-
-def _step_view(run_dir: Path, record: Mapping[str, Any]) -> StepView:
-    result = _get(record, "result") or {}
-    output = _get(result, "output")
-    world = _get(record, "world")
-    texts = _get(record, "scene", "texts")
-    return StepView(
-        number=int(_number(_get(record, "number"))),
-        status=str(record.get("status", "unknown")),
-        action=str(record.get("action", "?")),
-        target=str(record.get("target", "")),
-        duration_ms=_number(_get(result, "duration")) * 1000,
-        attempts=int(_number(_get(result, "attempts"), 1)),
-        error=_str(_get(result, "error")),
-        error_kind=_str(_get(result, "error_kind")),
-        app=_str(record.get("foreground_app")),
-        page=_str(record.get("page")),
-        overlay=_str(_get(world, "overlay")),
-        expected=_str(_get(record, "step", "expected_outcome")),
-        rationale=_str(_get(record, "step", "rationale")),
-        texts=tuple(str(t) for t in texts) if isinstance(texts, list) else (),
-        world=json.dumps(world, indent=2, ensure_ascii=False) if world is not None else None,
-        output=None if output is None else json.dumps(output, indent=2, ensure_ascii=False),
-        screenshot=_file(run_dir, _get(record, "files", "screenshot")),
-        source=_file(run_dir, _get(record, "files", "source")),
-    )
-
-
-def _environment() -> jinja2.Environment:
+def environment() -> jinja2.Environment:
+    """The Jinja2 environment of the run pages (autoescaping on, templates in storage/templates)."""
     return jinja2.Environment(
         loader=jinja2.PackageLoader(__name__.rpartition(".")[0], "templates"),
         autoescape=True,
@@ -113,12 +57,13 @@ def _environment() -> jinja2.Environment:
     )
 
 
-def render_html(timeline: Timeline) -> str:
-    """The report page for ``timeline`` as a string."""
-    header = timeline.header or {}
-    footer = timeline.footer or {}
+def render_html(timeline: Timeline, *, index: str | None = None) -> str:
+    """The report page for ``timeline`` as a string; ``index`` is a link back to a page listing
+    many runs (relative to the run folder), shown when given."""
+    header = dict(timeline.header or {})
+    footer = dict(timeline.footer or {})
     device = _get(header, "device") or {}
-    steps = [_step_view(timeline.run_dir, record) for record in timeline.steps]
+    steps = step_views(timeline.run_dir, timeline.steps)
     failures = [s for s in steps if s.status == "failed"]
     warnings: list[str] = []
     if not timeline.finished:
@@ -138,35 +83,79 @@ def render_html(timeline: Timeline) -> str:
         )
         if part
     )
+    verdict, reason = run_verdict(timeline.status)
+    duration = footer.get("duration")
+    planned = header.get("planned_steps")
     run = {
         "flow": str(header.get("flow") or timeline.run_dir.name),
-        "flow_file": _str(header.get("flow_file")),
-        "status": timeline.status,
+        "flow_file": None if header.get("flow_file") is None else str(header.get("flow_file")),
+        "verdict": verdict,
+        "reason": reason,
         "device": device_text or "unknown",
-        "started_at": _str(header.get("started_at")),
-        "ended_at": _str(footer.get("ended_at")),
-        "duration": footer.get("duration") if isinstance(footer.get("duration"), int | float) else None,
-        "planned_steps": header.get("planned_steps")
-        if isinstance(header.get("planned_steps"), int)
+        "started_at": None if header.get("started_at") is None else str(header.get("started_at")),
+        "ended_at": None if footer.get("ended_at") is None else str(footer.get("ended_at")),
+        "duration": duration
+        if isinstance(duration, int | float) and not isinstance(duration, bool)
         else None,
-        "error": _str(footer.get("error")),
-        "error_kind": _str(footer.get("error_kind")),
+        "planned_steps": planned if isinstance(planned, int) and not isinstance(planned, bool) else None,
+        "error": None if footer.get("error") is None else str(footer.get("error")),
+        "error_kind": None if footer.get("error_kind") is None else str(footer.get("error_kind")),
+        "index": index,
     }
-    counts = {
-        "total": len(steps),
-        "passed": sum(s.status == "passed" for s in steps),
-        "failed": len(failures),
-        "skipped": sum(s.status == "skipped" for s in steps),
-    }
-    template = _environment().get_template(_TEMPLATE)
-    return template.render(run=run, counts=counts, warnings=warnings, failures=failures, steps=steps)
+    counts: dict[str, int] = {"passed": 0, "failed": 0, "skipped": 0}
+    for s in steps:
+        counts[s.status] = counts.get(s.status, 0) + 1
+    noticed = [s for s in steps if s.status in ("warning", "retried")]
+    template = environment().get_template(_TEMPLATE)
+    return template.render(
+        run=run,
+        total=len(steps),
+        counts=counts,
+        warnings=warnings,
+        failures=failures,
+        noticed=noticed,
+        steps=steps,
+    )
 
 
-def render_report(run_dir: str | os.PathLike[str], out: str | os.PathLike[str] | None = None) -> Path:
-    """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``)."""
+def render_report(
+    run_dir: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    index: str | os.PathLike[str] | None = None,
+) -> Path:
+    """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``).
+
+    ``index`` is the page listing many runs that the report links back to; by default the
+    ``index.html`` in the folder above the run folder, when there is one.
+    """
     timeline = read_timeline(run_dir)
     target = Path(out) if out is not None else timeline.run_dir / REPORT_FILE
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(render_html(timeline), encoding="utf-8")
-    os.replace(tmp, target)
+    page = Path(index) if index is not None else timeline.run_dir.parent / INDEX_FILE
+    if target.is_dir():
+        raise ConfigError(
+            f"--out {target} is a folder, not a file",
+            hint=f"give a file name, e.g. {target / REPORT_FILE}",
+        )
+    link = None
+    if index is not None or page.is_file():
+        link = Path(os.path.relpath(page.resolve(), target.resolve().parent)).as_posix()
+    write_text_file(target, render_html(timeline, index=link), what="the report")
     return target
+
+
+def write_text_file(target: Path, text: str, *, what: str) -> None:
+    """Write ``text`` to ``target`` through a temporary file beside it (its folder made if missing);
+    a ``ConfigError`` naming the path when it cannot be written (under a file, in /proc, no room …)."""
+    tmp = target.with_name(target.name + ".tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise ConfigError(
+            f"cannot write {what} to {target}: {exc.strerror or exc}",
+            hint="choose a path in a folder you can write to",
+        ) from exc

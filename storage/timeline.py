@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from ..core.errors import ConfigError
 from ..core.models import Scene
-from ..core.steps import StepRecord, describe_step
+from ..core.steps import StepRecord, describe_step, step_status
 from .redaction import Redactor
 
 __all__ = [
@@ -70,13 +70,6 @@ def new_run_dir(out: str | os.PathLike[str], name: str) -> Path:
             continue
         return candidate
     raise ConfigError(f"could not create a new run folder under {base}", hint="clean up old runs")
-
-
-def step_status(action: str, success: bool) -> str:
-    """``passed``, ``failed`` or ``skipped`` (a planner's ``skip`` step that was recorded)."""
-    if not success:
-        return "failed"
-    return "skipped" if action == "skip" else "passed"
 
 
 @dataclass(frozen=True)
@@ -236,7 +229,7 @@ class TimelineWriter:
             "index": record.index,
             "number": number,
             "time": _now(),
-            "status": step_status(step.action, result.success),
+            "status": record.status,
             "action": step.action,
             "target": describe_step(step.action, step.args),
             "step": self.redactor.step(step),

@@ -15,6 +15,9 @@ os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
 # Nothing in the tests may reach a real adb server on the default port.
 os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
 os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
+# The simulated device takes its time by default (as a phone does); these tests want instant screens
+# unless they ask for `timing=realistic` (tests/flows/test_timing.py and the flows run on every face).
+os.environ["AMC_SIM_TIMING"] = "instant"
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

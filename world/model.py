@@ -102,12 +102,18 @@ class WorldModel:
         changes["overlay"] = alert if isinstance(alert, str) and alert else None
 
     def _app(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
+        """``current_app`` from a successful lifecycle step: ``launch_app`` (and ``open_link`` naming
+        an app) sets it; ``terminate_app`` and ``clear_state`` (which stops the app) clear it when
+        they name it; an ``open_link`` naming no app makes it unknown (the link may open any app)."""
         action = getattr(step, "action", None)
-        if action not in ("launch_app", "terminate_app"):
+        if action not in ("launch_app", "terminate_app", "clear_state", "open_link"):
             return
         if getattr(result, "success", None) is not True:
             return
         app_id = app_id_from_args(getattr(step, "args", None))
+        if action == "open_link":
+            changes["current_app"] = app_id
+            return
         if app_id is None:
             log.warning(
                 "world model: %s step without app_id/bundle_id/package; current_app unchanged", action

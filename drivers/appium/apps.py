@@ -30,18 +30,18 @@ from ...core.errors import (
     DeviceError,
     DeviceTimeout,
     HarnessError,
-    StepArgumentError,
 )
 from ...core.models import Platform
+from ..am_start import LAUNCHER, LEANBACK, MAIN, read_start
 from ..frontboard import launch_refusal
-from .errors import server_refused
+from .commands import APP_ID, check_app_id
+from .errors import server_refused, unsupported
 
 __all__ = ["LAUNCH_POLL", "AppiumApps"]
 
 log = logging.getLogger(__name__)
 
 LAUNCH_POLL = 0.25
-_APP_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}$")
 # XCUITest's answer when WebDriverAgent never answered the command it passed on (appium#14923:
 # "Could not proxy command to the remote server. Original error: timeout of 240000ms exceeded").
 _PROXY_TIMEOUT = re.compile(
@@ -58,6 +58,7 @@ class _Driver(Protocol):
     _launched: str | None
     _config: AppiumClientConfig | None
     _app_names: dict[str, str]
+    _categories: dict[str, str]
 
     @property
     def platform(self) -> Platform: ...
@@ -85,10 +86,7 @@ class _Driver(Protocol):
 
     def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None: ...
 
-
-def _check_app_id(app_id: str) -> None:
-    if not isinstance(app_id, str) or not _APP_ID.match(app_id):
-        raise StepArgumentError(f"{app_id!r} is not a package name or bundle id")
+    def _start_activity(self, app_id: str) -> bool: ...
 
 
 class _Timeout:
@@ -122,7 +120,7 @@ class AppiumApps:
         """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
         info = self._mobile("activeAppInfo")
         bundle = info.get("bundleId") if isinstance(info, dict) else None
-        if not isinstance(bundle, str) or not _APP_ID.match(bundle):
+        if not isinstance(bundle, str) or not APP_ID.match(bundle):
             raise DeviceError(
                 f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
             )
@@ -137,7 +135,7 @@ class AppiumApps:
         if self.platform == "ios":
             return self._active_app()[0]
         package = self._mobile("getCurrentPackage")
-        if not isinstance(package, str) or not _APP_ID.match(package):
+        if not isinstance(package, str) or not APP_ID.match(package):
             raise DeviceError(
                 f"mobile: getCurrentPackage answered {package!r}, not a package ({self.server_url})"
             )
@@ -173,16 +171,17 @@ class AppiumApps:
         return state == 4, f"its state is {state}"
 
     def launch_app(self: _Driver, app_id: str) -> None:
-        _check_app_id(app_id)
-        try:
-            with self._bounded(self.launch_timeout):
-                self._mobile("activateApp", {self._app_key(): app_id})
-        except DeviceTimeout as exc:
-            self._unanswered_launch(app_id, exc)
-        except HarnessError as exc:
-            if not server_refused(exc.__cause__):
-                raise
-            self._refused(app_id, exc)
+        check_app_id(app_id)
+        if self.platform != "android" or not self._start_activity(app_id):
+            try:
+                with self._bounded(self.launch_timeout):
+                    self._mobile("activateApp", {self._app_key(): app_id})
+            except DeviceTimeout as exc:
+                self._unanswered_launch(app_id, exc)
+            except HarnessError as exc:
+                if not server_refused(exc.__cause__):
+                    raise
+                self._refused(app_id, exc)
         deadline = time.monotonic() + self.launch_timeout
         while True:
             ok, front = self._in_front(app_id)
@@ -194,6 +193,52 @@ class AppiumApps:
             time.sleep(LAUNCH_POLL)
         self._launch_failed(
             app_id, f"it was not in front after {self.launch_timeout:g} s (in front: {front})", None
+        )
+
+    def _start_activity(self: _Driver, app_id: str) -> bool:
+        """Android: ``mobile: startActivity`` with ``wait`` (``am start-activity -W``, see
+        :mod:`drivers.am_start`) for the app's launcher activity, LEANBACK_LAUNCHER when it has
+        none (Android TV). True when it started; False when the server has no such command (the
+        caller activates the app instead). No activity in either category: the app's state says
+        whether it is installed."""
+        first = self._categories.get(app_id, LAUNCHER)
+        for category in (first, LEANBACK if first == LAUNCHER else LAUNCHER):
+            args = {"wait": True, "action": MAIN, "categories": [category], "package": app_id}
+            try:
+                with self._bounded(self.launch_timeout):
+                    output = self._mobile("startActivity", args)
+            except DeviceTimeout as exc:
+                log.info("startActivity for %s got no answer in time (%s)", app_id, exc)
+                return True  # am's wait outlasted ours: the check after it decides
+            except HarnessError as exc:
+                if unsupported(exc.__cause__):
+                    return False
+                raise
+            outcome = read_start(output if isinstance(output, str) else "")
+            if outcome is None:
+                raise DeviceError(
+                    f"mobile: startActivity for {app_id} answered {output!r}, not am's report "
+                    f"({self.server_url})"
+                )
+            if outcome.kind == "refused":
+                raise AppLaunchFailed(
+                    f"the phone refused to start {app_id} on {self.device_id}: {outcome.detail}",
+                    app_id=app_id,
+                )
+            if outcome.kind == "started":
+                self._categories[app_id] = category
+                return True
+            if category == first and self._app_state(app_id) == 0:
+                raise AppNotInstalled(
+                    f"{app_id} is not installed on {self.device_id}",
+                    app_id=app_id,
+                    hint="install it, or check the id",
+                )
+        raise AppLaunchFailed(
+            f"{app_id} is installed on {self.device_id} but declares no launcher activity "
+            "(neither LAUNCHER nor LEANBACK_LAUNCHER)",
+            app_id=app_id,
+            hint="start one of its activities with `mobile: startActivity` and a component",
         )
 
     def _bounded(self: _Driver, seconds: float) -> _Timeout:
@@ -258,7 +303,7 @@ class AppiumApps:
         ) from cause
 
     def terminate_app(self: _Driver, app_id: str) -> None:
-        _check_app_id(app_id)
+        check_app_id(app_id)
         try:
             self._mobile("terminateApp", {self._app_key(): app_id})
         except DeviceError as exc:

@@ -64,6 +64,7 @@ from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
 from .apps import AppiumApps
+from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error
 from .spec import connect_spec, options_for, platform_of, split_url
@@ -125,7 +126,7 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-class AppiumDriver(AppiumApps, ServerElements):
+class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
@@ -163,6 +164,7 @@ class AppiumDriver(AppiumApps, ServerElements):
         self._wd: WebDriver | None = None
         self._closed = False
         self._app_names: dict[str, str] = {}  # iOS: application element name -> bundle id
+        self._categories: dict[str, str] = {}  # Android: package -> the launcher category that starts it
         self._launched: str | None = None  # the app the last successful launch_app brought up
         self._config: AppiumClientConfig | None = None
         self.requests = 0  # commands sent, session creation included

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlunsplit
 
 from appium.options.android import UiAutomator2Options
 from appium.options.common import AppiumOptions
@@ -21,6 +21,7 @@ from ...core.durations import check_seconds
 from ...core.errors import ConfigError
 from ...core.models import Platform
 from ..base import MAX_TIMEOUT
+from ..options import server_url
 
 if TYPE_CHECKING:
     from .driver import AppiumDriver
@@ -131,9 +132,9 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> AppiumDriver:
     from .driver import AppiumDriver
 
     try:
-        parts = urlsplit(target)
-    except ValueError as exc:  # e.g. an unclosed IPv6 bracket
-        raise _bad(target, f"it is not a URL ({exc})") from exc
+        parts = server_url(target, "the Appium server URL")
+    except ConfigError as exc:  # an unclosed IPv6 bracket, ftp://, a port outside 1-65535
+        raise _bad(target, exc.message) from exc
     pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=False)
     seen: dict[str, str] = {}
     for key, value in pairs:
@@ -199,16 +200,9 @@ def split_url(url: str) -> tuple[str, str | None, str | None]:
     """The server URL without credentials, and the credentials (for basic auth)."""
     if not isinstance(url, str):
         raise ConfigError(f"the Appium server URL must be a string, got {url!r}")
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError as exc:
-        raise ConfigError(f"the Appium server URL is not a URL: {url!r} ({exc})") from exc
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(f"the Appium server URL must be http(s)://HOST[:PORT][/path], got {url!r}")
-    try:
-        port = parts.port
-    except ValueError as exc:
-        raise ConfigError(f"the Appium server URL has a bad port: {url!r}") from exc
+    parts = server_url(url, "the Appium server URL")
+    port = parts.port
+    assert parts.hostname is not None  # server_url checked it
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     netloc = host if port is None else f"{host}:{port}"
     clean = urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))

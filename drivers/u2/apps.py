@@ -14,12 +14,18 @@ call                          shell commands
 :meth:`AndroidApps.foreground`  one ``dumpsys window …`` (:func:`drivers.u2.focus.focus_command`);
                               a second, ``dumpsys window``, only the first time several displays
                               each have a focused app (then that one stays the command)
-:meth:`AndroidApps.launch`    the ``monkey -p PKG -c android.intent.category.LAUNCHER 1`` that
-                              uiautomator2's ``app_start`` sends, then the foreground until PKG is
-                              in front; when monkey finds no launcher activity: ``pm path PKG``
-                              (none: ``AppNotInstalled``) and monkey again with
-                              ``LEANBACK_LAUNCHER`` (Android TV apps declare only that one)
+:meth:`AndroidApps.launch`    ``am start -W -a …MAIN -c …LAUNCHER -p PKG``, which returns once the
+                              activity is displayed, then the foreground (once; again every
+                              ``launch_poll`` until PKG is in front); when no activity answers the
+                              intent: ``pm path PKG`` (none: ``AppNotInstalled``) and ``am start``
+                              again with ``LEANBACK_LAUNCHER`` (Android TV apps declare only that)
 ============================  ====================================================================
+
+Why ``am start -W`` and not the ``monkey -p PKG -c …LAUNCHER 1`` that uiautomator2's ``app_start``
+sends: monkey answers once it has injected the launch, before the app's window has the focus, so
+the check after it would often still see the launcher and have to ask again; ``am start -W`` is
+Android's own wait for the launched activity, so the one check after it sees the app. Both start
+the same activity (the package's in that category) and bring a running app's task back.
 
 A runtime-permission prompt in front right after a launch (Android's permission controller,
 :data:`core.apps.PERMISSION_DIALOG_PACKAGES`) means the app started and asked for a permission: the
@@ -36,15 +42,13 @@ from dataclasses import dataclass
 
 from ...core.apps import HOME_SCREEN_APPS, is_permission_dialog
 from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout
+from ..am_start import LAUNCHER, LEANBACK, read_start, start_command
 from .focus import DumpFailed, FocusReading, Foreground, focus_command, parse_focus, parse_props
 
-__all__ = ["LAUNCH_CATEGORIES", "AndroidApps", "DeviceFacts"]
+__all__ = ["AndroidApps", "DeviceFacts"]
 
 log = logging.getLogger(__name__)
 
-LAUNCHER = "android.intent.category.LAUNCHER"
-LEANBACK = "android.intent.category.LEANBACK_LAUNCHER"
-LAUNCH_CATEGORIES: tuple[str, ...] = (LAUNCHER, LEANBACK)
 PROPS: tuple[str, ...] = ("ro.build.version.sdk", "ro.build.version.release")
 _RELEASE_SDK = {"10": 29, "11": 30, "12": 31, "13": 33, "14": 34, "15": 35, "16": 36}
 _HOME_QUERY = [
@@ -57,7 +61,6 @@ _HOME_QUERY = [
     "-a",
     "android.intent.action.MAIN",
 ]
-_NO_ACTIVITY = ("No activities found", "monkey aborted")
 
 Shell = Callable[[str, "list[str] | str"], str]
 
@@ -178,23 +181,39 @@ class AndroidApps:
 
     # --- launching ----------------------------------------------------------------------------
 
-    def _monkey(self, package: str, category: str) -> bool:
-        """True when monkey started an activity of ``package``; False when it found none."""
-        output = self._shell("launch_app", ["monkey", "-p", package, "-c", category, "1"])
-        if "Events injected: 1" in output:
+    def _start(self, package: str, category: str) -> bool:
+        """True when ``am start -W`` started (or brought back) ``package``'s activity in
+        ``category``; False when no activity answers that intent. am waits until the activity is
+        displayed (``Status: ok``) or gives up waiting while it still starts (``Status: timeout``,
+        a slow cold start: it started); an answer that never came within the shell timeout leaves
+        the foreground to decide."""
+        command = start_command(package, category)
+        try:
+            output = self._shell("launch_app", command)
+        except DeviceTimeout as exc:
+            log.info("launch_app on %s: `am start -W` did not answer in time (%s)", self.serial, exc)
             return True
-        if any(marker in output for marker in _NO_ACTIVITY):
-            return False
-        raise DeviceError(
-            f"launch_app on {self.serial}: monkey did not say whether it started {package}: "
-            f"{' '.join(output.split())[:200] or 'no output'}",
-            hint="run `adb shell monkey -p PKG -c android.intent.category.LAUNCHER 1` to see why",
-        )
+        outcome = read_start(output)
+        if outcome is None:
+            raise DeviceError(
+                f"launch_app on {self.serial}: am did not say whether it started {package}: "
+                f"{' '.join(output.split())[:200] or 'no output'}",
+                hint=f"run `adb shell {' '.join(command)}` to see why",
+            )
+        if outcome.kind == "refused":
+            raise AppLaunchFailed(
+                f"the phone refused to start {package} on {self.serial}: {outcome.detail}",
+                app_id=package,
+                hint=f"run `adb shell {' '.join(command)}` to see why",
+            )
+        if outcome.detail == "timeout":
+            log.info("%s: %s started, but was not idle within am's wait", self.serial, package)
+        return outcome.kind == "started"
 
     def launch(self, package: str) -> None:
         """Start ``package`` and wait until it (or a permission prompt it asked for) is in front."""
         first = self._category.get(package, LAUNCHER)
-        if not self._monkey(package, first):
+        if not self._start(package, first):
             installed = "package:" in self._shell("launch_app", ["pm", "path", package])
             if not installed:
                 raise AppNotInstalled(
@@ -203,7 +222,7 @@ class AndroidApps:
                     hint="list the installed packages with `adb shell pm list packages`",
                 )
             other = LEANBACK if first == LAUNCHER else LAUNCHER
-            if not self._monkey(package, other):
+            if not self._start(package, other):
                 raise AppLaunchFailed(
                     f"{package} is installed on {self.serial} but declares no launcher activity "
                     "(neither LAUNCHER nor LEANBACK_LAUNCHER)",

@@ -13,10 +13,11 @@ What each method sends (requests to the uiautomator2 server are JSON-RPC over an
 ``observe``        one RPC ``dumpWindowHierarchy``, parsed by :func:`drivers.hierarchy.parse_source`
 ``connect``        the uiautomator2 server check, then the SDK level and the HOME packages
                    (two shell commands, :meth:`drivers.u2.apps.AndroidApps.learn`)
-``launch_app``     the ``monkey -p PKG -c …LAUNCHER 1`` that ``app_start`` sends, then the
-                   foreground until PKG (or a permission prompt it asked for) is in front
-                   (``AppLaunchFailed`` after ``launch_timeout``); when monkey finds no launcher
-                   activity, ``pm path PKG`` (``AppNotInstalled``) and ``LEANBACK_LAUNCHER``
+``launch_app``     ``am start -W`` for PKG's launcher activity (it answers once the activity is
+                   displayed), then the foreground until PKG (or a permission prompt it asked
+                   for) is in front (``AppLaunchFailed`` after ``launch_timeout``); when no
+                   activity answers, ``pm path PKG`` (``AppNotInstalled``) and
+                   ``LEANBACK_LAUNCHER``
 ``terminate_app``  ``am force-stop PKG`` (``app_stop``)
 ``current_app``    one ``dumpsys window displays`` (API 29+) or ``dumpsys window windows``
                    (older), see :mod:`drivers.u2.focus`; None when nothing has focus or a
@@ -50,6 +51,7 @@ import uiautomator2.exceptions as u2e
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
 from ...core.errors import (
+    AppLaunchFailed,
     AppNotInstalled,
     ConfigError,
     DeviceError,
@@ -308,6 +310,48 @@ class U2Driver:
             raise StepArgumentError(f"{app_id!r} is not an Android package name")
         adb = self._adb_device()
         self._guard("terminate_app", lambda: adb.app_stop(app_id))
+
+    def clear_state(self, app_id: str) -> None:
+        """``pm clear PACKAGE``, as uiautomator2's ``app_clear`` (adbutils ``app_clear``) sends it: the
+        app is stopped and its data and caches deleted. pm answers ``Success``, else it failed."""
+        if not self._valid_package(app_id):
+            raise StepArgumentError(f"{app_id!r} is not an Android package name")
+        output = self._shell("clear_state", ["pm", "clear", app_id])
+        if "Success" not in output:
+            raise AppNotInstalled(
+                f"pm clear {app_id} failed on {self.serial}: {output.strip()[:200] or 'no answer'}",
+                app_id=app_id,
+                hint="list the installed packages with `adb shell pm list packages`",
+            )
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        """``am start -a android.intent.action.VIEW -d URL`` (uiautomator2's ``open_url``), with
+        ``-p PACKAGE`` when an app is named; am prints ``Error: …`` when no activity takes the link."""
+        args = ["am", "start", "-a", "android.intent.action.VIEW", "-d", url]
+        if app_id is not None:
+            if not self._valid_package(app_id):
+                raise StepArgumentError(f"{app_id!r} is not an Android package name")
+            args += ["-p", app_id]
+        output = self._shell("open_link", args)
+        if "Error" in output:
+            raise AppLaunchFailed(
+                f"no activity on {self.serial} opens {url}: {output.strip()[:300]}",
+                app_id=app_id,
+                hint="check the link, and that the app that handles it is installed",
+            )
+
+    def hide_keyboard(self) -> None:
+        """Hide the soft keyboard as appium-android-driver does (commands/keyboard.js hideKeyboard):
+        only when ``dumpsys input_method`` says ``mInputShown=true``, with KEYCODE_ESCAPE (111), then
+        KEYCODE_BACK (4) if it still shows. uiautomator2's own hide_keyboard needs its AdbKeyboard
+        IME installed, so it is not used."""
+        for keycode in ("111", "4"):
+            if not self._keyboard_shown():
+                return
+            self._shell("hide_keyboard", ["input", "keyevent", keycode])
+
+    def _keyboard_shown(self) -> bool:
+        return "mInputShown=true" in self._shell("hide_keyboard", ["dumpsys", "input_method"])
 
     # --- input ------------------------------------------------------------------------------
 

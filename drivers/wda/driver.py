@@ -45,15 +45,17 @@ from urllib.parse import urlsplit
 import wda
 
 from ...core.errors import (
+    AppLaunchFailed,
     ConfigError,
     DeviceError,
     DeviceOffline,
     HarnessError,
     StepArgumentError,
+    Unsupported,
 )
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, gesture_seconds, timeout_seconds
-from ..options import seconds, whole_number
+from ..options import seconds, server_url, whole_number
 from .apps import WdaApps
 from .errors import CLIENT_ERRORS, WdaCall, json_wire_error, map_error, session_gone, wda_error
 
@@ -133,12 +135,13 @@ class WdaDriver(WdaApps):
         config: WdaConfig | None = None,
         on_close: Callable[[], None] | None = None,
     ) -> None:
-        scheme = urlsplit(url).scheme if isinstance(url, str) else ""
-        if scheme not in ("http", "https", "http+usbmux") or not urlsplit(url).netloc:
+        try:
+            server_url(url, "the WebDriverAgent URL", ("http", "https", "http+usbmux"))
+        except ConfigError as exc:
             raise ConfigError(
-                f"bad WebDriverAgent URL {url!r}",
+                exc.message,
                 hint="use http://HOST:PORT (e.g. http://127.0.0.1:8100) or http+usbmux://UDID:8100",
-            )
+            ) from exc
         self.url = url.rstrip("/")
         self.config = config or WdaConfig()
         self._device_id = device_id or f"wda@{urlsplit(url).netloc}"
@@ -434,6 +437,43 @@ class WdaDriver(WdaApps):
                 f"WebDriverAgent at {self.url} sent a screenshot that is not a PNG or JPEG image"
             )
         return data
+
+    def hide_keyboard(self) -> None:
+        """``POST /session/:id/wda/keyboard/dismiss`` (WebDriverAgent's FBCustomCommands route; the
+        iPhone's keyboard has no generic hide key, so WDA tries the usual dismiss keys). facebook-wda's
+        own ``keyboard_dismiss`` refuses to run ("not pass tests"), so the request is sent directly."""
+        self._call("POST /wda/keyboard/dismiss", lambda c: c._session_http.post("/wda/keyboard/dismiss", {}))
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        """``POST /session/:id/url`` with ``{"url": …}`` (FBSessionCommands' handleOpenURL, what
+        facebook-wda's ``open_url`` sends), plus ``bundleId`` when an app is named (WDA opens it with
+        that app where iOS allows, 16.4 and later). A link iOS cannot open is ``AppLaunchFailed``."""
+        body: dict[str, str] = {"url": url}
+        if app_id is not None:
+            body["bundleId"] = app_id
+        try:
+            self._call("POST /url", lambda c: c._session_http.post("/url", body), app_id=app_id)
+        except DeviceError as exc:
+            if exc.__cause__ is None or wda_error(exc.__cause__)[0] not in (
+                "unknown error",
+                "invalid argument",
+            ):
+                raise
+            raise AppLaunchFailed(
+                f"the iPhone could not open {url}: {wda_error(exc.__cause__)[1][:300]}",
+                app_id=app_id,
+                hint="check the link, and that the app that handles its scheme is installed",
+            ) from exc
+
+    def clear_state(self, app_id: str) -> None:
+        """Not possible through WebDriverAgent: XCTest gives it no way to delete an app's data on
+        an iPhone (WDA can launch, activate, terminate and query apps, never reset one)."""
+        raise Unsupported(
+            f"WebDriverAgent cannot clear {app_id}'s data: XCTest has no API to reset an app on iOS",
+            hint="uninstall and reinstall the app (e.g. `xcrun devicectl device uninstall app`, "
+            "`ideviceinstaller`), use `xcrun simctl` on a Simulator (Appium's `mobile: clearApp`, "
+            "Simulator only), or sign out inside the app; mark the step `optional: true` to go on",
+        )
 
     def __repr__(self) -> str:
         return f"WdaDriver(url={self.url!r}, device_id={self.device_id!r})"

@@ -29,6 +29,9 @@ __all__ = ["REPLY_ERROR", "agent_actions", "agent_executor", "outside_allowed"]
 
 REPLY_ERROR = "reply_error"
 _CHECKS = frozenset({"assert_app"})  # they name an app to look for it, and act on nothing
+# Actions whose app is optional, and which without one may reach any app (a link opens whichever
+# app takes it): with allowed apps, they must name one.
+_ANY_APP_WITHOUT_ONE = frozenset({"open_link"})
 
 
 def outside_allowed(app: str | None, allowed: Collection[str]) -> bool:
@@ -41,6 +44,12 @@ def _guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
 
     def handler(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
         app = app_id_from_args(args)
+        if app is None and name in _ANY_APP_WITHOUT_ONE:
+            raise GuardrailViolation(
+                f"{name} names no app, so it may open any; with allowed apps it must name one "
+                f"({', '.join(sorted(allowed))})",
+                hint="give app_id, one of the allowed apps",
+            )
         if app is not None and app not in allowed:
             raise GuardrailViolation(
                 f"{app} is outside the allowed apps ({', '.join(sorted(allowed))}); {name} refused",

@@ -33,7 +33,7 @@ from ...drivers.base import DeviceInfo, Driver
 from ...semantic.models import Observation
 from ...storage.redaction import Redactor
 from ...storage.report import render_report
-from ...storage.timeline import RunInfo, TimelineWriter, step_status
+from ...storage.timeline import RunInfo, TimelineWriter
 from ...world.models import WorldState
 from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
 from ..planner import Planner
@@ -222,7 +222,7 @@ class DeviceService:
             "step": record.index + 1,
             "action": record.step.action,
             "target": describe_step(record.step.action, record.step.args),
-            "status": step_status(record.step.action, result.success),
+            "status": record.status,
             "output": jsonable(output),
             "error_kind": result.error_kind,
             "error": result.error,
@@ -254,7 +254,7 @@ class DeviceService:
             self.driver,
             _Told(planner, f"run_flow by the agent ({note})" if note else None),
             executor=self.executor,
-            config=dataclasses.replace(self.config, max_steps=max(1, planner.total)),
+            config=dataclasses.replace(self.config, max_steps=planner.most_steps),
         )
         start = len(self.session.context.steps)
         result = runner.drive(self.session, f"flow {flow.name}")

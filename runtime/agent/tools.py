@@ -29,7 +29,7 @@ from ...core.models import PlannedStep
 from ...core.selectors import Selector
 from ...core.steps import APP_ID_KEYS, SELECTOR_KEYS
 from ...drivers.base import KEYS, MAX_GESTURE
-from ..executor import ACTIONS, MAX_WAIT, SWIPE_DIRECTIONS, Action
+from ..executor import ACTIONS, MAX_SWIPES, MAX_WAIT, SWIPE_DIRECTIONS, Action
 
 __all__ = [
     "ARGUMENTS",
@@ -139,14 +139,14 @@ def _number(description: str, minimum: float | None = None, maximum: float | Non
     return schema
 
 
-_SELECTOR_WANTED = frozenset({"wait_for", "assert_visible", "assert_not_visible"})
+_SELECTOR_WANTED = frozenset({"wait_for", "assert_visible", "assert_not_visible", "scroll_until_visible"})
 _COORDINATE = "in screen pixels, as element bounds are"
 
 ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
     {
         "app_id": Argument(
             _text("the app: Android package or iOS bundle id (com.android.settings)"),
-            frozenset({"launch_app", "terminate_app", "assert_app"}),
+            frozenset({"launch_app", "terminate_app", "assert_app", "clear_state"}),
         ),
         "target": Argument(
             selector_schema('the element: the `target` the screen lists for it, e.g. {"text": "Wi-Fi"}'),
@@ -162,7 +162,11 @@ ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
         "secret": Argument(
             {"type": "boolean", "description": "true hides the typed text or remembered values as ***"}
         ),
-        "direction": Argument(_text("swipe across the screen this way", enum=list(SWIPE_DIRECTIONS))),
+        "direction": Argument(
+            _text("swipe this way (scroll_until_visible: scroll this way)", enum=list(SWIPE_DIRECTIONS))
+        ),
+        "max_swipes": Argument(_number("at most this many swipes", 0, MAX_SWIPES)),
+        "url": Argument(_text("the link to open (https://…, myapp://…)"), frozenset({"open_link"})),
         "x1": Argument(_number(f"start x {_COORDINATE}; instead of direction")),
         "y1": Argument(_number(f"start y {_COORDINATE}")),
         "x2": Argument(_number(f"end x {_COORDINATE}")),
@@ -197,6 +201,7 @@ _NOTES: Mapping[str, str] = MappingProxyType(
         "swipe": "Give direction, or x1, y1, x2 and y2.",
         "launch_app": "An app that the world and the screen both show in front is not launched again.",
         "wait_for": "Looks again until target shows or timeout passes.",
+        "scroll_until_visible": "Swipes, one look after each, until target shows.",
     }
 )
 

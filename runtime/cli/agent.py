@@ -42,7 +42,7 @@ from .common import (
     connect_device,
     exit_code,
 )
-from .run import LOG_FILE, _run_logging
+from .schedule import LOG_FILE, run_logging
 
 if TYPE_CHECKING:
     from ..agent.llm import LLMPlanner
@@ -290,7 +290,7 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
         redactor.add(*secret_values(record.step.args))
 
     runner.listeners += [learn_secrets, TimelineRecorder(writer, driver, on_written=console.step)]
-    with _run_logging(redactor, run_dir / LOG_FILE, io):
+    with run_logging(redactor, run_dir / LOG_FILE, io):
         try:
             result = runner.run(goal)
         except KeyboardInterrupt:

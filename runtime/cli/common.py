@@ -15,6 +15,7 @@ from ..task import TaskStatus
 __all__ = [
     "EXIT_DEVICE",
     "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "DeviceChoice",
@@ -28,6 +29,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_DEVICE = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT (128 + 2)
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,14 @@ def exit_code(status: TaskStatus | str) -> int:
     return EXIT_FAILED
 
 
-def add_device_options(parser: argparse.ArgumentParser) -> None:
+def add_device_options(parser: argparse.ArgumentParser, *, many: bool = False) -> None:
     parser.add_argument(
         "--device",
         metavar="SPEC",
+        action="append" if many else "store",
         help="device spec, e.g. sim:ios, android:SERIAL, ios:http://HOST:8100, "
-        "appium:http://HOST:4723?platform=android (default: the one attached device, else the simulated one)",
+        "appium:http://HOST:4723?platform=android (default: the one attached device, else the simulated one)"
+        + ("; repeat it to share the flows out across several devices" if many else ""),
     )
     parser.add_argument(
         "--platform",
@@ -87,7 +91,7 @@ def choose_device(spec: str | None) -> DeviceChoice:
     if spec is not None:
         if not spec.strip():
             raise ConfigError("--device is empty", hint="e.g. --device sim:android")
-        connect_module.parse_spec(spec)  # a malformed spec is a usage error before anything runs
+        connect_module.check_spec(spec)  # a malformed spec is a usage error before anything runs
         return DeviceChoice(spec.strip(), "as given with --device")
     found = connect_module.discover()
     attached = [d for d in found if d.usable]

@@ -23,7 +23,7 @@ from typing import Any
 
 from .common import EXIT_DEVICE, EXIT_OK, Streams
 
-__all__ = ["CHECKS", "Check", "run_checks", "run_doctor", "setup_doctor"]
+__all__ = ["CHECKS", "PLATFORM_CHECKS", "Check", "run_checks", "run_doctor", "setup_doctor"]
 
 NET_TIMEOUT = 2.0
 CHECK_DEADLINE = 5.0
@@ -220,11 +220,21 @@ CHECKS: tuple[tuple[str, Callable[[Mapping[str, str]], Check]], ...] = (
     ("WebDriverAgent", check_wda),
     ("Appium", check_appium),
 )
+# What each platform needs (`amc doctor --platform …`): Android adb and its devices, iOS
+# WebDriverAgent; Appium serves both.
+PLATFORM_CHECKS: Mapping[str, frozenset[str]] = {
+    "android": frozenset({"adb installed", "adb server", "android devices", "Appium"}),
+    "ios": frozenset({"WebDriverAgent", "Appium"}),
+}
 
 
-def run_checks(env: Mapping[str, str] | None = None, *, deadline: float = CHECK_DEADLINE) -> list[Check]:
-    """Every check, each in its own thread, none allowed longer than ``deadline`` seconds."""
+def run_checks(
+    env: Mapping[str, str] | None = None, *, deadline: float = CHECK_DEADLINE, platform: str | None = None
+) -> list[Check]:
+    """Every check (only ``platform``'s, when given), each in its own thread, none allowed longer
+    than ``deadline`` seconds."""
     environ = dict(os.environ if env is None else env)
+    chosen = [(n, c) for n, c in CHECKS if platform is None or n in PLATFORM_CHECKS[platform]]
     results: dict[str, Check] = {}
 
     def run(name: str, check: Callable[[Mapping[str, str]], Check]) -> None:
@@ -235,7 +245,7 @@ def run_checks(env: Mapping[str, str] | None = None, *, deadline: float = CHECK_
 
     threads = [
         threading.Thread(target=run, args=(name, check), daemon=True, name=f"amc-doctor-{name}")
-        for name, check in CHECKS
+        for name, check in chosen
     ]
     for thread in threads:
         thread.start()
@@ -244,16 +254,22 @@ def run_checks(env: Mapping[str, str] | None = None, *, deadline: float = CHECK_
         thread.join(max(0.0, end - time.monotonic()))
     return [
         results.get(name) or Check(name, "fail", f"no answer within {deadline:g} s", "see the other checks")
-        for name, _check in CHECKS
+        for name, _check in chosen
     ]
 
 
 def setup_doctor(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the checks as JSON")
+    parser.add_argument(
+        "--platform",
+        choices=tuple(PLATFORM_CHECKS),
+        help="check only what that platform needs (android: adb, its devices, Appium; ios: "
+        "WebDriverAgent, Appium)",
+    )
 
 
 def run_doctor(args: argparse.Namespace, io: Streams) -> int:
-    checks = run_checks()
+    checks = run_checks(platform=args.platform)
     if args.json:
         io.out.write(json.dumps([asdict(c) for c in checks], indent=2) + "\n")
     else:

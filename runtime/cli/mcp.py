@@ -23,7 +23,7 @@ from ..recording import SCREENSHOT_POLICIES
 from ..task import TaskRunnerConfig
 from .agent import add_allow_app, add_out, allowed_apps, check_out_dir, device_spec, extra_missing
 from .common import EXIT_OK, Streams, add_device_options, connect_device
-from .run import LOG_FILE, _run_logging
+from .schedule import LOG_FILE, run_logging
 
 __all__ = ["run_mcp", "setup_mcp"]
 
@@ -74,7 +74,7 @@ def run_mcp(args: argparse.Namespace, io: Streams) -> int:
             discover=connect_module.discover,
             redactor=redactor,
         )
-        with _run_logging(redactor, run_dir / LOG_FILE, io):
+        with run_logging(redactor, run_dir / LOG_FILE, io):
             service.start()
             io.err.write(
                 f"amc mcp: serving {spec} = {driver.platform} {driver.device_id} via {driver.backend} "

@@ -1,39 +1,37 @@
-"""``amc run FLOW...`` (run flows, live step lines, a run folder each) and ``amc report RUN_DIR``.
+"""``amc run PATH...`` (flows from files and folders, on one or several devices) and ``amc report``.
 
-Everything is checked before anything runs: every flow file, the arguments, the device spec, and
-that each flow names an app for the device's platform. Then each flow runs through the task loop
-with a :class:`FlowPlanner`; every executed step is written to the run's timeline (synced to
-disk) and only then printed. Secrets the flows mark are scrubbed from the console, the timeline,
-the page sources, ``run.log`` and the report.
+Everything is checked before anything runs: every flow file and every flow it runs, ``--env``,
+the tags, where the run will write, the device specs, and that each flow can run on the devices
+(its ``platform:``, an app for the device's platform). Then the flows run through the task loop
+with a :class:`~amc.runtime.flows.FlowPlanner` (see :mod:`.schedule`); every executed step is
+written to its run's timeline (synced to disk) and only then printed. Secrets the flows mark are
+scrubbed from the console, the timelines, page sources, logs and reports. At the end: a summary,
+``index.html`` beside the run folders when several flows ran, and ``--junit`` XML.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import json
-import logging
 import os
-import sys
-from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import socket
+import threading
+from collections.abc import Sequence
 
 from ...core.durations import check_seconds
 from ...core.errors import ConfigError, FlowError
-from ...drivers.base import Driver
-from ...storage.redaction import RedactingFormatter, Redactor
+from ...core.models import Platform
+from ...storage.index import INDEX_FILE, IndexRow, write_index
+from ...storage.junit import CaseResult, SuiteResult, write_junit
+from ...storage.redaction import Redactor
 from ...storage.report import render_report
-from ...storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir, read_timeline
-from ..flows import Flow, FlowPlanner, FlowValidationError, load_flow
-from ..recording import TimelineRecorder
-from ..task import TaskRunner, TaskRunnerConfig
+from ...storage.timeline import read_timeline
+from ..flows import Flow, FlowPlanner, FlowValidationError
+from ..recording import SCREENSHOT_POLICIES
+from ..task import TaskRunnerConfig
 from .common import (
     EXIT_DEVICE,
     EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     Streams,
     add_device_options,
@@ -41,11 +39,20 @@ from .common import (
     connect_device,
     exit_code,
 )
+from .console import Console, FlowOutcome
+from .schedule import Device, FlowRun, Job, run_schedule
+from .selection import (
+    Candidate,
+    check_output_file,
+    check_output_folder,
+    collect,
+    filter_tags,
+    load_candidates,
+    parse_env,
+    parse_tags,
+)
 
-__all__ = ["FlowOutcome", "load_flows", "run_flows", "run_report", "setup_report", "setup_run"]
-
-LOG_FILE = "run.log"
-_TARGET_WIDTH = 40
+__all__ = ["run_flows", "run_report", "setup_report", "setup_run"]
 
 
 def _seconds(text: str) -> float:
@@ -53,12 +60,45 @@ def _seconds(text: str) -> float:
 
 
 def setup_run(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("flows", nargs="+", metavar="FLOW", help="flow files (YAML) to run, in order")
-    add_device_options(parser)
+    parser.add_argument(
+        "flows",
+        nargs="+",
+        metavar="PATH",
+        help="flow files (YAML) and folders (every *.yaml / *.yml directly in them, sorted), in order",
+    )
+    add_device_options(parser, many=True)
+    parser.add_argument(
+        "--each-device", action="store_true", help="with several --device: run every flow on every device"
+    )
+    parser.add_argument(
+        "--force-platform",
+        action="store_true",
+        help="run flows whose `platform:` names another platform than the device's anyway",
+    )
+    parser.add_argument(
+        "--env",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a ${KEY} value for the flows (repeatable; wins over the environment and the flow's env:)",
+    )
+    parser.add_argument(
+        "--include-tags", action="append", metavar="TAGS", help="run only flows with one of these tags (a,b)"
+    )
+    parser.add_argument(
+        "--exclude-tags", action="append", metavar="TAGS", help="leave out flows with any of these tags (a,b)"
+    )
     parser.add_argument(
         "--out", default="runs", metavar="DIR", help="where run folders are created (default: runs)"
     )
+    parser.add_argument("--junit", metavar="FILE", help="write JUnit XML for CI systems to FILE")
     parser.add_argument("--json", action="store_true", help="print JSON lines (one event per line)")
+    parser.add_argument(
+        "--screenshots",
+        choices=SCREENSHOT_POLICIES,
+        default="failure",
+        help="pictures kept in the run folder besides `screenshot:` steps: the screen a step failed on "
+        "(failure, the default), the screen after every executed step (always), or none (never)",
+    )
     parser.add_argument(
         "--sim-latency",
         type=_seconds,
@@ -68,308 +108,236 @@ def setup_run(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True)
-class FlowOutcome:
-    """How one flow's run ended, as the summary reports it."""
-
-    flow: str
-    file: str
-    status: str
-    steps: int
-    total: int
-    duration: float
-    run_dir: Path
-    report: Path
-    counts: dict[str, int] = field(default_factory=dict)
-    error: str | None = None
-    error_kind: str | None = None
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "succeeded"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "flow": self.flow,
-            "file": self.file,
-            "status": self.status,
-            "passed": self.passed,
-            "steps": self.steps,
-            "total": self.total,
-            "counts": self.counts,
-            "duration": round(self.duration, 6),
-            "error": self.error,
-            "error_kind": self.error_kind,
-            "run_dir": str(self.run_dir),
-            "timeline": str(self.run_dir / TIMELINE_FILE),
-            "report": str(self.report),
-        }
-
-
-class _Console:
-    """The live view: one line per executed step and a summary, or JSON lines with ``--json``."""
-
-    def __init__(self, io: Streams, *, json_lines: bool, redactor: Redactor) -> None:
-        self.io = io
-        self.json_lines = json_lines
-        self.redactor = redactor
-        self.closed = False
-
-    def _emit(self, event: str, data: dict[str, Any], text: str) -> None:
-        if self.closed:
-            return
-        try:
-            if self.json_lines:
-                line = json.dumps({"event": event, **self.redactor.value(data)}, ensure_ascii=False)
-                self.io.out.write(line + "\n")
-            else:
-                self.io.out.write(self.redactor.text(text))
-            self.io.out.flush()
-        except BrokenPipeError:
-            # The reader went away (`amc run … | head`): the run goes on, its folder keeps everything.
-            self.closed = True
-            if self.io.out is sys.stdout:
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-    def flow_start(
-        self, flow: Flow, spec: str, reason: str, driver: Driver, run_dir: Path, total: int
-    ) -> None:
-        device = {
-            "spec": spec,
-            "id": driver.device_id,
-            "platform": driver.platform,
-            "backend": driver.backend,
-            "reason": reason,
-        }
-        text = (
-            f"flow {flow.name} ({flow.path}): {total} steps\n"
-            f"device: {spec} = {driver.platform} {driver.device_id} via {driver.backend} ({reason})\n"
-            f"run folder: {run_dir}\n"
-        )
-        data = {
-            "flow": flow.name,
-            "file": flow.path,
-            "device": device,
-            "steps": total,
-            "run_dir": str(run_dir),
-        }
-        self._emit("flow_start", data, text)
-
-    def step(self, flow: Flow, total: int, rec: dict[str, Any]) -> None:
-        result = rec.get("result") or {}
-        action, target = str(rec.get("action")), str(rec.get("target"))
-        if action == "skip":
-            args = (rec.get("step") or {}).get("args") or {}
-            action, target = str(args.get("skipped") or "step"), str(args.get("reason") or "")
-        shown = target if len(target) <= _TARGET_WIDTH else target[: _TARGET_WIDTH - 1] + "…"
-        ms = float(result.get("duration") or 0.0) * 1000
-        number = f"{rec['number']:>{len(str(total))}}/{total}"
-        text = (
-            f"[{number}] {action:<18} {shown:<{_TARGET_WIDTH}} {rec['status']:<7} "
-            f"{ms:8.1f} ms  app={rec.get('foreground_app') or '?'} page={rec.get('page') or '?'}\n"
-        )
-        if rec["status"] == "failed":
-            text += f"        {result.get('error_kind')}: {result.get('error')}\n"
-        data = {
-            "flow": flow.name,
-            "number": rec["number"],
-            "total": total,
-            "status": rec["status"],
-            "action": action,
-            "target": target,
-            "duration": result.get("duration"),
-            "error": result.get("error"),
-            "error_kind": result.get("error_kind"),
-            "app": rec.get("foreground_app"),
-            "page": rec.get("page"),
-        }
-        self._emit("step", data, text)
-
-    def flow_end(self, outcome: FlowOutcome) -> None:
-        counts = ", ".join(f"{outcome.counts.get(k, 0)} {k}" for k in ("passed", "failed", "skipped"))
-        verdict = "passed" if outcome.passed else outcome.status.upper()
-        text = f"flow {outcome.flow} {verdict}: {outcome.steps} of {outcome.total} steps run ({counts}) "
-        text += f"in {outcome.duration:.2f} s\n"
-        if outcome.error:
-            text += f"  error: {outcome.error_kind}: {outcome.error}\n"
-        text += f"  timeline: {outcome.run_dir / TIMELINE_FILE}\n  report:   {outcome.report}\n\n"
-        self._emit("flow_end", outcome.to_dict(), text)
-
-    def summary(self, outcomes: Sequence[FlowOutcome], code: int) -> None:
-        passed = sum(o.passed for o in outcomes)
-        text = (
-            f"{len(outcomes)} flow(s): {passed} passed, {len(outcomes) - passed} did not (exit code {code})\n"
-        )
-        data = {"flows": len(outcomes), "passed": passed, "failed": len(outcomes) - passed, "exit_code": code}
-        self._emit("summary", data, text)
-
-
-@contextmanager
-def _run_logging(redactor: Redactor, log_path: Path, io: Streams) -> Iterator[None]:
-    """While a flow runs: INFO and up to ``run.log``, warnings to stderr, both with secrets scrubbed."""
-    root = logging.getLogger()
-    to_file = logging.FileHandler(log_path, encoding="utf-8")
-    to_file.setLevel(logging.INFO)
-    to_file.setFormatter(RedactingFormatter(redactor))
-    to_err = logging.StreamHandler(io.err)
-    to_err.setLevel(logging.WARNING)
-    to_err.setFormatter(RedactingFormatter(redactor, "amc: %(levelname)s %(name)s: %(message)s"))
-    old_level = root.level
-    root.addHandler(to_file)
-    root.addHandler(to_err)
-    root.setLevel(min(old_level or logging.WARNING, logging.INFO))
+def _connect_all(specs: Sequence[str], sim_latency: float) -> list[Device]:
+    """Every ``--device``, checked whole before the first is connected; a spec given twice is two
+    devices, the second named ``SPEC #2`` in the console, run folders and JUnit."""
+    for spec in specs:
+        choose_device(spec)
+    labels: list[str] = []
+    for spec in (s.strip() for s in specs):
+        seen = sum(label.split(" #")[0] == spec for label in labels)
+        labels.append(spec if not seen else f"{spec} #{seen + 1}")
+    devices: list[Device] = []
     try:
-        yield
-    finally:
-        root.removeHandler(to_file)
-        root.removeHandler(to_err)
-        root.setLevel(old_level)
-        to_file.close()
+        for spec, label in zip(specs, labels, strict=True):
+            driver = connect_device(spec.strip(), sim_latency=sim_latency)
+            devices.append(Device(label, "as given with --device", driver))
+    except BaseException:
+        for device in devices:
+            device.driver.close()
+        raise
+    return devices
 
 
-def load_flows(paths: Sequence[str]) -> list[Flow]:
-    """Load every flow; the problems of all files together as one ``FlowValidationError``."""
-    flows: list[Flow] = []
+def _jobs(
+    flows: Sequence[Flow],
+    candidates: Sequence[Candidate],
+    platforms: Sequence[str],
+    *,
+    force: bool,
+    sim_platform: str | None,
+    each_device: int | None,
+) -> tuple[list[Job], list[tuple[Flow, str]]]:
+    """The jobs, and the folder flows no device can run (with why). A named flow that no device
+    can run, or whose steps name no app for its device's platform, is a problem (exit 2)."""
+    jobs: list[Job] = []
+    unrunnable: list[tuple[Flow, str]] = []
     problems: list[FlowError] = []
-    for path in paths:
-        try:
-            flows.append(load_flow(path))
-        except FlowValidationError as exc:
-            problems.extend(exc.problems)
-        except FlowError as exc:
-            problems.append(exc)
+    for flow, candidate in zip(flows, candidates, strict=True):
+        wanted = None if force else flow.platform
+        if not platforms:  # a fresh simulated device per flow
+            platform = sim_platform or flow.default_platform
+            if wanted is not None and sim_platform is not None and wanted != sim_platform:
+                why = f"the flow says platform: {wanted}, --platform asks for {sim_platform}"
+                if candidate.named:
+                    problems.append(
+                        FlowError(why, file=flow.path, hint="drop --platform, or pass --force-platform")
+                    )
+                else:
+                    unrunnable.append((flow, why))
+                continue
+            targets = {platform}
+            job_platform: Platform | None = "ios" if platform == "ios" else "android"
+        else:
+            targets = {p for p in platforms if wanted is None or p == wanted}
+            job_platform = wanted
+            if not targets:
+                why = (
+                    f"the flow says platform: {wanted}, the device(s) are {', '.join(sorted(set(platforms)))}"
+                )
+                if candidate.named:
+                    problems.append(
+                        FlowError(
+                            why, file=flow.path, hint="pass a device of that platform, or --force-platform"
+                        )
+                    )
+                else:
+                    unrunnable.append((flow, why))
+                if each_device is None:
+                    continue
+        for platform in sorted(targets):
+            try:
+                FlowPlanner(flow, "ios" if platform == "ios" else "android")
+            except FlowError as exc:
+                problems.append(exc)
+        if each_device is not None:
+            jobs.extend(Job(flow, job_platform, device=i) for i in range(each_device))
+        elif targets:
+            jobs.append(Job(flow, job_platform))
     if problems:
         raise FlowValidationError(tuple(problems))
-    return flows
+    return jobs, unrunnable
 
 
-def _planners(flows: Sequence[Flow], platforms: Sequence[str]) -> list[FlowPlanner]:
-    planners: list[FlowPlanner] = []
-    problems: list[FlowError] = []
-    for flow, platform in zip(flows, platforms, strict=True):
-        try:
-            planners.append(FlowPlanner(flow, "ios" if platform == "ios" else "android"))
-        except FlowError as exc:
-            problems.append(exc)
-    if problems:
-        raise FlowValidationError(tuple(problems))
-    return planners
+_CASE_STATUS = {"succeeded": "passed", "skipped": "skipped", "device_error": "error"}
 
 
-def _run_one(
-    flow: Flow,
-    planner: FlowPlanner,
-    driver: Driver,
-    spec: str,
-    reason: str,
-    args: argparse.Namespace,
-    io: Streams,
-    console: _Console,
-    redactor: Redactor,
-    base_config: TaskRunnerConfig,
-) -> FlowOutcome:
-    config = dataclasses.replace(base_config, max_steps=max(1, planner.total))
-    run_dir = new_run_dir(args.out, flow.name)
-    writer = TimelineWriter(run_dir, redactor=redactor)
-    writer.start(
-        RunInfo(
-            flow=flow.name,
-            goal=f"flow {flow.name}",
-            device_id=driver.device_id,
-            platform=driver.platform,
-            backend=driver.backend,
-            device_spec=spec,
-            flow_file=flow.path,
-            planned_steps=planner.total,
-        )
+def _case(outcome: FlowOutcome) -> CaseResult:
+    """One flow on one device as a JUnit test case (any other ending than these is a failure)."""
+    problem = outcome.first_failure or outcome.error
+    detail = problem
+    if problem and outcome.run_dir is not None:
+        detail = f"{problem}\ntimeline: {outcome.run_dir / 'timeline.jsonl'}"
+    return CaseResult(
+        name=outcome.flow,
+        classname=outcome.file,
+        status=_CASE_STATUS.get(outcome.status, "failed"),
+        time=outcome.duration,
+        message=problem or outcome.status,
+        kind=outcome.error_kind,
+        detail=detail,
+        run_dir=str(outcome.run_dir) if outcome.run_dir else None,
+        report=str(outcome.report) if outcome.report else None,
+        retried=outcome.retried,
     )
-    console.flow_start(flow, spec, reason, driver, run_dir, planner.total)
-    counts: Counter[str] = Counter()
 
-    def on_written(written: dict[str, Any]) -> None:  # called once the step is on disk
-        counts[str(written["status"])] += 1
-        console.step(flow, planner.total, written)
 
-    recorder = TimelineRecorder(writer, driver, on_written=on_written)
-    runner = TaskRunner(driver, planner, config=config, listeners=[recorder])
-    with _run_logging(redactor, run_dir / LOG_FILE, io):
-        try:
-            result = runner.run(f"flow {flow.name}")
-        except KeyboardInterrupt:
-            writer.finish("interrupted", error="interrupted by the user", error_kind="KeyboardInterrupt")
-            render_report(run_dir)
-            raise
-        writer.finish(
-            result.status.value, duration=result.duration, error=result.error, error_kind=result.error_kind
+def _suites(outcomes: Sequence[FlowOutcome], devices: Sequence[Device], out: str) -> list[SuiteResult]:
+    """One JUnit suite per device, in the order the devices were given."""
+    specs = list(dict.fromkeys([*(d.spec for d in devices), *(o.device for o in outcomes)]))
+    about = {d.spec: d for d in devices}
+    suites: list[SuiteResult] = []
+    for spec in specs:
+        mine = [o for o in outcomes if o.device == spec]
+        if not mine:
+            continue
+        properties = {"device": spec, "platform": mine[0].platform, "runs": out}
+        if spec in about:
+            driver = about[spec].driver
+            properties.update({"device_id": driver.device_id, "backend": driver.backend})
+        for outcome in mine:  # each flow's own run folder, as a property too (testcases hold none)
+            if outcome.run_dir is not None:
+                name = f"run_folder:{outcome.flow}"
+                taken = sum(key.split(" (")[0] == name for key in properties)
+                properties[name if not taken else f"{name} ({taken + 1})"] = str(outcome.run_dir)
+        started = min((o.started_at for o in mine if o.started_at), default="")
+        suites.append(
+            SuiteResult(spec, tuple(_case(o) for o in mine), started, socket.gethostname(), properties)
         )
-    outcome = FlowOutcome(
-        flow=flow.name,
-        file=flow.path,
-        status=result.status.value,
-        steps=len(result.steps),
-        total=planner.total,
-        duration=result.duration,
-        run_dir=run_dir,
-        report=render_report(run_dir),
-        counts=dict(counts),
-        error=result.error,
-        error_kind=result.error_kind,
-    )
-    console.flow_end(outcome)
-    return outcome
+    return suites
 
 
 def run_flows(args: argparse.Namespace, io: Streams) -> int:
-    out_dir = Path(args.out)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise ConfigError(f"--out {args.out} is a file, not a folder", hint="pass a folder for run folders")
-    flows = load_flows(args.flows)
+    cli_env = parse_env(args.env)
+    include = parse_tags(args.include_tags, "--include-tags")
+    exclude = parse_tags(args.exclude_tags, "--exclude-tags")
+    out_dir = check_output_folder(args.out)
+    junit = check_output_file(args.junit, "--junit")
+    specs: list[str] = args.device or []
+    if args.each_device and len(specs) < 2:
+        raise ConfigError(
+            "--each-device needs several --device options", hint="e.g. --device sim:android --device sim:ios"
+        )
+    if args.sim_latency and specs and not all(s.strip().startswith("sim:") for s in specs):
+        raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
+    candidates = collect(args.flows)
+    flows = load_candidates(candidates, {**os.environ, **cli_env})
+    kept, dropped = filter_tags(flows, include, exclude)
+    chosen = {id(flow) for flow in kept}
+    kept_candidates = [c for c, f in zip(candidates, flows, strict=True) if id(f) in chosen]
     base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
-    choice = choose_device(args.device)
-    redactor = Redactor(secret for flow in flows for secret in flow.secrets)
-    console = _Console(io, json_lines=args.json, redactor=redactor)
-    outcomes: list[FlowOutcome] = []
-    shared: Driver | None = None
-    try:
+    if not kept:
+        raise ConfigError(
+            f"no flow left to run: the tags leave out all {len(flows)}",
+            hint="check --include-tags / --exclude-tags against the flows' `tags:`",
+        )
+    choice = choose_device(specs[0]) if len(specs) == 1 else None
+    if not specs:
+        choice = choose_device(None)
         if choice.spec is not None:
-            shared = connect_device(choice.spec, sim_latency=args.sim_latency)
-            platforms = [shared.platform for _ in flows]
-        else:
-            platforms = [args.platform or flow.default_platform for flow in flows]
-        planners = _planners(flows, platforms)  # every flow checked against its platform first
-        for flow, planner, platform in zip(flows, planners, platforms, strict=True):
-            if shared is not None and choice.spec is not None:
-                outcomes.append(
-                    _run_one(
-                        flow,
-                        planner,
-                        shared,
-                        choice.spec,
-                        choice.reason,
-                        args,
-                        io,
-                        console,
-                        redactor,
-                        base_config,
-                    )
-                )
-                continue
+            specs = [choice.spec]
+    redactor = Redactor(secret for flow in kept for secret in flow.secrets)
+    devices: list[Device] = []
+    try:
+        if specs:
+            devices = _connect_all(specs, args.sim_latency)
+            if choice is not None and len(devices) == 1:
+                devices[0] = Device(devices[0].spec, choice.reason, devices[0].driver)
+        jobs, unrunnable = _jobs(
+            kept,
+            kept_candidates,
+            [d.driver.platform for d in devices],
+            force=args.force_platform,
+            sim_platform=args.platform,
+            each_device=len(devices) if args.each_device else None,
+        )
+        if not jobs:
+            raise ConfigError(
+                "no flow can run on the device(s): " + "; ".join(f"{f.name}: {why}" for f, why in unrunnable),
+                hint="pass a device of the flows' platform, or --force-platform",
+            )
+        console = Console(io, json_lines=args.json, redactor=redactor, devices=max(1, len(devices)))
+        if dropped:
+            console.note(
+                f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(f.name for f in dropped)}"
+            )
+        several = len(jobs) + len(unrunnable) > 1
+        run = FlowRun(
+            out_dir,
+            io,
+            console,
+            redactor,
+            base_config,
+            threading.Event(),
+            args.screenshots,
+            index=out_dir / INDEX_FILE if several else None,
+        )
+        reason = choice.reason if choice is not None else ""
+
+        def simulated(platform: Platform) -> Device:
             spec = f"sim:{platform}"
-            driver = connect_device(spec, sim_latency=args.sim_latency)
-            try:
-                reason = f"the simulated device: {choice.reason}"
-                outcomes.append(
-                    _run_one(flow, planner, driver, spec, reason, args, io, console, redactor, base_config)
-                )
-            finally:
-                driver.close()
-    except KeyboardInterrupt:
-        io.err.write("amc: interrupted; the run folder keeps every step executed so far\n")
-        return EXIT_FAILED
+            return Device(
+                spec, f"the simulated device: {reason}", connect_device(spec, sim_latency=args.sim_latency)
+            )
+
+        outcomes, interrupted = run_schedule(
+            jobs, devices, run, each_device=args.each_device, simulated=simulated
+        )
+        if not args.each_device:  # (with --each-device each device's worker records its own)
+            targets = [(d.spec, d.driver.platform) for d in devices] or [
+                (f"sim:{args.platform}", args.platform)
+            ]
+            for flow, why in unrunnable:
+                outcomes.extend(run.skipped(flow, spec, platform, why) for spec, platform in targets)
     finally:
-        if shared is not None:
-            shared.close()
-    codes = [exit_code(o.status) for o in outcomes]
+        for device in devices:
+            device.driver.close()
+    ran = [o for o in outcomes if o.status != "skipped"]
+    if len(outcomes) > 1:
+        rows = [
+            IndexRow(o.flow, o.file, o.device, o.duration, o.run_dir, o.first_failure, o.error)
+            for o in outcomes
+        ]
+        index = write_index(out_dir, rows)
+        console.note(f"index: {index}")
+    if junit is not None:
+        write_junit(junit, _suites(outcomes, devices, str(out_dir)))
+        console.note(f"junit: {junit}")
+    if interrupted:
+        io.err.write("amc: interrupted; the run folders keep every step executed so far\n")
+        console.summary(outcomes, EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
+    codes = [exit_code(o.status) for o in ran]
     code = EXIT_DEVICE if EXIT_DEVICE in codes else EXIT_FAILED if EXIT_FAILED in codes else EXIT_OK
     console.summary(outcomes, code)
     return code

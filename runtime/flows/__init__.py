@@ -1,27 +1,42 @@
 """QA flows: YAML files of app steps, validated with positions, run through the task loop."""
 
-from .loader import MAX_FLOW_BYTES, load_flow, parse_flow
+from .conditions import Condition, holds
+from .loader import MAX_FLOW_BYTES, load_flow, parse_flow, read_flow_file
 from .model import (
+    BLOCK_COMMANDS,
     COMMANDS,
     AppRef,
     Flow,
     FlowStep,
     FlowValidationError,
+    Node,
+    Repeat,
+    Retry,
+    RunFlow,
     SourcePosition,
 )
-from .planner import FlowPlanner, skip_instead, skip_reason
+from .planner import FlowInterrupted, FlowPlanner, skip_instead, skip_reason
 
 __all__ = [
+    "BLOCK_COMMANDS",
     "COMMANDS",
     "MAX_FLOW_BYTES",
     "AppRef",
+    "Condition",
     "Flow",
+    "FlowInterrupted",
     "FlowPlanner",
     "FlowStep",
     "FlowValidationError",
+    "Node",
+    "Repeat",
+    "Retry",
+    "RunFlow",
     "SourcePosition",
+    "holds",
     "load_flow",
     "parse_flow",
+    "read_flow_file",
     "skip_instead",
     "skip_reason",
 ]

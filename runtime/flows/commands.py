@@ -7,6 +7,7 @@ table the loader dispatches through; it names exactly :data:`runtime.flows.model
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
@@ -18,9 +19,20 @@ from ...core.selectors import Selector
 from .model import COMMANDS, DEFAULT_TIMEOUTS, AppRef
 from .nodes import TAG, NodeReader, kind, suggest
 
-__all__ = ["DIRECTIONS", "KNOWN_KEYS", "MAX_TIMEOUT", "READERS", "StepArgs"]
+__all__ = [
+    "BARE_COMMANDS",
+    "DIRECTIONS",
+    "KNOWN_KEYS",
+    "MAX_SWIPES",
+    "MAX_TIMEOUT",
+    "READERS",
+    "StepArgs",
+    "app_ref",
+    "target",
+]
 
 MAX_TIMEOUT = 300.0
+MAX_SWIPES = 50
 # Keys press: accepts; a backend may support fewer (the device then says so).
 KNOWN_KEYS = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
 DIRECTIONS = ("up", "down", "left", "right")
@@ -48,7 +60,10 @@ def _app_ref(
 
 
 def _poll_options(r: NodeReader, command: str, entries: Mapping[str, Node]) -> dict[str, Any]:
-    out: dict[str, Any] = {"timeout": DEFAULT_TIMEOUTS[command]}
+    default = DEFAULT_TIMEOUTS[command]
+    if r.default_timeout is not None and command != "assert_app":  # assert_app looks for no element
+        default = r.default_timeout
+    out: dict[str, Any] = {"timeout": default}
     if "timeout" in entries:
         out["timeout"] = r.number(entries["timeout"], f"{command}'s timeout", 0, MAX_TIMEOUT)
     if "interval" in entries:
@@ -59,7 +74,7 @@ def _poll_options(r: NodeReader, command: str, entries: Mapping[str, Node]) -> d
 
 
 def _app_step(r: NodeReader, node: Node, command: str) -> StepArgs:
-    extra = ("timeout", "interval") if command == "assert_app" else ()
+    extra: tuple[str, ...] = ("timeout", "interval") if command == "assert_app" else ()
     app, entries = _app_ref(r, node, command, extra)
     return (_poll_options(r, command, entries) if command == "assert_app" else {}), app
 
@@ -93,8 +108,8 @@ def _target(r: NodeReader, node: Node, what: str) -> dict[str, Any]:
 
 def _selector_step(r: NodeReader, node: Node, command: str) -> StepArgs:
     options: tuple[str, ...] = {
-        "tap": ("x", "y"),
-        "long_press": ("x", "y", "duration"),
+        "tap": ("x", "y", "timeout", "interval"),
+        "long_press": ("x", "y", "duration", "timeout", "interval"),
     }.get(command, ("timeout", "interval"))
     if isinstance(node, ScalarNode):
         args: dict[str, Any] = {"target": _target(r, node, command)}
@@ -116,15 +131,17 @@ def _selector_step(r: NodeReader, node: Node, command: str) -> StepArgs:
         args["target"] = _selector(r, node, chosen, command)
     if command == "long_press" and "duration" in entries:
         args["duration"] = r.number(entries["duration"], "long_press's duration", 0, 60, open_low=True)
-    if command in DEFAULT_TIMEOUTS:
+    if "target" in args:
         args.update(_poll_options(r, command, entries))
+    elif "timeout" in entries or "interval" in entries:
+        raise r.fail(node, f"{command} at a point waits for nothing: timeout and interval need a selector")
     return args, None
 
 
 def _type_text(r: NodeReader, node: Node, command: str) -> StepArgs:
     if isinstance(node, ScalarNode):
         return {"text": r.string(node, "type_text's text", allow_empty=True)}, None
-    entries = r.mapping(node, command, ("text", "target", "secret"))
+    entries = r.mapping(node, command, ("text", "target", "secret", "timeout", "interval"))
     if "text" not in entries:
         raise r.fail(
             node, "type_text needs `text:`", hint="e.g. `type_text: {text: qa, target: {id: username}}`"
@@ -134,6 +151,9 @@ def _type_text(r: NodeReader, node: Node, command: str) -> StepArgs:
     args: dict[str, Any] = {"text": text}
     if "target" in entries:
         args["target"] = _target(r, entries["target"], "type_text's target")
+        args.update(_poll_options(r, command, entries))
+    elif "timeout" in entries or "interval" in entries:
+        raise r.fail(node, "type_text waits only for a target: give `target:` with the timeout")
     if secret:
         args["secret"] = True
         if text:
@@ -149,7 +169,7 @@ def _swipe(r: NodeReader, node: Node, command: str) -> StepArgs:
         entries = r.mapping(node, command, ("direction", "duration", *coords))
     args: dict[str, Any] = {}
     if "direction" in entries:
-        direction = r.string(entries["direction"], "swipe's direction")
+        direction = r.string(entries["direction"], "swipe's direction").lower()  # Maestro writes UP
         if direction not in DIRECTIONS or any(c in entries for c in coords):
             raise r.fail(
                 entries["direction"],
@@ -184,6 +204,13 @@ def _remember(r: NodeReader, node: Node, command: str) -> StepArgs:
         secret = r.boolean(entries.pop("secret"), "remember's secret")
     if not entries:
         raise r.fail(node, "remember needs at least one `name: value`", hint="e.g. `remember: {user: qa}`")
+    for name in ("optional", "when"):
+        if name in entries:
+            raise r.fail(
+                entries[name],
+                f"remember takes variables, so `{name}` here would be one",
+                hint=f"write `{name}:` beside the command: `- remember: {{…}}` then `  {name}: …`",
+            )
     values = {name: r.scalar_value(value, f"remembered value {name!r}") for name, value in entries.items()}
     args: dict[str, Any] = {"remember": values}
     if secret:
@@ -196,6 +223,70 @@ def _screenshot(r: NodeReader, node: Node, command: str) -> StepArgs:
     if isinstance(node, ScalarNode) and node.tag == TAG + "null":
         return {}, None
     return {"name": r.string(node, "screenshot's name")}, None
+
+
+def _scroll(r: NodeReader, node: Node, command: str) -> StepArgs:
+    if isinstance(node, ScalarNode):
+        entries: dict[str, Node] = {"target": node}
+    else:
+        entries = r.mapping(
+            node, command, ("target", "direction", "max_swipes", "timeout", "interval", *_SELECTOR_FIELDS)
+        )
+    inline = {k: v for k, v in entries.items() if k in _SELECTOR_FIELDS}
+    if "target" in entries and inline:
+        raise r.fail(node, f"{command} takes its selector under `target:` or inline, not both")
+    if "target" in entries:
+        target = _target(r, entries["target"], f"{command}'s target")
+    elif inline:
+        target = _selector(r, node, inline, command)
+    else:
+        raise r.fail(node, f"{command} needs a target", hint=f"e.g. `{command}: {{target: {{text: About}}}}`")
+    args: dict[str, Any] = {"target": target, **_poll_options(r, command, entries)}
+    if "direction" in entries:
+        direction = r.string(entries["direction"], f"{command}'s direction").lower()  # Maestro: DOWN
+        if direction not in DIRECTIONS:
+            raise r.fail(
+                entries["direction"], f"unknown direction {direction!r}", hint=suggest(direction, DIRECTIONS)
+            )
+        args["direction"] = direction
+    if "max_swipes" in entries:
+        value = entries["max_swipes"]
+        if not (isinstance(value, ScalarNode) and value.tag in (TAG + "int", TAG + "str")):
+            raise r.fail(value, f"{command}'s max_swipes must be a whole number, got {kind(value)}")
+        swipes = r.number(value, f"{command}'s max_swipes", 0, MAX_SWIPES)
+        if swipes != int(swipes):
+            raise r.fail(value, f"{command}'s max_swipes must be a whole number, got {swipes:g}")
+        args["max_swipes"] = int(swipes)
+    return args, None
+
+
+def _nothing(r: NodeReader, node: Node, command: str) -> StepArgs:
+    if isinstance(node, ScalarNode) and node.tag == TAG + "null":
+        return {}, None
+    if isinstance(node, MappingNode) and not node.value:
+        return {}, None
+    raise r.fail(node, f"{command} takes no value, got {kind(node)}", hint=f"write `- {command}`")
+
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
+
+
+def _open_link(r: NodeReader, node: Node, command: str) -> StepArgs:
+    if isinstance(node, ScalarNode):
+        entries: dict[str, Node] = {"url": node}
+    else:
+        entries = r.mapping(node, command, ("url", "app"))
+    if "url" not in entries:
+        raise r.fail(node, "open_link needs a URL", hint="e.g. `open_link: https://example.com`")
+    url = r.string(entries["url"], "open_link's URL")
+    if len(url) > 2048 or not _URL.fullmatch(url):
+        raise r.fail(
+            entries["url"],
+            f"open_link needs a link with a scheme and no spaces, got {url[:80]!r}",
+            hint="e.g. https://example.com/path or myapp://screen",
+        )
+    app = _app_ref(r, entries["app"], "open_link's app")[0] if "app" in entries else None
+    return {"url": url}, app
 
 
 READERS: dict[str, Callable[[NodeReader, Node, str], StepArgs]] = {
@@ -212,5 +303,13 @@ READERS: dict[str, Callable[[NodeReader, Node, str], StepArgs]] = {
     "press": _press,
     "remember": _remember,
     "screenshot": _screenshot,
+    "scroll_until_visible": _scroll,
+    "hide_keyboard": _nothing,
+    "open_link": _open_link,
+    "clear_state": _app_step,
 }
+# Commands written alone (`- hide_keyboard`), with no value.
+BARE_COMMANDS: tuple[str, ...] = ("hide_keyboard", "screenshot")
 assert set(READERS) == set(COMMANDS)
+app_ref = _app_ref
+target = _target

@@ -48,6 +48,9 @@ class NodeReader:
     environ: Mapping[str, str]
     flow_env: dict[str, str] = field(default_factory=dict)
     secrets: set[str] = field(default_factory=set)
+    inherited: Mapping[str, str] = field(default_factory=dict)  # the including flow's variables
+    default_timeout: float | None = None  # the flow's `defaults: {timeout: …}`
+    commands: int = 0  # commands read so far (bounded by the loader)
 
     # --- positions and problems ---------------------------------------------------------------
 
@@ -61,8 +64,9 @@ class NodeReader:
     # --- scalars --------------------------------------------------------------------------------
 
     def substitute(self, node: ScalarNode) -> str:
-        """The scalar's text with ``${NAME}`` replaced (process environment first, then ``env:``);
-        ``$${`` stands for a literal ``${``."""
+        """The scalar's text with ``${NAME}`` replaced (``environ`` first: a ``run_flow``'s ``env``,
+        ``--env``, the process environment; then the flow's ``env:``; then the including flow's
+        variables); ``$${`` stands for a literal ``${``."""
 
         def replace(match: re.Match[str]) -> str:
             if match.group(0) == "$${":
@@ -78,6 +82,8 @@ class NodeReader:
                 return self.environ[name]
             if name in self.flow_env:
                 return self.flow_env[name]
+            if name in self.inherited:
+                return self.inherited[name]
             raise self.fail(
                 node,
                 f"undefined variable ${{{name}}}",
@@ -128,6 +134,10 @@ class NodeReader:
         return self.string(node, what, allow_empty=True)
 
     # --- mappings -------------------------------------------------------------------------------
+
+    def variables(self) -> dict[str, str]:
+        """Every variable this flow sees, for a flow it runs (lowest first, as looked up)."""
+        return {**self.inherited, **self.flow_env, **self.environ}
 
     def mapping(self, node: Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, Node]:
         """A mapping's entries by key; unknown or repeated keys are problems at the key."""

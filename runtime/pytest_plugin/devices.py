@@ -193,6 +193,18 @@ class TrackedDriver:
         self.calls["screenshot"] += 1
         return self.inner.screenshot()
 
+    def hide_keyboard(self) -> None:
+        self.calls["hide_keyboard"] += 1
+        self.inner.hide_keyboard()
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        self.calls["open_link"] += 1
+        self.inner.open_link(url, app_id)
+
+    def clear_state(self, app_id: str) -> None:
+        self.calls["clear_state"] += 1
+        self.inner.clear_state(app_id)
+
     def close(self) -> None:
         """Does nothing: the session owns the connection, a test only borrows it."""
 

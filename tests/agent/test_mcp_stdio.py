@@ -62,6 +62,7 @@ async def _session(device: Device, out: Path, errlog: TextIO) -> dict[str, Any]:
         "ANDROID_ADB_SERVER_HOST": "127.0.0.1",
         "ANDROID_ADB_SERVER_PORT": "1",
         "AMC_WORLD_HISTORY_SIZE": "50",
+        "AMC_SIM_TIMING": "instant",  # the tap's reply shows the new page at once (not a timing test)
     }
     params = StdioServerParameters(
         command=sys.executable,

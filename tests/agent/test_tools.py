@@ -73,10 +73,10 @@ def test_every_argument_a_tool_shows_is_described() -> None:
 
 def test_an_action_added_to_the_table_becomes_a_tool_and_its_new_argument_is_named_missing() -> None:
     table = dict(ACTIONS)
-    table["open_link"] = Action(lambda ex, args, screen: None, frozenset({"url"}), False, "open a link")
+    table["rotate"] = Action(lambda ex, args, screen: None, frozenset({"angle"}), False, "rotate the screen")
     tools = {t.name: t for t in action_tools(table)}
-    assert "open_link" in tools and "url" in tools["open_link"].input_schema()["properties"]
-    assert undescribed_arguments(table) == {"open_link": ["url"]}
+    assert "rotate" in tools and "angle" in tools["rotate"].input_schema()["properties"]
+    assert undescribed_arguments(table) == {"rotate": ["angle"]}
 
 
 def test_a_tool_shows_one_spelling_of_each_argument() -> None:

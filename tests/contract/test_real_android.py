@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import adbutils
@@ -309,8 +309,14 @@ def test_the_sdk_level_is_read_once_at_connect_from_real_getprop_outputs() -> No
     assert parse_props(chained, keys)["ro.build.version.release"] == "10"  # python-androidtv's chain
 
 
-def _monkey(package: str, category: str = "LAUNCHER") -> str:
-    return f"monkey -p {package} -c android.intent.category.{category} 1"
+def _start(package: str, category: str = "LAUNCHER") -> str:
+    """The launch command the adapter sends (``am start -W`` for the package's launcher activity)."""
+    return f"am start -W -a android.intent.action.MAIN -c android.intent.category.{category} -p {package}"
+
+
+STARTED = "am-start-W-S-status-ok-ThisTime-blog.txt"
+SLOW = "react-native-cold-start-am-start-W-status-timeout.txt"
+UNRESOLVED = "pixel2-am-start-package-unable-to-resolve-intent-fenix.txt"
 
 
 KODI = "org.xbmc.kodi"
@@ -326,39 +332,40 @@ def _tv_app() -> dict[str, AppSpec]:
     }
 
 
-def test_a_launch_behind_the_real_monkey_outputs_costs_two_commands() -> None:
+@pytest.mark.parametrize("answer", [STARTED, SLOW], ids=["Status: ok", "Status: timeout"])
+def test_a_launch_behind_real_am_outputs_costs_two_commands(answer: str) -> None:
+    """``Status: timeout`` is a slow cold start, not a failure (the activity started and resumed):
+    the check after it decides, as after ``Status: ok``."""
     snapcam = "org.codeaurora.snapcam"
     replies = {
-        _monkey(snapcam): shell("car-monkey-events-injected.txt"),
+        _start(snapcam): shell(answer),
         DISPLAYS: shell("qualcomm-snapcam-a12-dumpsys-window-displays-Display-block-focus.txt"),
     }
     with replayed(replies, api=31) as (driver, faults, _):
         driver.launch_app(snapcam)
-        assert faults.count("adb:shell:monkey") == 1 and faults.count("adb:shell:dumpsys") == 1
+        assert faults.count("adb:shell:am") == 1 and faults.count("adb:shell:dumpsys") == 1
 
 
-@pytest.mark.parametrize(
-    "aborted", ["car-monkey-no-activities-aborted.txt", "maxim-monkey-a12-no-activities-found.txt"]
-)
-def test_monkey_finding_nothing_and_no_package_path_is_app_not_installed(aborted: str) -> None:
-    missing = "com.example.not.installed"
-    with replayed({_monkey(missing): shell(aborted, code=252)}) as (driver, faults, _):
+def test_an_intent_nothing_resolves_and_no_package_path_is_app_not_installed() -> None:
+    missing = "org.mozilla.fenix.performancetest"  # the package the real output names
+    with replayed({_start(missing): shell(UNRESOLVED)}) as (driver, faults, _):
         with pytest.raises(AppNotInstalled) as caught:
             driver.launch_app(missing)
         assert caught.value.app_id == missing
-        assert faults.count("adb:shell:monkey") == 1 and faults.count("adb:shell:pm") == 1
+        assert faults.count("adb:shell:am") == 1 and faults.count("adb:shell:pm") == 1
+        assert faults.count("adb:shell:dumpsys") == 0
 
 
 def test_an_android_tv_app_with_only_leanback_launcher_starts_through_it() -> None:
-    replies = {_monkey(KODI): shell("car-monkey-no-activities-aborted.txt", code=252)}
+    replies = {_start(KODI): shell(UNRESOLVED)}
     with replayed(replies, apps=_tv_app()) as (driver, faults, device):
         driver.launch_app(KODI)
         assert device.foreground() == KODI and driver.current_app() == KODI
-        assert faults.count("adb:shell:monkey") == 2  # LAUNCHER (real: nothing found), LEANBACK_LAUNCHER
+        assert faults.count("adb:shell:am") == 2  # LAUNCHER (real: nothing resolved), LEANBACK_LAUNCHER
         faults.reset_counts()
         device.home()
         driver.launch_app(KODI)  # the category that started it is remembered
-        assert (faults.count("adb:shell:monkey"), faults.count("adb:shell:pm")) == (1, 0)
+        assert (faults.count("adb:shell:am"), faults.count("adb:shell:pm")) == (1, 0)
 
 
 def test_an_installed_app_with_no_launcher_activity_at_all_is_app_launch_failed() -> None:
@@ -370,21 +377,13 @@ def test_the_real_permission_prompt_after_a_launch_is_an_overlay_not_a_failure()
     """The trimmed A14 emulator dump: the permission window above the app's, focus on the prompt."""
     app = "com.saucelabs.mydemoapp.android"
     replies = {
-        _monkey(app): shell("car-monkey-events-injected.txt"),
+        _start(app): shell(STARTED),
         DISPLAYS: shell("fixture-a14-emulator-dumpsys-window-windows-permission-dialog-trimmed.txt"),
     }
     with replayed(replies) as (driver, faults, _):
         driver.launch_app(app)  # no AppLaunchFailed: the app started and asked for a permission
         assert driver.current_app() == app  # the app under its prompt
         assert faults.count("adb:shell:dumpsys") == 2
-
-
-@dataclass(frozen=True)
-class ClientFact:
-    """What a real client library does with real outputs (why the adapter does not call it)."""
-
-    name: str
-    replies: dict[str, str] = field(default_factory=dict)
 
 
 def test_adbutils_app_current_falls_through_to_activity_top_on_android_13_outputs() -> None:
@@ -405,3 +404,28 @@ def test_adbutils_app_current_falls_through_to_activity_top_on_android_13_output
         info = client.app_current()
         assert (info.package, info.pid) == ("com.android.launcher3", 2268)  # not the app in front
         assert faults.count("adb:shell:dumpsys") == 3
+
+
+def _pm_clear_answers() -> dict[str, tuple[str, int]]:
+    """The Android 15 emulator's ``pm clear`` answers by package (its reporter's table: the word pm
+    printed and the exit code)."""
+    answers = {}
+    for line in real_text("android/emulator-a15-api35-pm-clear-success-failed-exit-codes.txt").splitlines():
+        words = line.split()
+        if "--user" in words and words[words.index("--user") + 1] == "0":
+            word, code = words[words.index("->") + 1], int(words[-1].removeprefix("exit="))
+            answers[words[words.index("--user") + 2]] = (word, code)
+    return answers
+
+
+def test_pm_clear_answers_from_android_15() -> None:
+    answers = _pm_clear_answers()
+    assert answers["com.example.doesnotexist"] == ("Failed", 1)
+    replies = {
+        f"pm clear {package}": Reply.text(f"{word}\n", code=code) for package, (word, code) in answers.items()
+    }
+    with replayed(replies, api=35) as (driver, faults, _):
+        with pytest.raises(AppNotInstalled, match=r"com\.example\.doesnotexist"):
+            driver.clear_state("com.example.doesnotexist")
+        driver.clear_state("com.android.shell")  # Success
+        assert faults.count("adb:shell:pm") == 2

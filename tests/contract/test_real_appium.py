@@ -16,13 +16,14 @@ import pytest
 from amc.core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, HarnessError, TargetNotFound
 from amc.drivers.appium import AppiumDriver
 from amc.drivers.connect import connect
+from amc.sim import appium_input
 from amc.sim.catalog import AppSpec, Screen
 from amc.sim.device import SimDevice
 from amc.sim.faults import FaultInjector
 from amc.sim.profiles import IosProfile
 from amc.sim.replay import Reply
 
-from tests.contract.real import json_string, real_text, reply, w3c
+from tests.contract.real import json_string, real_text, reply, value_reply, w3c
 
 UNKNOWN = "An unknown server-side error occurred while processing the command. Original error: "
 
@@ -99,8 +100,16 @@ LAUNCHES: list[tuple[str, str, str, type[HarnessError], dict[str, AppSpec]]] = [
 
 @pytest.mark.parametrize(("name", "app", "message", "error", "apps"), LAUNCHES, ids=[c[0] for c in LAUNCHES])
 def test_uiautomator2_refusing_an_activation(
-    name: str, app: str, message: str, error: type[HarnessError], apps: dict[str, AppSpec]
+    name: str,
+    app: str,
+    message: str,
+    error: type[HarnessError],
+    apps: dict[str, AppSpec],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """A server without ``mobile: startActivity`` is asked to ``activateApp`` (the real answers
+    here are UiAutomator2's refusals of that)."""
+    monkeypatch.delitem(appium_input.MOBILE_COMMANDS, "mobile: startActivity")
     with replayed(
         "android", {"mobile: activateApp": w3c("unknown error", message, 500, trace="stacktrace")}, apps=apps
     ) as (
@@ -186,3 +195,30 @@ def test_a_session_refused_because_wda_did_not_start_names_the_reason() -> None:
             timeout=2.0,
         )
     assert faults.count("new_session") == 1
+
+
+def _am(name: str) -> Reply:
+    """A real ``am start`` output as UiAutomator2's ``mobile: startActivity`` answers it (its value)."""
+    return value_reply(real_text(f"android/{name}"))
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["am-start-W-S-status-ok-ThisTime-blog.txt", "react-native-cold-start-am-start-W-status-timeout.txt"],
+)
+def test_uiautomator2_start_activity_reports_are_launches(answer: str) -> None:
+    with replayed("android", {"mobile: startActivity": _am(answer)}) as (driver, faults, device):
+        device.launch("com.android.settings")  # what the replayed start did on the phone
+        driver.launch_app("com.android.settings")
+        assert faults.count("mobile: startActivity") == 1 and faults.count("mobile: getCurrentPackage") == 1
+        assert faults.count("mobile: activateApp") == 0
+
+
+def test_uiautomator2_start_activity_resolving_nothing_for_a_missing_app_is_app_not_installed() -> None:
+    missing = "org.mozilla.fenix.performancetest"
+    answer = {"mobile: startActivity": _am("pixel2-am-start-package-unable-to-resolve-intent-fenix.txt")}
+    with replayed("android", answer) as (driver, faults, _):
+        with pytest.raises(AppNotInstalled) as caught:
+            driver.launch_app(missing)
+        assert caught.value.app_id == missing
+        assert faults.count("mobile: startActivity") == 1 and faults.count("mobile: queryAppState") == 1

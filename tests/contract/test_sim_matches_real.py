@@ -80,6 +80,13 @@ KEYS = frozenset(
         "##",
         "data",
         "**",
+        "Starting:",
+        "Status:",
+        "LaunchState:",
+        "Activity:",
+        "TotalTime:",
+        "WaitTime:",
+        "Complete",
     }
 )
 
@@ -149,6 +156,7 @@ class Same:
     kinds: tuple[str, ...] = ()  # the kinds of line compared (none given: every one in KEYS)
     indented: bool = True  # False: the real output lost its indentation (quoted in a comment)
     prompt: bool = False
+    front: str | None = SETTINGS  # the app in front before the command (None: the home screen)
     also: tuple[tuple[str, str], ...] = ()  # (file, kind): one more real output for that kind
     note: str = ""  # which release the real output is from, where it is not the profile's
 
@@ -161,6 +169,7 @@ WINDOWS = "dumpsys window windows"
 DISPLAYS = "dumpsys window displays"
 ACTIVITIES = "dumpsys activity activities"
 MONKEY = f"monkey -p {SETTINGS} -c android.intent.category.LAUNCHER 1"
+START = f"am start -W -a android.intent.action.MAIN -c android.intent.category.LAUNCHER -p {SETTINGS}"
 
 # SystemUI's window owners (the trimmed Android 14 fixture keeps these lines as they were)
 SYSTEM_OWNERS = (("fixture-a14-emulator-dumpsys-window-windows-permission-dialog-trimmed.txt", "mOwnerUid"),)
@@ -270,12 +279,22 @@ SAME: list[Same] = [
         "mCurrentFocus line): the window and owner lines are compared",
     ),
     Same("monkey starts an app", 34, MONKEY, ("car-monkey-events-injected.txt",)),
+    Same(
+        "am start -W reports the launch",
+        34,
+        START,
+        ("am-start-W-S-status-ok-ThisTime-blog.txt",),
+        compare="keys",
+        kinds=("Starting:", "Status:", "Activity:", "TotalTime:", "WaitTime:", "Complete"),
+        front=None,
+        note="Android 9 or older (ThisTime:); the times and LaunchState: differ by release",
+    ),
 ]
 
 
 @pytest.mark.parametrize("case", SAME, ids=[c.name for c in SAME])
 def test_the_simulated_output_has_the_real_lines(case: Same) -> None:
-    output = android_output(case.api, case.command, prompt=case.prompt)
+    output = android_output(case.api, case.command, front=case.front, prompt=case.prompt)
     simulated = shapes(output, kinds=case.compared, indented=case.indented)
     real: dict[str, set[str]] = {}
     for name in case.real:
@@ -320,6 +339,21 @@ def test_a_missing_app_for_monkey_reads_as_the_real_refusal() -> None:
     assert [shape(line) for line in simulated.splitlines() if line.strip()] == [
         shape(line) for line in real if line.strip()
     ]
+
+
+def test_an_intent_nothing_resolves_reads_as_the_real_refusal() -> None:
+    real = real_text("android/pixel2-am-start-package-unable-to-resolve-intent-fenix.txt")
+    missing = "org.mozilla.fenix.performancetest"
+    command = f"am start -W -a android.intent.action.MAIN -c android.intent.category.LAUNCHER -p {missing}"
+    assert android_output(34, command).splitlines() == real.splitlines()
+
+
+def test_the_launch_state_line_reads_as_android_10_and_later_print_it() -> None:
+    """``LaunchState: UNKNOWN (-1)`` in the real slow start: the word after it is the state."""
+    real = real_text("android/react-native-cold-start-am-start-W-status-timeout.txt")
+    assert re.search(r"^LaunchState: [A-Z]+", real, flags=re.MULTILINE)
+    simulated = android_output(34, START, front=None)
+    assert re.search(r"^LaunchState: (COLD|WARM|HOT)$", simulated, flags=re.MULTILINE), simulated
 
 
 def test_android_10_and_later_keep_the_focus_out_of_the_windows_tail() -> None:

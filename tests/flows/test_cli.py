@@ -100,7 +100,14 @@ def test_json_lines_describe_every_event(tmp_path: Path) -> None:
     assert events[0]["device"]["spec"] == "sim:android" and events[0]["steps"] == 6
     assert events[5]["status"] == "failed" and events[5]["error_kind"] == "AssertionFailed"
     assert events[6]["status"] == "failed" and Path(events[6]["report"]).is_file()
-    assert events[-1] == {"event": "summary", "flows": 1, "passed": 0, "failed": 1, "exit_code": 1}
+    assert events[-1] == {
+        "event": "summary",
+        "flows": 1,
+        "passed": 0,
+        "failed": 1,
+        "not_run": 0,
+        "exit_code": 1,
+    }
 
 
 def test_the_one_attached_device_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,7 +134,7 @@ def test_with_several_attached_devices_the_simulated_one_is_used_and_said(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["run"], "the following arguments are required: FLOW"),
+        (["run"], "the following arguments are required: PATH"),
         (["run", "x.yaml", "--frobnicate"], "unrecognized arguments: --frobnicate"),
         (["run", "x.yaml", "--sim-latency", "-1"], "must be between 0 and 10 seconds"),
         (["run", "x.yaml", "--platform", "windows"], "invalid choice: 'windows'"),

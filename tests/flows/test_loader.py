@@ -31,6 +31,10 @@ steps:
   - remember: {user: qa, attempts: 3, admin: false}
   - screenshot:
   - screenshot: after
+  - scroll_until_visible: {target: {text: About}, direction: down, max_swipes: 4}
+  - hide_keyboard
+  - open_link: amcdemo://login
+  - clear_state: {android: com.example.amc.demo, ios: com.example.amc.demo}
 """
 
 
@@ -49,23 +53,33 @@ def test_every_command_becomes_an_executor_step_with_its_reasons(tmp_path: Path)
     assert actions[:4] == ["launch_app", "terminate_app", "tap", "tap"]
     assert steps[0].args == {"app_id": "com.android.settings"}
     assert flow.planned_steps("ios")[0].args == {"app_id": "com.apple.Preferences"}
-    assert steps[2].args == {"target": {"text": "Sign in", "visible": True}}
+    # Every step that looks for an element waits for it: 10 s unless the step or `defaults:` says.
+    assert steps[2].args == {"target": {"text": "Sign in", "visible": True}, "timeout": 10.0}
     assert steps[3].args == {"x": 10.0, "y": 20.0}
-    assert steps[4].args == {"target": {"id": "greeting", "visible": True}, "duration": 0.5}
+    assert steps[4].args == {"target": {"id": "greeting", "visible": True}, "duration": 0.5, "timeout": 10.0}
     assert steps[6].args == {
         "text": "hunter2",
         "target": {"text": "username", "visible": True},
+        "timeout": 10.0,
         "secret": True,
     }
     assert steps[7].args == {"direction": "up"}
     assert steps[8].args == {"x1": 1.0, "y1": 2.0, "x2": 3.0, "y2": 4.0, "duration": 0.2}
     assert steps[9].args == {"key": "back"}
     assert steps[10].args == {"target": {"text_contains": "Welcome", "visible": True}, "timeout": 5.0}
-    assert steps[11].args["timeout"] == 3.0  # the default bound for asserts
+    assert steps[11].args["timeout"] == 10.0  # the default bound for asserts too
     assert steps[12].args["target"] == {"text_regex": "^Sign-in failed$", "visible": True}
     assert steps[13].args == {"app_id": "com.android.settings", "timeout": 1.0}
     assert steps[14].args == {"remember": {"user": "qa", "attempts": 3, "admin": False}}
     assert steps[15].args == {} and steps[16].args == {"name": "after"}
+    assert steps[17].args == {
+        "target": {"text": "About", "visible": True},
+        "timeout": 10.0,
+        "direction": "down",
+        "max_swipes": 4,
+    }
+    assert steps[18].args == {} and steps[19].args == {"url": "amcdemo://login"}
+    assert steps[20].args == {"app_id": "com.example.amc.demo"}
     # Each planned step says where it came from and what should happen.
     assert steps[2].purpose == "flow everything step 3"
     assert steps[2].rationale is not None and steps[2].rationale.endswith(
@@ -108,7 +122,7 @@ def test_name_defaults_to_the_file_name_and_numbers_stay_text_where_text_is_expe
             "set NOPE in the environment",
         ),
         ("steps:\n  - tap\n", 2, 5, "step 1 must be a mapping with exactly one command", "one command per"),
-        ("steps:\n  - tap: OK\n    press: back\n", 2, 5, "got 2 keys", None),
+        ("steps:\n  - tap: OK\n    press: back\n", 2, 5, "got 'tap', 'press'", None),
         ("stpes:\n  - tap: OK\n", 1, 1, "unknown key 'stpes'", "did you mean 'steps'?"),
         ("name: x\n", 1, 1, "the flow has no `steps:`", None),
         ("steps: []\n", 1, 8, "steps is empty", None),
@@ -280,6 +294,9 @@ def test_xpath_selectors_are_accepted_and_bad_ones_are_placed(tmp_path: Path) ->
         "steps:\n  - tap: {xpath: \"//*[@text='Sign in']\"}\n  - wait_for: {xpath: '//Button', timeout: 1}\n",
         environ={},
     )
-    assert flow.steps[0].args == {"target": {"xpath": "//*[@text='Sign in']", "visible": True}}
+    assert flow.steps[0].args == {
+        "target": {"xpath": "//*[@text='Sign in']", "visible": True},
+        "timeout": 10.0,
+    }
     problem = _problem("steps:\n  - tap: {xpath: '//*[@text='}\n", tmp_path)
     assert problem.line == 2 and "xpath" in str(problem)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from amc.core.models import PlannedStep
+from amc.core.models import PlannedStep, StepResult
+from amc.core.steps import StepRecord
 from amc.drivers.simulated import SimDriver
 from amc.runtime.flows import FlowPlanner, load_flow, parse_flow, skip_reason
 from amc.runtime.planner import Planner
@@ -106,8 +107,7 @@ steps:
     )
     assert status is TaskStatus.FAILED
     assert steps == ["launch_app:ok", "assert_visible:failed"]
-    planner = runner.planner
-    assert isinstance(planner, FlowPlanner) and planner.remaining == 2
+    assert isinstance(runner.planner, FlowPlanner)
 
 
 def test_wait_for_polls_fresh_observations_within_its_bound(tmp_path: Path) -> None:
@@ -140,4 +140,6 @@ def test_planning_changes_nothing_but_the_planners_own_cursor() -> None:
     first = planner.plan(goal="g", observation=Observation(scene("x")), world=world, steps=())
     assert [s.action for s in first] == ["press"]
     assert world == WorldState()
-    assert planner.remaining == 1
+    done = (StepRecord(0, first[0], StepResult(True)),)
+    second = planner.plan(goal="g", observation=Observation(scene("x")), world=world, steps=done)
+    assert [s.args["key"] for s in second] == ["back"]

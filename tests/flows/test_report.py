@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,7 +17,8 @@ from amc.sim.catalog import AppSpec, Screen, Widget
 from amc.storage.report import render_html, render_report
 from amc.storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, read_timeline
 
-CHROMIUM = "/usr/bin/chromium"
+from tests.browser import CHROMIUM, need_browser
+
 HOSTILE = '<script>alert("pwned")</script><img src=x onerror=alert(1)>'
 APP = "com.example.hostile"
 
@@ -96,14 +96,11 @@ def test_an_unfinished_run_still_gets_a_report_that_says_so(tmp_path: Path) -> N
     html = render_html(read_timeline(tmp_path))
     assert "This run did not finish" in html and "after step 2" in html
     assert "was cut off mid-write" in html
-    assert '<span class="badge unfinished">unfinished</span>' in html
+    assert '<span class="badge failed">failed</span> <span class="reason">did not finish</span>' in html
 
 
-@pytest.mark.skipif(
-    shutil.which(CHROMIUM) is None,
-    reason="needs /usr/bin/chromium: install Debian's chromium package (`apt-get install chromium`)",
-)
 def test_the_report_renders_in_a_real_headless_browser_without_injected_markup(tmp_path: Path) -> None:
+    need_browser(CHROMIUM)
     run_dir = tmp_path / "run"
     _run(run_dir, HOSTILE_FLOW, _hostile_device())
     report = render_report(run_dir)
@@ -155,3 +152,25 @@ def test_a_dialog_over_the_app_is_named_in_the_steps_it_covered(tmp_path: Path, 
     html = render_report(tmp_path).read_text(encoding="utf-8")
     assert html.count('covered by <span class="overlay">') == 2
     assert "otifications" in html.split('covered by <span class="overlay">', 1)[1].split("</span>", 1)[0]
+
+
+def test_warnings_and_retried_steps_are_listed_before_all_steps(tmp_path: Path) -> None:
+    text = f"""
+name: tolerant
+steps:
+  - launch_app: {APP}
+  - assert_visible: {{text: Not here, timeout: 0}}
+    optional: true
+  - retry:
+      times: 1
+      steps:
+        - assert_visible: {{text: Not here either, timeout: 0}}
+    optional: true
+"""
+    _run(tmp_path, text, _hostile_device())
+    html = render_report(tmp_path).read_text(encoding="utf-8")
+    assert read_timeline(tmp_path).status == "succeeded"
+    assert "1 passed, 0 failed, 0 skipped, 2 warning, 1 retried" in html
+    noticed = html[html.index("<h2>Warnings and retried steps</h2>") : html.index("<h2>All steps</h2>")]
+    assert [int(n) for n in re.findall(r'href="#step-(\d+)"', noticed)] == [2, 3, 4]
+    assert "<h2>Failures</h2>" not in html

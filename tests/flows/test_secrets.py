@@ -63,7 +63,10 @@ def test_secrets_are_hidden_in_every_file_of_the_run_and_in_the_output(
     }
     # The places where the secrets would be: the typed step, the variable, the error, the log line.
     timeline = files[f"{run_dirs[0].name}/timeline.jsonl"].decode()
-    assert '"args":{"text":"***","target":{"id":"password","visible":true},"secret":true}' in timeline
+    assert (
+        '"args":{"text":"***","target":{"id":"password","visible":true},"timeout":10.0,"secret":true}'
+        in timeline
+    )
     assert '"variables":{"token":"***"}' in timeline
     assert "token ***" in files[f"{run_dirs[0].name}/run.log"].decode()
     _assert_nowhere(

@@ -6,12 +6,13 @@ refusal comes before the first request: the faces count none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from amc.core.errors import ConfigError
-from amc.drivers.connect import SPEC_FORMS, connect
+from amc.drivers.connect import SPEC_FORMS, check_spec, connect
 from amc.sim.appium_face import AppiumFace
 from amc.sim.device import SimDevice
 from amc.sim.wda_face import WdaFace
@@ -56,14 +57,19 @@ GARBAGE_SPECS: dict[str, tuple[Any, str]] = {
     "unknown iOS": ("sim:ios?ios=16", "ios='16'"),
     "profile key twice": ("sim:ios?wda=9&wda=10", "'wda' is given twice"),
     "profile key without value": ("sim:android?api", "'api' needs a value"),
+    "unknown timing": ("sim+adb:android?api=31&timing=slow", "timing='slow' is not a timing"),
+    "timing twice": ("sim:ios?timing=instant&wda=5&timing=realistic", "'timing' is given twice"),
     "iOS target not a URL": ("ios:not a url", "bad iOS target"),
     "iOS javascript URL": ("ios:javascript:alert(1)", "bad iOS target"),
     "iOS ftp URL at a live WDA": (f"ios:ftp://{WDA}", "bad iOS target"),
-    "iOS URL without host": ("ios:http://", "bad WebDriverAgent URL"),
+    "iOS URL without host": ("ios:http://", "the WebDriverAgent URL 'http://' names no host"),
     "Appium without platform at a live server": (f"appium:{APPIUM}", "platform=android or platform=ios"),
     "Appium for another OS at a live server": (f"appium:{APPIUM}?platform=windows", "platform=android"),
     "Appium unknown parameter at a live server": (f"appium:{APPIUM}?platform=android&x=1", "unknown query"),
-    "Appium without scheme": ("appium:127.0.0.1:4723?platform=android", "must be http(s)://HOST"),
+    "Appium without scheme": (
+        "appium:127.0.0.1:4723?platform=android",
+        "has no scheme: it must start with http(s)://",
+    ),
     "not a string: None": (None, "must be a string"),
     "not a string: int": (42, "must be a string"),
     "not a string: bytes": (b"sim:android", "must be a string"),
@@ -87,6 +93,24 @@ def test_a_garbage_spec_is_a_config_error_and_nothing_is_contacted(
         connect(_fill(spec, wda, appium))
     assert message in str(caught.value)
     assert wda.count() == 0 and appium.count() == 0
+
+
+@pytest.mark.parametrize("name", sorted(n for n in GARBAGE_SPECS if "profile" in n or "timing" in n))
+def test_a_bad_simulated_query_is_refused_before_connecting(name: str) -> None:
+    """``check_spec`` (what ``amc run`` checks every spec with first) refuses the same queries."""
+    spec, message = GARBAGE_SPECS[name]
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        check_spec(spec)
+
+
+def test_a_profile_and_a_timing_in_one_spec() -> None:
+    driver = connect("sim+adb:android?api=31&timing=instant")
+    try:
+        assert driver.os_version == "12"  # type: ignore[attr-defined]
+    finally:
+        driver.close()
+    with pytest.raises(ConfigError, match="timing is given twice"):
+        connect("sim:ios?wda=5&timing=instant", timing="realistic")
 
 
 def test_the_hint_lists_every_accepted_form() -> None:

@@ -70,6 +70,8 @@ def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
     assert tops == {"amc"}
     assert declared == ["amc"]
     assert "amc/storage/templates/report.html.j2" in names
+    page = {f"amc/runtime/inspector/page/{name}" for name in ("index.html", "inspector.js", "inspector.css")}
+    assert page <= set(names)  # the inspector serves its page from the installed package
     assert {f"amc/{layer}/py.typed" for layer in LAYERS} <= set(names)
 
 

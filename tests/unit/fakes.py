@@ -100,6 +100,15 @@ class FakeDriver:
         self._record("screenshot")
         return b"\x89PNG\r\n\x1a\nfake"
 
+    def hide_keyboard(self) -> None:
+        self._record("hide_keyboard")
+
+    def open_link(self, url: str, app_id: str | None = None) -> None:
+        self._record("open_link", url, app_id)
+
+    def clear_state(self, app_id: str) -> None:
+        self._record("clear_state", app_id)
+
     def close(self) -> None:
         self._record("close")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from amc.core.errors import AppNotInstalled, DeviceTimeout
 from amc.core.models import PlannedStep
+from amc.core.selectors import Selector
 from amc.runtime.executor import ACTIONS, Executor
 
 from tests.unit.fakes import FakeDriver, SeenScreen, scene
@@ -53,12 +54,33 @@ def test_bad_arguments_fail_the_step_with_a_clear_message(step: PlannedStep, mes
 
 def test_tap_by_selector_uses_the_latest_scene_and_costs_one_device_call() -> None:
     driver = FakeDriver()
-    result = Executor(driver).execute(
-        PlannedStep("tap", {"text": "Bluetooth"}), _context("Wi-Fi", "Bluetooth")
-    )
+    screen = _context("Wi-Fi", "Bluetooth")
+    result = Executor(driver).execute(PlannedStep("tap", {"text": "Bluetooth"}), screen)
     assert result.success, result.error
     assert driver.calls == [("tap", (540, 462))]
-    assert result.output == {"x": 540, "y": 462}
+    assert screen.latest is not None
+    bluetooth = screen.latest.scene.find(Selector(text="Bluetooth"))
+    assert bluetooth is not None
+    # The step records what it acted on: the element's bounds and the window they are in.
+    window = list(screen.latest.scene.window_size)
+    assert result.output == {
+        "x": 540,
+        "y": 462,
+        "found": "Bluetooth",
+        "bounds": bluetooth.bounds.to_dict(),
+        "window": window,
+    }
+
+
+def test_a_tap_on_a_point_and_typing_into_a_target_say_what_they_acted_on() -> None:
+    screen = _context("Wi-Fi", "Bluetooth")
+    point = Executor(FakeDriver()).execute(PlannedStep("tap", {"x": 5, "y": 6}), screen)
+    assert point.output == {"x": 5, "y": 6}  # no element: nothing to outline
+    typed = Executor(FakeDriver()).execute(
+        PlannedStep("type_text", {"text": "hi", "target": {"text": "Wi-Fi"}}), screen
+    )
+    assert typed.success and typed.output["length"] == 2
+    assert typed.output["bounds"]["top"] < typed.output["bounds"]["bottom"]
 
 
 def test_tap_on_a_missing_target_is_target_not_found() -> None:

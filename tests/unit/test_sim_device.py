@@ -7,7 +7,6 @@ from amc.core.errors import AppNotInstalled, StepArgumentError
 from amc.core.selectors import Selector, tap_point
 from amc.drivers.simulated import SimDriver
 from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice
-from amc.sim.png import png_size
 
 
 def _tap_text(driver: SimDriver, text: str, **kw: object) -> None:
@@ -123,7 +122,3 @@ def test_keys_are_checked_per_platform() -> None:
         SimDriver("ios").press("back")
     with pytest.raises(StepArgumentError, match="supported"):
         SimDriver("android").press("warp")
-
-
-def test_screenshot_is_a_png_of_a_quarter_of_the_screen() -> None:
-    assert png_size(SimDriver("android").screenshot()) == (270, 600)

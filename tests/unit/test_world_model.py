@@ -62,6 +62,22 @@ def test_terminate_clears_current_app_only_when_it_names_it() -> None:
     assert model.state.current_app is None
 
 
+def test_clear_state_stops_the_app_and_a_link_moves_the_front() -> None:
+    model = WorldModel()
+    model.observe(_seen(scene()), PlannedStep("launch_app", {"app_id": "com.a"}), OK)
+    model.observe(_seen(scene()), PlannedStep("clear_state", {"app_id": "com.other"}), OK)
+    assert model.state.current_app == "com.a"
+    model.observe(_seen(scene()), PlannedStep("clear_state", {"app_id": "com.a"}), OK)
+    assert model.state.current_app is None  # clearing an app's data stops it, as pm clear does
+    model.observe(_seen(scene()), PlannedStep("open_link", {"url": "x://y", "app_id": "com.b"}), OK)
+    assert model.state.current_app == "com.b"
+    model.observe(_seen(scene()), PlannedStep("open_link", {"url": "https://example.com"}), OK)
+    assert model.state.current_app is None  # any app may have taken the link: unknown
+    model.observe(_seen(scene()), PlannedStep("launch_app", {"app_id": "com.a"}), OK)
+    model.observe(_seen(scene()), PlannedStep("open_link", {"url": "x://y"}), FAILED)
+    assert model.state.current_app == "com.a"
+
+
 def test_launch_without_an_app_id_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None:
     model = WorldModel()
     model.observe(_seen(scene()), PlannedStep("launch_app", {"app_id": "com.a"}), OK)

@@ -136,7 +136,7 @@ BUDGETS: dict[str, tuple[Any, dict[str, dict[str, int]]]] = {
     "launch_app": (
         lambda d, p: d.launch_app(SETTINGS[p]),
         {
-            "android": {"mobile: activateApp": 1, "mobile: getCurrentPackage": 1},
+            "android": {"mobile: startActivity": 1, "mobile: getCurrentPackage": 1},
             "ios": {"mobile: activateApp": 1, "mobile: queryAppState": 1},
         },
     ),
@@ -219,10 +219,12 @@ def test_a_missing_app_is_app_not_installed(face: AppiumFace, driver: AppiumDriv
     with pytest.raises(AppNotInstalled) as caught:
         driver.launch_app("com.example.not.installed")
     assert caught.value.app_id == "com.example.not.installed"
-    # UiAutomator2 says the same of a missing and a non-launchable app: the state (0) tells them
-    # apart; XCUITest relays WebDriverAgent's FrontBoard error, which says it
-    queries = 1 if face.platform == "android" else 0
-    assert face.count("mobile: activateApp") == 1 and face.count("mobile: queryAppState") == queries
+    # XCUITest relays WebDriverAgent's FrontBoard error, which says it
+    if face.platform == "android":  # am resolved nothing; the state (0) says the app is missing
+        assert face.count("mobile: startActivity") == 1 and face.count("mobile: queryAppState") == 1
+        assert face.count("mobile: activateApp") == 0
+    else:
+        assert face.count("mobile: activateApp") == 1 and face.count("mobile: queryAppState") == 0
     driver.terminate_app("com.example.not.installed")  # stopping what is not there is fine
 
 
@@ -243,6 +245,7 @@ def test_a_server_without_the_mobile_command_is_a_clear_device_error(
     face: AppiumFace, driver: AppiumDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delitem(appium_input.MOBILE_COMMANDS, "mobile: activateApp")
+    monkeypatch.delitem(appium_input.MOBILE_COMMANDS, "mobile: startActivity", raising=False)
     with pytest.raises(DeviceError, match="does not support") as caught:
         driver.launch_app(SETTINGS[face.platform])
     assert type(caught.value) is DeviceError and not caught.value.transient

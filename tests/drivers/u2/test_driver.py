@@ -17,7 +17,7 @@ from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
 from amc.sim.adb_face import AdbFace
 from amc.sim.device import SimDevice
-from amc.sim.faults import FaultInjector
+from amc.sim.faults import Fault, FaultInjector
 from PIL import Image
 
 from tests.drivers.u2.conftest import SERIAL, DriverFactory
@@ -80,10 +80,11 @@ def test_launch_costs_two_shell_commands_and_no_rpc(
     driver.launch_app(SETTINGS)
     assert device.foreground() == SETTINGS
     shells = {r: n for r, n in face.faults.counts.items() if r.startswith("adb:shell")}
-    assert shells == {"adb:shell:monkey": 1, "adb:shell:dumpsys": 1}
+    assert shells == {"adb:shell:am": 1, "adb:shell:dumpsys": 1}
     assert face.requests("rpc:") == 0
     assert face.phone(SERIAL).shell.history[-2:] == [
-        "monkey -p com.android.settings -c android.intent.category.LAUNCHER 1",
+        "am start -W -a android.intent.action.MAIN -c android.intent.category.LAUNCHER -p "
+        "com.android.settings",
         "dumpsys window displays",
     ]
 
@@ -95,13 +96,13 @@ def test_launching_a_missing_app_launches_nothing(face: AdbFace, driver: U2Drive
     with pytest.raises(AppNotInstalled) as caught:
         driver.launch_app("com.example.not.installed")
     assert caught.value.app_id == "com.example.not.installed"
-    # monkey found nothing to start, and `pm path` told why: no package, so no second monkey
-    assert face.faults.count("adb:shell:monkey") == 1 and face.faults.count("adb:shell:pm") == 1
+    # no activity answered the intent, and `pm path` told why: no package, so no second start
+    assert face.faults.count("adb:shell:am") == 1 and face.faults.count("adb:shell:pm") == 1
     assert face.faults.count("adb:shell:dumpsys") == 0
     assert device.foreground() == SETTINGS
     with pytest.raises(AppNotInstalled):
         driver.launch_app("not a package; reboot")
-    assert face.faults.count("adb:shell:monkey") == 1  # the malformed name never reached the phone
+    assert face.faults.count("adb:shell:am") == 1  # the malformed name never reached the phone
 
 
 def test_an_app_without_launcher_activity_fails_to_launch(face: AdbFace, driver: U2Driver) -> None:
@@ -110,7 +111,20 @@ def test_an_app_without_launcher_activity_fails_to_launch(face: AdbFace, driver:
     with pytest.raises(AppLaunchFailed, match="no launcher activity"):
         driver.launch_app("com.android.systemui")
     # LAUNCHER, then (installed) LEANBACK_LAUNCHER, then the failure: no focus polling
-    assert face.faults.count("adb:shell:monkey") == 2 and face.faults.count("adb:shell:dumpsys") == 0
+    assert face.faults.count("adb:shell:am") == 2 and face.faults.count("adb:shell:dumpsys") == 0
+
+
+@pytest.mark.timeout(10)
+def test_an_unanswered_am_start_is_decided_by_the_foreground_not_repeated(
+    face: AdbFace, make_driver: DriverFactory
+) -> None:
+    driver = make_driver(timeout=0.5, launch_timeout=0.3, launch_poll=0.1)
+    face.faults.reset_counts()
+    face.faults.inject(Fault.HANG, routes={"adb:shell:am"})
+    with pytest.raises(AppLaunchFailed, match="did not reach the foreground"):
+        driver.launch_app(SETTINGS)
+    face.faults.clear()
+    assert face.faults.count("adb:shell:am") == 1 and face.faults.count("adb:shell:dumpsys") >= 2
 
 
 @pytest.mark.timeout(10)
@@ -135,7 +149,7 @@ def test_current_app_terminate_and_home(face: AdbFace, driver: U2Driver, device:
     driver.terminate_app(SETTINGS)  # not running: not an error
     driver.terminate_app("com.example.not.installed")
     assert face.faults.count("adb:shell:cmd") == 1  # the HOME package is learnt once, at connect
-    assert face.faults.count("adb:shell:am") == 3
+    assert face.faults.count("adb:shell:am") == 4  # am start -W, then three am force-stop
 
 
 def test_current_app_treats_the_learnt_home_package_as_home(
