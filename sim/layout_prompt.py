@@ -89,6 +89,14 @@ def android_prompt(app_name: str, permission: str, window: Bounds) -> SimNode:
     return SimNode("android.widget.FrameLayout", frame, package=pkg, children=(dialog,))
 
 
+def _ios_text(text: str, bounds: Bounds) -> SimNode:
+    return SimNode("XCUIElementTypeStaticText", bounds, label=text, ident=text, value=text)
+
+
+def _ios_button(label: str, bounds: Bounds, ref: str) -> SimNode:
+    return SimNode("XCUIElementTypeButton", bounds, label=label, ident=label, clickable=True, ref=ref)
+
+
 def ios_prompt_screen(app_name: str, permission: str, window: Bounds) -> SimNode:
     """SpringBoard's tree while its alert for ``permission`` asked by ``app_name`` is up."""
     title = _MESSAGES.get(permission, _MESSAGES["notifications"])[1].format(app=app_name)
@@ -99,20 +107,8 @@ def ios_prompt_screen(app_name: str, permission: str, window: Bounds) -> SimNode
         "XCUIElementTypeOther",
         Bounds(left, top, left + 270, top + 135),
         children=(
-            SimNode(
-                "XCUIElementTypeStaticText",
-                Bounds(left + 16, top + 20, left + 254, top + 63),
-                label=title,
-                ident=title,
-                value=title,
-            ),
-            SimNode(
-                "XCUIElementTypeStaticText",
-                Bounds(left + 16, top + 66, left + 254, top + 114),
-                label=detail,
-                ident=detail,
-                value=detail,
-            ),
+            _ios_text(title, Bounds(left + 16, top + 20, left + 254, top + 63)),
+            _ios_text(detail, Bounds(left + 16, top + 66, left + 254, top + 114)),
         ),
     )
     row = top + 136
@@ -120,22 +116,8 @@ def ios_prompt_screen(app_name: str, permission: str, window: Bounds) -> SimNode
         "XCUIElementTypeOther",
         Bounds(left, row, left + 270, row + 44),
         children=(
-            SimNode(
-                "XCUIElementTypeButton",
-                Bounds(left, row, left + 135, row + 44),
-                label="Don\u2019t Allow",
-                ident="Don\u2019t Allow",
-                clickable=True,
-                ref="prompt:deny",
-            ),
-            SimNode(
-                "XCUIElementTypeButton",
-                Bounds(left + 135, row, left + 270, row + 44),
-                label="Allow",
-                ident="Allow",
-                clickable=True,
-                ref="prompt:allow",
-            ),
+            _ios_button("Don\u2019t Allow", Bounds(left, row, left + 135, row + 44), "prompt:deny"),
+            _ios_button("Allow", Bounds(left + 135, row, left + 270, row + 44), "prompt:allow"),
         ),
     )
     alert = SimNode(

@@ -11,14 +11,20 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from amc.drivers.connect import connect
+from amc.sim.device import SimDevice
+from amc.sim.faults import FaultInjector
 from amc.sim.replay import Reply
 
 __all__ = [
     "REAL",
     "closed",
+    "connected",
     "json_after",
     "json_string",
     "log_json",
@@ -32,6 +38,22 @@ __all__ = [
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 _CUT = "[...]"
 _TAG = re.compile(r"<(/?)([A-Za-z_][\w.:-]*)([^<>]*?)(/?)>")
+
+
+@contextmanager
+def connected(
+    spec: str, device: SimDevice, replies: dict[str, Reply], kind: type[Any], **options: Any
+) -> Iterator[tuple[Any, FaultInjector]]:
+    """The real adapter of ``spec`` connected to ``device``'s face, which answers with ``replies``;
+    its fault injector counts from after the connection."""
+    faults = FaultInjector()
+    driver = connect(spec, device=device, faults=faults, replies=replies, **options)
+    assert isinstance(driver, kind)
+    try:
+        faults.reset_counts()
+        yield driver, faults
+    finally:
+        driver.close()
 
 
 def real_text(name: str) -> str:

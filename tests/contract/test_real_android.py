@@ -19,7 +19,6 @@ from typing import Any
 import adbutils
 import pytest
 from amc.core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout, HarnessError
-from amc.drivers.connect import connect
 from amc.drivers.u2 import U2Driver
 from amc.drivers.u2.focus import parse_props
 from amc.sim.catalog import AppSpec, Screen, Widget
@@ -28,7 +27,7 @@ from amc.sim.faults import FaultInjector
 from amc.sim.profiles import AndroidProfile
 from amc.sim.replay import Reply
 
-from tests.contract.real import real_text
+from tests.contract.real import connected, real_text
 
 PROPS = "getprop ro.build.version.sdk && getprop ro.build.version.release"
 DISPLAYS, WINDOWS, WHOLE = "dumpsys window displays", "dumpsys window windows", "dumpsys window"
@@ -50,22 +49,10 @@ def replayed(
     if launcher is not None:
         device.launcher = launcher  # the phone's HOME package, as its resolve-activity answers it
     device.apps.update(apps or {})
-    faults = FaultInjector()
-    driver = connect(
-        f"sim+adb:android?api={api}",
-        device=device,
-        faults=faults,
-        replies=replies,
-        timeout=5.0,
-        launch_timeout=0.6,
-        launch_poll=0.1,
-    )
-    assert isinstance(driver, U2Driver)
-    try:
-        faults.reset_counts()
+    spec = f"sim+adb:android?api={api}"
+    options = {"timeout": 5.0, "launch_timeout": 0.6, "launch_poll": 0.1}
+    with connected(spec, device, replies, U2Driver, **options) as (driver, faults):
         yield driver, faults, device
-    finally:
-        driver.close()
 
 
 @dataclass(frozen=True)

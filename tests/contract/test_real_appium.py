@@ -23,7 +23,7 @@ from amc.sim.faults import FaultInjector
 from amc.sim.profiles import IosProfile
 from amc.sim.replay import Reply
 
-from tests.contract.real import json_string, real_text, reply, value_reply, w3c
+from tests.contract.real import connected, json_string, real_text, reply, value_reply, w3c
 
 UNKNOWN = "An unknown server-side error occurred while processing the command. Original error: "
 
@@ -35,22 +35,10 @@ def replayed(
     profile = IosProfile(wda=wda) if platform == "ios" else None
     device = SimDevice("android" if platform == "android" else "ios", profile=profile)
     device.apps.update(apps or {})
-    faults = FaultInjector()
     query = f"?wda={wda}" if platform == "ios" else ""
-    driver = connect(
-        f"sim+appium:{platform}{query}",
-        device=device,
-        faults=faults,
-        replies=replies,
-        timeout=2.0,
-        launch_timeout=0.6,
-    )
-    assert isinstance(driver, AppiumDriver)
-    try:
-        faults.reset_counts()
+    spec = f"sim+appium:{platform}{query}"
+    with connected(spec, device, replies, AppiumDriver, timeout=2.0, launch_timeout=0.6) as (driver, faults):
         yield driver, faults, device
-    finally:
-        driver.close()
 
 
 def _uia2_message(name: str) -> str:

@@ -24,7 +24,6 @@ from amc.core.errors import (
     SessionLost,
 )
 from amc.core.selectors import Selector, tap_point
-from amc.drivers.connect import connect
 from amc.drivers.wda import WdaDriver
 from amc.sim.device import SimDevice
 from amc.sim.faults import FaultInjector
@@ -33,6 +32,7 @@ from amc.sim.replay import Reply
 
 from tests.contract.real import (
     closed,
+    connected,
     json_after,
     json_string,
     python_value,
@@ -51,21 +51,12 @@ def replayed(
     replies: dict[str, Reply], *, wda: str = "10", ios: str = "18", launch_timeout: float = 1.0
 ) -> Iterator[tuple[WdaDriver, FaultInjector, SimDevice]]:
     device = SimDevice("ios", profile=IosProfile(ios, wda))
-    faults = FaultInjector()
-    driver = connect(
-        f"sim+wda:ios?ios={ios}&wda={wda}",
-        device=device,
-        faults=faults,
-        replies=replies,
-        timeout=2.0,
-        launch_timeout=launch_timeout,
-    )
-    assert isinstance(driver, WdaDriver)
-    try:
-        faults.reset_counts()
+    spec = f"sim+wda:ios?ios={ios}&wda={wda}"
+    with connected(spec, device, replies, WdaDriver, timeout=2.0, launch_timeout=launch_timeout) as (
+        driver,
+        faults,
+    ):
         yield driver, faults, device
-    finally:
-        driver.close()
 
 
 def _message(name: str) -> str:
