@@ -11,9 +11,11 @@ __all__ = [
     "ANDROID_SYSTEMUI",
     "HOME_SCREEN_APPS",
     "IME_PACKAGES",
+    "PERMISSION_DIALOG_PACKAGES",
     "SPRINGBOARD",
     "is_home_screen",
     "is_ime_package",
+    "is_permission_dialog",
 ]
 
 # The iOS home screen's bundle id (what WebDriverAgent and Appium report in front on the home screen).
@@ -56,6 +58,25 @@ IME_PACKAGES: frozenset[str] = frozenset(
         "com.iflytek.inputmethod",
     }
 )
+
+
+# Android's runtime-permission prompt runs in one of these packages, in the task of the app that
+# asked: GMS phones and emulators (Android 10+) use Google's permission controller, AOSP builds the
+# platform one, Android 6-9 the package installer (tests/fixtures/real: the A14 emulator window
+# dump, uiautomator dumps of the prompt's buttons; Barista PR #312 for the move in Android 10).
+PERMISSION_DIALOG_PACKAGES: frozenset[str] = frozenset(
+    {
+        "com.google.android.permissioncontroller",
+        "com.android.permissioncontroller",
+        "com.android.packageinstaller",
+        "com.google.android.packageinstaller",
+    }
+)
+
+
+def is_permission_dialog(package: str | None) -> bool:
+    """True for the package that shows Android's runtime-permission prompt over an app."""
+    return package is not None and package in PERMISSION_DIALOG_PACKAGES
 
 
 def is_home_screen(app_id: str | None) -> bool:

@@ -10,6 +10,13 @@ Accepted specs (see :data:`SPEC_FORMS`):
 - ``sim+wda:ios``, ``sim+adb:android``, ``sim+appium:android|ios``: the simulated device served
   over that backend's real protocol on 127.0.0.1, driven by the real adapter.
 
+A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
+``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
+wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
+``sim+appium:``; ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`) and
+``id=NAME`` names the device. The query is parsed strictly: an unknown, repeated
+or empty key and an unknown value are a ``ConfigError`` naming it.
+
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
 one client library can still use the others. Constructors do no I/O; ``connect`` does.
 
@@ -25,9 +32,10 @@ import dataclasses
 import importlib
 import logging
 import os
+import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
-from urllib.parse import parse_qsl
 
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
@@ -37,6 +45,7 @@ from .options import check_names, seconds, server_url
 if TYPE_CHECKING:
     from ..sim.device import SimDevice, Timing
     from ..sim.faults import FaultInjector
+    from ..sim.profiles import AndroidProfile, IosProfile
     from .appium import AppiumDriver
     from .u2 import U2Driver
     from .wda import WdaDriver
@@ -44,10 +53,13 @@ if TYPE_CHECKING:
 __all__ = [
     "BACKENDS",
     "FACE_OPTIONS",
+    "SIM_QUERY",
     "SPEC_FORMS",
+    "SimTarget",
     "check_spec",
     "connect",
     "discover",
+    "parse_sim_target",
     "parse_spec",
     "sim_timing",
 ]
@@ -56,8 +68,8 @@ log = logging.getLogger(__name__)
 D = TypeVar("D", bound=Driver)
 
 SPEC_FORMS: tuple[str, ...] = (
-    "sim:android",
-    "sim:ios",
+    "sim:android[?api=29|31|33|34|35]",
+    "sim:ios[?ios=15|17|18&wda=4|5|9|10]",
     "android:SERIAL",
     "ios:http://HOST:PORT",
     "ios:UDID",
@@ -84,8 +96,18 @@ BACKENDS: dict[str, str] = {
 DISCOVERERS: tuple[str, ...] = (".u2:discover_android", ".wda:discover_ios")
 
 # Options every sim+<backend> spec takes, besides its adapter's own: the SimDevice to serve (else a
-# fresh one named device_id), a shared FaultInjector, and seconds the face adds to every request.
-FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "timing")
+# fresh one named device_id), a shared FaultInjector, seconds the face adds to every request, how
+# it behaves in time (sim_timing), and real outputs the face plays back (sim.replay.Reply values by
+# shell command or route name).
+FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "replies", "timing")
+
+# The query keys a simulated device's spec takes, per platform: its version profile, its timing
+# and its name.
+SIM_QUERY: dict[str, tuple[str, ...]] = {
+    "android": ("api", "timing", "id"),
+    "ios": ("ios", "wda", "timing", "id"),
+}
+_SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
 def _bad_spec(spec: object, why: str) -> ConfigError:
@@ -114,6 +136,88 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return scheme, target
 
 
+@dataclass(frozen=True)
+class SimTarget:
+    """A simulated device's spec, parsed: its platform, the profile it plays, its name if given."""
+
+    platform: Platform
+    profile: AndroidProfile | IosProfile
+    device_id: str | None = None
+    query: tuple[tuple[str, str], ...] = ()
+    timing: str | None = None  # instant or realistic, when the spec says
+
+    @property
+    def names_profile(self) -> bool:
+        """Whether the query names a version (``api``, ``ios``, ``wda``), not only a name or timing."""
+        return any(k not in ("id", "timing") for k, _ in self.query)
+
+    def spec(self, scheme: str, *, with_id: bool = True) -> str:
+        """The spec back as text (``with_id=False``: without ``id=``), keys in the order given."""
+        pairs = [(k, v) for k, v in self.query if with_id or k != "id"]
+        query = "&".join(f"{k}={v}" for k, v in pairs)
+        return f"{scheme}:{self.platform}" + (f"?{query}" if query else "")
+
+
+def parse_sim_target(scheme: str, target: str) -> SimTarget:
+    """Parse ``android?api=31`` / ``ios?ios=17&wda=5&timing=instant&id=NAME`` after a ``sim…:``
+    scheme, strictly."""
+    from ..sim.profiles import android_profile, ios_profile
+    from ..sim.timing import TIMINGS
+
+    shown = repr(f"{scheme}:{target}")
+    base, sep, query = target.partition("?")
+    name = base.strip().lower()
+    if name not in SIM_QUERY:
+        raise _bad_spec(f"{scheme}:{target}", f"the simulated device is '{scheme}:android' or '{scheme}:ios'")
+    platform: Platform = "android" if name == "android" else "ios"
+    accepted = SIM_QUERY[name]
+    pairs: list[tuple[str, str]] = []
+    if sep:
+        for item in query.split("&"):
+            key, eq, value = item.partition("=")
+            if key not in accepted:
+                raise ConfigError(
+                    f"bad device spec {shown}: unknown key {key!r} for a simulated {platform} device",
+                    hint="accepted keys: " + ", ".join(accepted),
+                )
+            if not eq or not value.strip():
+                raise ConfigError(f"bad device spec {shown}: {key!r} needs a value ({key}=…)")
+            if any(k == key for k, _ in pairs):
+                raise ConfigError(f"bad device spec {shown}: {key!r} is given twice")
+            pairs.append((key, value.strip()))
+    values = dict(pairs)
+    device_id = values.get("id")
+    if device_id is not None and not _SIM_ID.match(device_id):
+        raise ConfigError(
+            f"bad device spec {shown}: id={device_id!r} is not a device name "
+            "(letters, digits, '.', '_', ':', '-'; at most 64)"
+        )
+    timing = values.get("timing")
+    if timing is not None and timing.lower() not in TIMINGS:
+        raise ConfigError(
+            f"bad device spec {shown}: timing={timing!r} is not a timing",
+            hint=f"use one of {', '.join(TIMINGS)}",
+        )
+    try:
+        profile: AndroidProfile | IosProfile = (
+            android_profile(values.get("api", "34"))
+            if platform == "android"
+            else ios_profile(values.get("ios"), values.get("wda"))
+        )
+    except ConfigError as exc:
+        raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
+    return SimTarget(platform, profile, device_id, tuple(pairs), timing and timing.lower())
+
+
+def _with_timing(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``options`` with the spec's ``timing=`` moved in (given both ways, a ``ConfigError``)."""
+    if parsed.timing is None:
+        return options
+    if "timing" in options:
+        raise _bad_spec(spec, "timing is given twice (in the spec and as an option)")
+    return {**options, "timing": parsed.timing}
+
+
 def check_spec(spec: str) -> tuple[str, str]:
     """``parse_spec`` plus the checks that need no device: a server URL's shape (IPv6 brackets, the
     scheme, a port from 1 to 65535) and a simulated spec's query, so a list of specs can be checked
@@ -127,7 +231,7 @@ def check_spec(spec: str) -> tuple[str, str]:
         except ConfigError as exc:
             raise _bad_spec(spec, exc.message) from exc
     elif scheme.startswith("sim"):
-        _sim_query(spec, scheme, target, {})
+        parse_sim_target(scheme, target)
     return scheme, target
 
 
@@ -141,20 +245,6 @@ def _resolve(path: str) -> Callable[..., Any]:
     if not callable(func):
         raise ConfigError(f"backend {module_name} has no {func_name}()")
     return func  # type: ignore[no-any-return]
-
-
-def _sim_query(spec: str, scheme: str, target: str, options: dict[str, Any]) -> str:
-    """A simulated spec's ``?timing=instant|realistic`` moved into ``options``; the target without it."""
-    if not scheme.startswith("sim") or "?" not in target:
-        return target
-    target, _, query = target.partition("?")
-    for key, value in parse_qsl(query, keep_blank_values=True):
-        if key != "timing":
-            raise _bad_spec(spec, f"unknown query parameter {key!r} (the simulated device takes timing=)")
-        if "timing" in options:
-            raise _bad_spec(spec, "timing is given twice (in the spec and as an option)")
-        options["timing"] = value
-    return target
 
 
 def sim_timing(options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Timing:
@@ -178,24 +268,22 @@ def connect(spec: str, **options: Any) -> Driver:
     """Build and connect the driver ``spec`` names. Options go to the backend (e.g. ``timeout``);
     a simulated spec takes ``?timing=instant|realistic`` (see :func:`sim_timing`)."""
     scheme, target = parse_spec(spec)
-    target = _sim_query(spec, scheme, target, options)
     builder = _resolve(BACKENDS[scheme])
     driver = builder(target, options)
     return driver  # type: ignore[no-any-return]
 
 
 def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
+    from ..sim.device import SimDevice
     from .simulated import SimDriver
 
-    if target not in ("android", "ios"):
-        raise _bad_spec(f"sim:{target}", "the simulated device is 'sim:android' or 'sim:ios'")
-    from ..sim.device import SimDevice
-
+    parsed = parse_sim_target("sim", target)
+    options = _with_timing(f"sim:{target}", parsed, options)
     check_names("sim", options, ("latency", "device_id", "timing"))
     latency = seconds(options, "latency", 0.0, maximum=MAX_LATENCY)
-    platform: Platform = "android" if target == "android" else "ios"
-    device = SimDevice(platform, _device_id(options), timing=sim_timing(options))
-    return SimDriver(platform, device=device, latency=latency)
+    device_id = _device_id(options) or parsed.device_id
+    device = SimDevice(parsed.platform, device_id, profile=parsed.profile, timing=sim_timing(options))
+    return SimDriver(parsed.platform, device=device, latency=latency)
 
 
 class _Face(Protocol):
@@ -216,18 +304,44 @@ def _device_id(options: Mapping[str, Any]) -> str | None:
     return device_id
 
 
-def _sim_device(spec: str, platform: Platform, options: Mapping[str, Any]) -> SimDevice:
-    """The simulated device a face serves: ``options['device']``, or a fresh one."""
+def _sim_device(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> SimDevice:
+    """The simulated device a face serves: ``options['device']``, or a fresh one playing the profile."""
     from ..sim.device import SimDevice
 
     device = options.get("device")
     if device is None:
-        return SimDevice(platform, _device_id(options), timing=sim_timing(options))
+        return SimDevice(
+            parsed.platform,
+            _device_id(options) or parsed.device_id,
+            profile=parsed.profile,
+            timing=sim_timing(options),
+        )
     if "timing" in options:
         raise ConfigError(f"option 'timing' for {spec} is the given device's own (SimDevice(timing=…))")
-    if not isinstance(device, SimDevice) or device.platform != platform:
-        raise ConfigError(f"option 'device' for {spec} must be a simulated {platform} device, got {device!r}")
+    if not isinstance(device, SimDevice) or device.platform != parsed.platform:
+        raise ConfigError(
+            f"option 'device' for {spec} must be a simulated {parsed.platform} device, got {device!r}"
+        )
+    if parsed.names_profile and device.profile != parsed.profile:
+        raise ConfigError(
+            f"{spec} names the profile {parsed.profile.label}, "
+            f"but the device given plays {device.profile.label}",
+            hint="build the SimDevice with that profile, or leave the query out",
+        )
     return device
+
+
+def _replies(options: Mapping[str, Any]) -> dict[str, Any]:
+    from ..sim.replay import Reply
+
+    replies = options.get("replies") or {}
+    if not isinstance(replies, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, Reply) for k, v in replies.items()
+    ):
+        raise ConfigError(
+            "option 'replies' must map shell commands or route names to sim.replay.Reply values"
+        )
+    return dict(replies)
 
 
 def _fault_injector(options: Mapping[str, Any]) -> FaultInjector | None:
@@ -252,17 +366,20 @@ def _serve(face: _Face, options: Mapping[str, Any], adapter: Callable[[Callable[
 
 
 def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
-    """``sim+wda:ios``: the simulated iPhone served over WebDriverAgent's HTTP protocol, driven by a
-    connected ``WdaDriver`` (options: the face's, and the driver's ``timeout``, ``launch_timeout``)."""
+    """``sim+wda:ios[?ios=…&wda=…]``: the simulated iPhone served over WebDriverAgent's HTTP protocol,
+    driven by a connected ``WdaDriver`` (options: the face's, and the driver's ``timeout``,
+    ``launch_timeout``)."""
     from ..sim.wda_face import WdaFace
     from .wda import WdaDriver
 
-    if target != "ios":
+    parsed = parse_sim_target("sim+wda", target)
+    options = _with_timing(f"sim+wda:{target}", parsed, options)
+    if parsed.platform != "ios":
         raise _bad_spec(f"sim+wda:{target}", "the WebDriverAgent face serves 'sim+wda:ios'")
     check_names("sim+wda", options, (*FACE_OPTIONS, "timeout", "launch_timeout"))
-    device = _sim_device("sim+wda:ios", "ios", options)
+    device = _sim_device(f"sim+wda:{target}", parsed, options)
     timeouts = {k: seconds(options, k, 0.0) for k in ("timeout", "launch_timeout") if k in options}
-    face = WdaFace(device, faults=_fault_injector(options))
+    face = WdaFace(device, faults=_fault_injector(options), replies=_replies(options))
 
     def adapter(on_close: Callable[[], None]) -> WdaDriver:
         driver = WdaDriver.from_url(face.url, device_id=device.device_id, on_close=on_close, **timeouts)
@@ -272,16 +389,18 @@ def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
 
 
 def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
-    """``sim+adb:android``: the simulated phone behind an adb server (with the uiautomator2 server on
-    it), driven by a connected ``U2Driver`` (options: the face's, and ``U2Config``'s)."""
+    """``sim+adb:android[?api=…]``: the simulated phone behind an adb server (with the uiautomator2
+    server on it), driven by a connected ``U2Driver`` (options: the face's, and ``U2Config``'s)."""
     from ..sim.adb_face import AdbFace
     from .u2 import U2Config, U2Driver
 
-    if target != "android":
+    parsed = parse_sim_target("sim+adb", target)
+    options = _with_timing(f"sim+adb:{target}", parsed, options)
+    if parsed.platform != "android":
         raise _bad_spec(f"sim+adb:{target}", "the adb face serves 'sim+adb:android'")
     config = U2Config.from_options(options, {}, also=frozenset(FACE_OPTIONS))
-    device = _sim_device("sim+adb:android", "android", options)
-    face = AdbFace([device], faults=_fault_injector(options))
+    device = _sim_device(f"sim+adb:{target}", parsed, options)
+    face = AdbFace([device], faults=_fault_injector(options), replies=_replies(options))
 
     def adapter(on_close: Callable[[], None]) -> U2Driver:
         served = dataclasses.replace(config, adb_host=face.host, adb_port=face.port)
@@ -291,24 +410,21 @@ def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
 
 
 def _connect_appium_face(target: str, options: Mapping[str, Any]) -> AppiumDriver:
-    """``sim+appium:android|ios``: the simulated device behind an Appium 3 server's W3C protocol,
+    """``sim+appium:android|ios[?…]``: the simulated device behind an Appium 3 server's W3C protocol,
     driven by a connected ``AppiumDriver`` (options: the face's, and ``timeout``, ``launch_timeout``)."""
     from ..sim.appium_face import AppiumFace
     from .appium import AppiumDriver, options_for
 
-    if target not in ("android", "ios"):
-        raise _bad_spec(
-            f"sim+appium:{target}", "the Appium face serves 'sim+appium:android' or 'sim+appium:ios'"
-        )
+    parsed = parse_sim_target("sim+appium", target)
+    options = _with_timing(f"sim+appium:{target}", parsed, options)
     check_names("sim+appium", options, (*FACE_OPTIONS, "timeout", "launch_timeout"))
-    platform: Platform = "android" if target == "android" else "ios"
-    device = _sim_device(f"sim+appium:{target}", platform, options)
+    device = _sim_device(f"sim+appium:{target}", parsed, options)
     timeout = seconds(options, "timeout", 30.0)
     launch_timeout = seconds(options, "launch_timeout", 5.0)
-    face = AppiumFace(device, faults=_fault_injector(options))
+    face = AppiumFace(device, faults=_fault_injector(options), replies=_replies(options))
 
     def adapter(on_close: Callable[[], None]) -> AppiumDriver:
-        capabilities = options_for(platform, udid=device.device_id)
+        capabilities = options_for(parsed.platform, udid=device.device_id)
         driver = AppiumDriver(
             face.url, capabilities, timeout=timeout, launch_timeout=launch_timeout, on_close=on_close
         )

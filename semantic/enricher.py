@@ -63,15 +63,22 @@ def _first_text(el: UIElement) -> str | None:
     return None
 
 
-def _alert_name(el: UIElement) -> str:
-    """What an alert says about itself: its label or name (iOS), else its title text (Android)."""
-    if el.label or el.identifier:
+_ANDROID_ALERT_TEXT_IDS = ("alertTitle", "permission_message")
+
+
+def _alert_name(el: UIElement, platform: str) -> str:
+    """What an alert says about itself: its label or name (iOS); its title or the permission
+    prompt's question, else its first text (Android, where resource ids are not words)."""
+    if platform == "ios" and (el.label or el.identifier):
         return el.label or el.identifier or el.type
-    for node in el.iter():
-        ident = node.identifier or ""
-        if node.visible and node.text and ident.rsplit("/", 1)[-1] == "alertTitle":
-            return node.text.strip() or node.text
-    return _first_text(el) or el.type
+    for wanted in _ANDROID_ALERT_TEXT_IDS:
+        for node in el.iter():
+            ident = node.identifier or ""
+            if node.visible and node.text and ident.rsplit("/", 1)[-1] == wanted:
+                return node.text.strip() or node.text
+    if el.text and el.text.strip():
+        return el.text.strip()
+    return _first_text(el) or el.label or el.type
 
 
 def _is_android_title_bar(el: UIElement) -> bool:
@@ -106,19 +113,22 @@ def _short_activity(activity: str, app: str | None) -> str:
 
 
 class DefaultEnricher:
-    """Home screen for a launcher; else the Android activity when known, else the screen title."""
+    """Home screen for a launcher; else the Android activity when known, else the screen title,
+    else (a dialog over a screen with no title) the dialog; an alert found is always reported."""
 
     def enrich(self, scene: Scene) -> SemanticScene | None:
         title = title_of(scene)
         keyboard = keyboard_visible(scene)
         alert_el = alert_of(scene)
-        alert = _alert_name(alert_el) if alert_el is not None else None
+        alert = _alert_name(alert_el, scene.platform) if alert_el is not None else None
         if is_home_screen(scene.foreground_app):
             page, source = HOME_PAGE, "home"
         elif scene.activity:
             page, source = _short_activity(scene.activity, scene.foreground_app), "activity"
         elif title:
             page, source = title, "title"
+        elif alert:
+            page, source = alert, "alert"  # only the dialog on top can be named: it is the page
         else:
             return None
         return SemanticScene(

@@ -6,7 +6,7 @@ and ``.alert``) and by whoever needs the element itself (``alert_of`` returns it
 
 from __future__ import annotations
 
-from ..core.apps import ANDROID_SYSTEMUI, is_ime_package
+from ..core.apps import ANDROID_SYSTEMUI, PERMISSION_DIALOG_PACKAGES, is_ime_package
 from ..core.models import Scene, UIElement
 
 __all__ = ["alert_of", "keyboard_visible"]
@@ -16,6 +16,10 @@ _IOS_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
 # Resource-id local names of Android's AlertDialog layout and the runtime-permission dialog.
 _ANDROID_DIALOG_IDS = frozenset({"alertTitle", "parentPanel", "grant_dialog"})
 _ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
+# The runtime-permission prompt's ids keep the platform's namespace even in Google's package
+# (``com.android.permissioncontroller:id/permission_allow_button`` in package
+# ``com.google.android.permissioncontroller``: tests/fixtures/real/android, uiautomator dumps).
+_PERMISSION_ID_PREFIXES = tuple(f"{package}:id/" for package in PERMISSION_DIALOG_PACKAGES)
 
 
 def _package_of(window: UIElement) -> str:
@@ -62,7 +66,14 @@ def _android_alert(root: UIElement) -> UIElement | None:
     for w, _ in windows:
         for el in w.iter():
             ident = el.identifier
-            if ident and el.visible and ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS:
+            if (
+                ident
+                and el.visible
+                and (
+                    ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS
+                    or ident.startswith(_PERMISSION_ID_PREFIXES)
+                )
+            ):
                 return w
     return None
 
@@ -70,10 +81,12 @@ def _android_alert(root: UIElement) -> UIElement | None:
 def alert_of(scene: Scene) -> UIElement | None:
     """The alert or dialog covering the app, or None.
 
-    iOS: the first visible ``XCUIElementTypeAlert`` / ``XCUIElementTypeSheet``. Android: the
-    top-level window that is a permission / installer dialog, floats (touches neither the left
-    nor the top edge) above the app's main window, or holds an AlertDialog panel
-    (``…:id/alertTitle``, ``…:id/parentPanel``).
+    iOS: the first visible ``XCUIElementTypeAlert`` / ``XCUIElementTypeSheet`` (SpringBoard's
+    permission alerts are one, in SpringBoard's own tree while they are up: appium/appium#12957,
+    appium/WebDriverAgent#889). Android: the top-level window that is a permission / installer
+    dialog (by its package, or by the permission controller's ids, which dumps without a package
+    attribute still carry), floats (touches neither the left nor the top edge) above the app's
+    main window, or holds an AlertDialog panel (``…:id/alertTitle``, ``…:id/parentPanel``).
     """
     if scene.platform == "ios":
         return next((el for el in scene.root.iter() if el.type in _IOS_ALERT_TYPES and el.visible), None)

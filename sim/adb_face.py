@@ -39,6 +39,7 @@ from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
 from .adb_sync import recv_exact, serve_sync
 from .device import SimDevice
 from .faults import Fault, FaultInjector
+from .replay import Reply
 from .server import BackgroundServer
 from .u2_rpc import U2Server
 
@@ -135,8 +136,11 @@ class AdbFace:
         port: int = 0,
         u2_running: bool = True,
         u2_installed: bool = True,
+        replies: dict[str, Reply] | None = None,
     ) -> None:
         self.faults = faults or FaultInjector()
+        # Real outputs every phone's shell plays back (see sim.adb_shell.AndroidShell.replies).
+        self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._server: BackgroundServer[_AdbTcpServer] = BackgroundServer(
             _AdbTcpServer, _AdbHandler, host=host, port=port, faults=self.faults, face=self
         )
@@ -164,7 +168,8 @@ class AdbFace:
             u2 = U2Server(
                 device, faults=self.faults, decide=self.decide, running=self._u2_running, stopped=self.stopped
             )
-            phone = Phone(device, state, len(self._phones) + 1, AndroidShell(device, files), u2)
+            shell = AndroidShell(device, files, self.replies)
+            phone = Phone(device, state, len(self._phones) + 1, shell, u2)
             self._phones[device.device_id] = phone
         return phone
 

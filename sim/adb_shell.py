@@ -1,13 +1,20 @@
 """The shell of a simulated Android phone, as ``adb shell`` runs it for adbutils and uiautomator2.
 
-:class:`AndroidShell` runs one command line and returns what a real phone prints, in the formats
-the clients parse: ``monkey``/``am start`` (launch), ``am force-stop``, ``dumpsys window windows``
-(``mCurrentFocus=Window{… PKG/ACT}``), ``dumpsys activity activities|top``, ``dumpsys display``,
+:class:`AndroidShell` runs one command line and returns what a real phone of the device's
+release (its :class:`~sim.profiles.AndroidProfile`) prints, in the formats the clients parse:
+``monkey``/``am start`` (launch), ``am force-stop``, ``dumpsys window [windows|displays]`` and
+``dumpsys activity activities|top`` (per release, see :mod:`sim.dumpsys`), ``dumpsys display``,
 ``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
 ``wm size``, ``getprop``, ``ime list``, ``settings``, ``input``, ``ps``, ``screencap -p``,
-``toybox md5sum``/``md5sum`` and ``echo``. A trailing ``; echo X4EXIT:$?`` (how adbutils reads
-exit codes) is honoured. Unknown commands answer as ``sh`` does (exit 127). State changes go to
-the :class:`~sim.device.SimDevice`.
+``toybox md5sum``/``md5sum`` and ``echo``. Commands joined by ``&&`` or ``;`` run in turn, as
+``sh -c`` runs them, and a trailing ``; echo X4EXIT:$?`` (how adbutils reads exit codes) is
+honoured. Unknown commands answer as ``sh`` does (exit 127). State changes go to the
+:class:`~sim.device.SimDevice`.
+
+``replies`` plays a real phone's output back: a command line found there (exactly as the client
+sent it, without the exit-code suffix) is answered with that :class:`~sim.replay.Reply` (its
+bytes and exit code) and nothing else happens, which is how the tests replay outputs of real
+devices (``tests/fixtures/real``) to the real clients over the adb protocol.
 """
 
 from __future__ import annotations
@@ -15,20 +22,29 @@ from __future__ import annotations
 import hashlib
 import shlex
 import threading
+import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.errors import AppLaunchFailed
 from .device import SimDevice
+from .dumpsys import (
+    LAUNCHER_ACTIVITY,
+    activities_dump,
+    activity_top,
+    displays_dump,
+    window_dump,
+    windows_dump,
+)
 from .layout import ANDROID_IME, ANDROID_SYSTEMUI
-from .u2_rpc import sdk_int
+from .profiles import DEFAULT_ANDROID, AndroidProfile
+from .replay import Reply
 
 __all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
 
 EXIT_MARKER = "; echo X4EXIT:$?"
 IME_ID = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
-LAUNCHER_ACTIVITY = "com.android.launcher3.uioverride.QuickstepLauncher"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
 _KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape"})
@@ -78,11 +94,22 @@ def command_name(command: str) -> str:
 class AndroidShell:
     """Runs shell command lines against one simulated phone (thread-safe through the device lock)."""
 
-    def __init__(self, device: SimDevice, files: dict[str, FileEntry] | None = None) -> None:
+    def __init__(
+        self,
+        device: SimDevice,
+        files: dict[str, FileEntry] | None = None,
+        replies: dict[str, Reply] | None = None,
+    ) -> None:
         self.device = device
         self.files: dict[str, FileEntry] = files if files is not None else {}
+        self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._lock = threading.Lock()
         self.history: list[str] = []
+
+    @property
+    def profile(self) -> AndroidProfile:
+        profile = self.device.profile
+        return profile if isinstance(profile, AndroidProfile) else DEFAULT_ANDROID
 
     # --- entry point ------------------------------------------------------------------------
 
@@ -92,16 +119,31 @@ class AndroidShell:
             self.history.append(command)
         wants_code = command.endswith(EXIT_MARKER)
         body = command.removesuffix(EXIT_MARKER)
-        try:
-            argv = shlex.split(body)
-        except ValueError:
-            result = ShellResult(b"/system/bin/sh: syntax error: unterminated quoted string\n", 2)
-        else:
-            argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())]
-            result = self._dispatch(argv) if argv else ShellResult(b"")
+        replayed = self.replies.get(body.strip())
+        result = ShellResult(replayed.body, replayed.code) if replayed is not None else self._run_line(body)
         if wants_code:
             return ShellResult(result.output + f"X4EXIT:{result.code}\n".encode(), result.code)
         return result
+
+    def _run_line(self, body: str) -> ShellResult:
+        """Commands joined by ``&&`` (the next runs only after a success) and ``;``, in turn."""
+        try:
+            lexer = shlex.shlex(body, posix=True, punctuation_chars=";&|")
+            lexer.whitespace_split = True
+            tokens = list(lexer)
+        except ValueError:
+            return ShellResult(b"/system/bin/sh: syntax error: unterminated quoted string\n", 2)
+        output, code, argv, joiner = b"", 0, [], ";"
+        for token in [*tokens, ";"]:
+            if token not in (";", "&&"):
+                argv.append(token)
+                continue
+            if joiner == ";" or code == 0:
+                argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())]
+                result = self._dispatch(argv) if argv else ShellResult(b"", code)
+                output, code = output + result.output, result.code
+            argv, joiner = [], token
+        return ShellResult(output, code)
 
     def _dispatch(self, argv: list[str]) -> ShellResult:
         name = argv[0].rsplit("/", 1)[-1]
@@ -166,38 +208,109 @@ class AndroidShell:
         return self._text("\n".join(lines) + "\n", code)
 
     def _monkey(self, argv: list[str]) -> ShellResult:
+        """``monkey -p PKG -c CATEGORY 1``, in the lines a real monkey prints (``car-monkey-*.txt``:
+        ``args: [...]`` / ``Events injected: 1`` / ``## Network stats``, and ``data="PKG"`` /
+        ``** No activities found to run, monkey aborted.``). An app starts through the launcher
+        categories it declares (``AppSpec.categories``). The failure's exit status was not
+        collected: 252 is what AOSP's Monkey returns (-4) when it finds no activity."""
         package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
-        echo = "".join(f"  bash arg: {a}\n" for a in argv[1:])
-        if package is None or not self._launchable(package):
-            return self._text(echo + "** No activities found to run, monkey aborted.\n", 252)
+        category = argv[argv.index("-c") + 1] if "-c" in argv[:-1] else "android.intent.category.LAUNCHER"
+        spec = self.device.apps.get(package) if package is not None else None
+        declared = spec.categories if spec is not None else ("android.intent.category.LAUNCHER",)
+        if package is None or not self._launchable(package) or category not in declared:
+            return self._text(f'data="{package}"\n** No activities found to run, monkey aborted.\n', 252)
         self.device.launch(package)
         return self._text(
-            echo
-            + "Events injected: 1\n"
-            + "## Network stats: elapsed time=12ms (0ms mobile, 0ms wifi, 12ms not connected)\n"
+            f"args: [{', '.join(argv[1:])}]\n"
+            "Events injected: 1\n"
+            "## Network stats: elapsed time=18ms (0ms mobile, 0ms wifi, 18ms not connected)\n"
         )
 
     def _am(self, argv: list[str]) -> ShellResult:
+        """``am start -n PKG/ACT`` and friends. A missing activity prints ``Error type 3`` and
+        ``Error: Activity class {…} does not exist.`` (``xiaomi-mi3-…``, ``genymotion-nexus5-…``);
+        ``am start`` still exits 0 (``emulator-api34-…``), ``am start-activity`` exits 1
+        (``uia2-driver-3.9.5-a15-…``)."""
         verb = argv[1] if len(argv) > 1 else ""
         if verb == "force-stop" and len(argv) > 2:
             self.device.terminate(argv[-1])
             return ShellResult(b"")
         if verb in ("start", "start-activity") and "-d" in argv[:-1]:
             return self._view(argv)
+        if verb in ("start", "start-activity") and "-n" not in argv[:-1]:
+            return self._start_main(argv)
         if verb in ("start", "start-activity"):
             component = argv[argv.index("-n") + 1] if "-n" in argv[:-1] else ""
-            package = component.partition("/")[0]
+            package, _, activity = component.partition("/")
             intent = f"Starting: Intent {{ act=android.intent.action.MAIN cmp={component} }}\n"
             if not package or not self._launchable(package):
+                full = f"{package}/{package}{activity}" if activity.startswith(".") else component
                 return self._text(
-                    intent + f"Error type 3\nError: Activity class {{{component}}} does not exist.\n",
-                    1,
+                    intent + f"Error type 3\nError: Activity class {{{full}}} does not exist.\n",
+                    1 if verb == "start-activity" else 0,
                 )
             self.device.launch(package)
             return self._text(intent)
         if verb == "broadcast":
             return self._text("Broadcasting: Intent { flg=0x400000 }\nBroadcast completed: result=0\n")
         return self._text(f"Error: unknown command '{verb}'\n", 255)
+
+    def _start_main(self, argv: list[str]) -> ShellResult:
+        """``am start [-W] -a android.intent.action.MAIN -c CATEGORY -p PKG`` (or ``am start PKG``):
+        the app's launcher activity in that category. Nothing answers the intent (no such package,
+        or no activity in that category): ``Starting: Intent { … pkg=… }`` and ``Error: Activity not
+        started, unable to resolve Intent { … flg=0x10000000 pkg=… }``, exit 0
+        (``pixel2-am-start-package-unable-to-resolve-intent-fenix.txt``; the exit status from
+        callstack/agent-device#115). With ``-W`` am waits until the activity is displayed and prints
+        ``Status: ok``, ``LaunchState:`` (Android 10 and later), ``Activity:``, the times and
+        ``Complete`` (``am-start-W-S-status-ok-ThisTime-blog.txt``, whose ``ThisTime:`` Android 10
+        dropped). An app already running comes back with its task: AOSP prints ``Warning: Activity
+        not started, its current task has been brought to the front`` (from its source; no capture
+        was collected)."""
+        waits = "-W" in argv
+        words = [a for a in argv[2:] if a != "-W"]
+        options: dict[str, list[str]] = {}
+        rest: list[str] = []
+        i = 0
+        while i < len(words):
+            if words[i] in ("-a", "-c", "-p", "--user", "-f") and i + 1 < len(words):
+                options.setdefault(words[i], []).append(words[i + 1])
+                i += 2
+            else:
+                rest.append(words[i])
+                i += 1
+        package = (options.get("-p") or rest[-1:] or [""])[0]
+        categories = options.get("-c") or ["android.intent.category.LAUNCHER"]
+        action = (options.get("-a") or ["android.intent.action.MAIN"])[0]
+        described = f"act={action} cat=[{','.join(categories)}]"
+        starting = f"Starting: Intent {{ {described} pkg={package} }}\n"
+        spec = self.device.apps.get(package)
+        declared = spec.categories if spec is not None else ("android.intent.category.LAUNCHER",)
+        if not self._launchable(package) or not set(categories) <= set(declared):
+            return self._text(
+                starting + f"Error: Activity not started, unable to resolve Intent {{ {described} "
+                f"flg=0x10000000 pkg={package} }}\n"
+            )
+        running = package in self.device.running_apps()
+        self.device.launch(package)
+        lines = [starting.rstrip("\n")]
+        if running:
+            lines.append("Warning: Activity not started, its current task has been brought to the front")
+        if waits:
+            left = self.device.transition_left()
+            time.sleep(min(left, 5.0))  # am waits until the activity is displayed
+            waited = max(1, round(left * 1000))
+            state = "HOT" if running else "COLD"
+            lines += ["Status: ok"]
+            if self.profile.api >= 29:
+                lines.append(f"LaunchState: {state}")
+            lines += [
+                f"Activity: {package}/{_short(package, self._activity(package))}",
+                f"TotalTime: {waited}",
+                f"WaitTime: {waited + 4}",
+                "Complete",
+            ]
+        return self._text("\n".join(lines) + "\n")
 
     def _view(self, argv: list[str]) -> ShellResult:
         """``am start -a android.intent.action.VIEW -d URL [-p PACKAGE]``: the lines am prints, and
@@ -228,15 +341,16 @@ class AndroidShell:
         if verb == "path" and len(argv) > 2:
             package = argv[2]
             if package not in self.packages():
-                return ShellResult(b"", 1)
+                return ShellResult(b"", 1)  # nothing printed, exit 1 (flutter PR #3840; not collected)
             return self._text(
                 f"package:/data/app/~~{_hex(package)}==/{package}-{_hex(package[::-1])}==/base.apk\n"
             )
         if verb == "clear" and len(argv) > 2:
-            # pm answers "Success" when it cleared the package, "Failed" when it could not (no such
-            # package); the exit code stays 0 either way (platform PackageManagerShellCommand).
+            # pm answers "Success" (exit 0) when it cleared the package, "Failed" with exit 1 when it
+            # could not (no such package): an Android 15 emulator's answers,
+            # tests/fixtures/real/android/emulator-a15-api35-pm-clear-success-failed-exit-codes.txt.
             if argv[-1] not in self.device.apps:
-                return self._text("Failed\n")
+                return self._text("Failed\n", 1)
             self.device.clear_state(argv[-1])
             return self._text("Success\n")
         return self._text(f"Unknown command: {verb}\n", 255)
@@ -251,32 +365,20 @@ class AndroidShell:
 
     # --- dumpsys ----------------------------------------------------------------------------
 
-    def _focus(self) -> tuple[str, str]:
-        package = self.device.foreground()
-        activity = self.device.foreground_activity() or self._activity(package)
-        return package, activity
-
     def _dumpsys(self, argv: list[str]) -> ShellResult:
         service, args = (argv[1] if len(argv) > 1 else ""), argv[2:]
+        profile = self.profile
         if service == "window":
-            return self._text(self._windows())
+            section = args[0] if args else ""
+            if section in ("windows", "w"):
+                return self._text(windows_dump(self.device, profile))
+            if section in ("displays", "d"):
+                return self._text(displays_dump(self.device, profile))
+            return self._text(window_dump(self.device, profile))
         if service == "activity" and args[:1] == ["top"]:
-            package, activity = self._focus()
-            return self._text(
-                f"TASK 10123:{package} id=12 userId=0\n"
-                f"  ACTIVITY {package}/{_short(package, activity)} {_hex(activity)} pid={_pid(package)}\n"
-            )
+            return self._text(activity_top(self.device, profile))
         if service == "activity":
-            package, activity = self._focus()
-            record = f"ActivityRecord{{{_hex(activity)} u0 {package}/{_short(package, activity)} t12}}"
-            return self._text(
-                "ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n"
-                "Display #0 (activities from top to bottom):\n"
-                f"  * Task{{{_hex(package)} #12 type=standard A=10123:{package} U=0 visible=true}}\n"
-                f"      * Hist  #0: {record}\n"
-                f"  ResumedActivity: {record}\n\n"
-                f"  mResumedActivity: {record}\n"
-            )
+            return self._text(activities_dump(self.device, profile))
         if service == "input_method":
             # The line tools grep for (e.g. yonadev/yona-app-android's checkUIKeyboard quotes a real
             # one: "mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true").
@@ -304,29 +406,6 @@ class AndroidShell:
                 'Display 4619827259835644672 (HWC display 0): port=0 displayName="EMU_display_0"\n'
             )
         return self._text(f"Can't find service: {service}\n")
-
-    def _windows(self) -> str:
-        package, activity = self._focus()
-        width, height = self.device.window_size
-        focus = f"Window{{{_hex(package + activity)} u0 {package}/{activity}}}"
-        lines = [
-            "WINDOW MANAGER WINDOWS (dumpsys window windows)",
-            f"  Window #0 Window{{{_hex('StatusBar')} u0 StatusBar}}:",
-            "    mDisplayId=0 rootTaskId=1 mSession=Session{1c2d3e4 812:u0a10123} mOwnerUid=10123",
-            f"  Window #1 {focus}:",
-            f"    mDisplayId=0 rootTaskId=12 mSession=Session{{5f6a7b8 {_pid(package)}:u0a10145}}",
-            f"    mFrame=[0,0][{width},{height}] mHasSurface=true isReadyForDisplay()=true",
-            f"  Window #2 Window{{{_hex('wallpaper')} u0 com.android.systemui.wallpapers.ImageWallpaper}}:",
-            "    mDisplayId=0 rootTaskId=1 mHasSurface=true",
-            "",
-            "  mGlobalConfiguration={1.0 310mcc260mnc [en_US] ldltr sw411dp w411dp h914dp 420dpi nrml port}",
-            "  mHasPermanentDpad=false",
-            "  mTopFocusedDisplayId=0",
-            f"  mInputMethodWindow=Window{{{_hex('InputMethod')} u0 InputMethod}}",
-            f"  mCurrentFocus={focus}",
-            f"  mFocusedApp=ActivityRecord{{{_hex(activity)} u0 {package}/{_short(package, activity)} t12}}",
-        ]
-        return "\n".join(lines) + "\n"
 
     def _package_info(self, package: str) -> ShellResult:
         if package not in self.packages():
@@ -358,8 +437,9 @@ class AndroidShell:
         dev = self.device
         return {
             "ro.serialno": dev.device_id,
-            "ro.build.version.sdk": str(sdk_int(dev.os_version)),
+            "ro.build.version.sdk": str(self.profile.api),
             "ro.build.version.release": dev.os_version,
+            "ro.build.characteristics": "emulator",
             "ro.product.model": dev.model,
             "ro.product.name": dev.model,
             "ro.product.device": "emu64x",
@@ -370,6 +450,8 @@ class AndroidShell:
         }
 
     def _getprop(self, argv: list[str]) -> ShellResult:
+        """``getprop KEY`` prints the value alone (an empty line when unset), ``getprop`` every
+        property as ``[key]: [value]`` (``pixel8-shiba-…``, ``androidtv-chromecast-…``)."""
         props = self.properties()
         if len(argv) > 1:
             return self._text(props.get(argv[1], "") + "\n")

@@ -31,6 +31,7 @@ from .appium_input import (
 )
 from .device import SimDevice
 from .nodes import SimNode
+from .profiles import IosProfile
 
 __all__ = ["AppiumState"]
 
@@ -160,7 +161,11 @@ class AppiumState:
         """The screen's node tree and the page-source document rendered from it, consistently."""
         with self.device._lock:
             tree = self.device.tree()
-        return tree, render_appium.build_tree(tree, self.platform, self.device.window_size)
+        profile = self.device.profile
+        app_attributes = not isinstance(profile, IosProfile) or profile.app_attributes
+        return tree, render_appium.build_tree(
+            tree, self.platform, self.device.window_size, app_attributes=app_attributes
+        )
 
     def remember(self, session: _Session, element: etree._Element) -> dict[str, str]:
         """A W3C element reference for ``element`` (the same id for the same node and type)."""

@@ -32,9 +32,10 @@ from urllib.parse import urlsplit
 
 from ..core.models import Platform
 from .appium_commands import AppiumState
-from .appium_input import Gesture, W3CError, execute_route
+from .appium_input import Gesture, HangRequest, W3CError, execute_route
 from .device import SimDevice
 from .faults import Fault, FaultInjector
+from .replay import Reply, hold
 from .server import BackgroundServer
 
 __all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
@@ -133,6 +134,13 @@ class _Handler(BaseHTTPRequestHandler):
         elif fault is not Fault.NONE:
             self._misbehave(face, fault)
             return
+        replayed = face.replies.get(counted)
+        if replayed is not None:
+            if replayed.hang:
+                self._hold(face)
+            else:
+                self._write(replayed.status, replayed.body, replayed.content_type)
+            return
         if bad_json:
             self._reply(400, W3CError(400, "invalid argument", "the request body is not JSON").body())
             return
@@ -150,7 +158,14 @@ class _Handler(BaseHTTPRequestHandler):
         except W3CError as exc:
             self._reply(exc.status, exc.body())
             return
+        except HangRequest:
+            self._hold(face)
+            return
         self._reply(200, {"value": value})
+
+    def _hold(self, face: AppiumFace) -> None:
+        hold(self.connection, lambda: face.background.server is self.server)
+        self.close_connection = True
 
     def _misbehave(self, face: AppiumFace, fault: Fault) -> None:
         if fault is Fault.HANG:
@@ -190,10 +205,13 @@ class AppiumFace:
         faults: FaultInjector | None = None,
         host: str = "127.0.0.1",
         port: int = 0,
+        replies: dict[str, Reply] | None = None,
     ) -> None:
         self.device = device
         self.state = AppiumState(device)
         self.faults = faults or FaultInjector()
+        # Real answers played back by route name (an execute by its script, "mobile: activateApp").
+        self.replies: dict[str, Reply] = replies if replies is not None else {}
         self.background: BackgroundServer[ThreadingHTTPServer] = BackgroundServer(
             ThreadingHTTPServer, _Handler, host=host, port=port, faults=self.faults, face=self
         )

@@ -9,6 +9,8 @@ which the face answers in W3C JSON with the HTTP status Appium uses.
 from __future__ import annotations
 
 import math
+import shlex
+import time
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -16,10 +18,14 @@ from typing import Any, Protocol
 
 from lxml import etree
 
+from ..core.apps import SPRINGBOARD
 from ..core.errors import AppError, AppNotInstalled
 from ..core.models import Platform
+from .adb_shell import SYSTEM_PACKAGES, AndroidShell
 from .device import SimDevice
+from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .nodes import SimNode
+from .profiles import IosProfile
 
 __all__ = [
     "ELEMENT_KEY",
@@ -27,6 +33,7 @@ __all__ = [
     "MOBILE_COMMANDS",
     "TAP_SLOP",
     "Gesture",
+    "HangRequest",
     "Phone",
     "W3CError",
     "execute_route",
@@ -179,17 +186,63 @@ def _app_id(phone: Phone, args: Mapping[str, Any]) -> str:
     return value
 
 
+_UNKNOWN = "An unknown server-side error occurred while processing the command. Original error: "
+
+
+class HangRequest(Exception):
+    """The command never answers (the face holds the connection until the client gives up)."""
+
+
 def _activate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: activateApp``. UiAutomator2 resolves the launchable activity first: a missing app
+    (or one with no launcher activity) fails as ``tests/fixtures/real/appium/uia2-activateApp-…``
+    shows. XCUITest passes the call to WDA, which answers by its generation: no answer before
+    5.1.1, from 5.1.4 an ``invalid argument`` with FrontBoard's NSError, which Appium relays
+    (``xcuitest-create-session-FBSOpenApplicationErrorDomain-not-found.txt``)."""
     app_id = _app_id(phone, args)
     try:
         phone.device.launch(app_id)
     except AppNotInstalled as exc:
-        if phone.platform == "ios":
-            message = f"Application '{app_id}' is unknown to FrontBoard"
-        else:
-            message = f"Cannot activate '{app_id}': the package is not installed on the device"
-        raise W3CError(500, "unknown error", message) from exc
+        if phone.platform == "android":
+            message = (
+                f"Unable to resolve the launchable activity of '{app_id}'. Original error: No activity found"
+            )
+            raise W3CError(500, "unknown error", _UNKNOWN + message) from exc
+        profile = phone.device.profile
+        if isinstance(profile, IosProfile) and profile.hangs_on_missing_app:
+            raise HangRequest(app_id) from exc
+        raise W3CError(
+            400,
+            "invalid argument",
+            f'Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open "{app_id}" '
+            f'failed." UserInfo={{BSErrorCodeDescription=InvalidRequest, NSUnderlyingError=0x280c2d1a0 '
+            f'{{Error Domain=FBSOpenApplicationErrorDomain Code=4 "Application info provider '
+            f'(FBSApplicationLibrary) returned nil for "{app_id}"" '
+            f"UserInfo={{BSErrorCodeDescription=NotFound}}}}}}",
+        ) from exc
+    if phone.platform == "ios":  # WDA's launch returns once the app is in front (XCTest waits)
+        time.sleep(min(phone.device.transition_left(), 5.0))
     return None
+
+
+def _start_activity(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: startActivity`` (appium-android-driver's mobileStartActivity): ``am start-activity``
+    with ``-W`` for ``wait`` and the intent from ``action``, ``categories``, ``package`` and
+    ``component``, run on the phone; the answer is am's output. The simulated shell prints it
+    (:meth:`sim.adb_shell.AndroidShell._start_main`)."""
+    command = ["am", "start-activity"]
+    if args.get("wait"):
+        command.append("-W")
+    if isinstance(args.get("action"), str):
+        command += ["-a", args["action"]]
+    categories = args.get("categories")
+    for category in [categories] if isinstance(categories, str) else (categories or []):
+        command += ["-c", str(category)]
+    if isinstance(args.get("component"), str):
+        command += ["-n", args["component"]]
+    if isinstance(args.get("package"), str):
+        command += ["-p", args["package"]]
+    return AndroidShell(phone.device).run(shlex.join(command)).output.decode()
 
 
 def _terminate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
@@ -197,13 +250,32 @@ def _terminate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
 
 
 def _query_app_state(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: queryAppState``. UiAutomator2 (appium-android-driver): 0 not installed, 1 no process,
+    4 when the window manager's focus lines name the package, else 3 (so 3 under a permission
+    prompt, and never 2). XCUITest: WDA's ``/wda/apps/state``, 1 for an app that is not installed."""
     app_id = _app_id(phone, args)
-    return phone.device.app_state(app_id) if phone.device.is_installed(app_id) else 0
+    device = phone.device
+    if phone.platform == "ios":
+        return device.app_state(app_id)
+    if not device.is_installed(app_id) and app_id not in SYSTEM_PACKAGES:
+        return 0
+    if app_id not in device.running_apps() and app_id != device.launcher:
+        return 1
+    return 4 if device.foreground() == app_id and device.system_prompt() is None else 3
+
+
+def _front(phone: Phone) -> str:
+    """The app the server reports in front: the permission controller (Android) or SpringBoard
+    (iOS) while a permission prompt covers the app."""
+    prompt = phone.device.system_prompt()
+    if prompt is None:
+        return phone.device.foreground()
+    return ANDROID_PERMISSION_CONTROLLER if phone.platform == "android" else SPRINGBOARD
 
 
 def _active_app_info(phone: Phone, args: Mapping[str, Any]) -> Any:
     tree, _ = phone.snapshot()
-    bundle = phone.device.foreground()
+    bundle = _front(phone)
     return {
         "pid": 1000 + zlib.crc32(bundle.encode()) % 50000,
         "bundleId": bundle,
@@ -213,7 +285,7 @@ def _active_app_info(phone: Phone, args: Mapping[str, Any]) -> Any:
 
 
 def _current_package(phone: Phone, args: Mapping[str, Any]) -> Any:
-    return phone.device.foreground()
+    return _front(phone)
 
 
 def _press_key(phone: Phone, args: Mapping[str, Any]) -> Any:
@@ -271,6 +343,7 @@ MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, A
     "mobile: deepLink": (frozenset({"android", "ios"}), _deep_link),
     "mobile: clearApp": (frozenset({"android", "ios"}), _clear_app),
     "mobile: activateApp": (frozenset({"android", "ios"}), _activate_app),
+    "mobile: startActivity": (frozenset({"android"}), _start_activity),
     "mobile: terminateApp": (frozenset({"android", "ios"}), _terminate_app),
     "mobile: queryAppState": (frozenset({"android", "ios"}), _query_app_state),
     "mobile: activeAppInfo": (frozenset({"ios"}), _active_app_info),

@@ -18,6 +18,7 @@ __all__ = [
     "DEMO_PASSWORD",
     "DEMO_SCHEME",
     "DEMO_USER",
+    "NOTES_APP",
     "SIGNING_IN",
     "AppSpec",
     "Screen",
@@ -27,6 +28,7 @@ __all__ = [
 
 ANDROID_LAUNCHER = "com.android.launcher3"
 DEMO_APP = "com.example.amc.demo"
+NOTES_APP = "com.example.amc.notes"  # asks to send notifications on its first launch
 DEMO_USER = "qa"
 DEMO_PASSWORD = "secret123"
 DEMO_SCHEME = "amcdemo"
@@ -80,6 +82,11 @@ class AppSpec:
     name: str
     start: str
     screens: Mapping[str, Screen] = field(default_factory=dict)
+    # A runtime permission the app asks for on its first launch ("notifications"): the system
+    # shows its prompt over the app (Android's permission controller, an iOS SpringBoard alert).
+    asks: str | None = None
+    # Android: the launcher categories its main activity declares (TV apps: LEANBACK_LAUNCHER only).
+    categories: tuple[str, ...] = ("android.intent.category.LAUNCHER",)
     schemes: tuple[str, ...] = ()
     signed_in_screen: str | None = None
 
@@ -140,6 +147,28 @@ def _demo_app(platform: Platform) -> AppSpec:
         ),
         schemes=(DEMO_SCHEME,),
         signed_in_screen="welcome",
+    )
+
+
+def _notes_app(platform: Platform) -> AppSpec:
+    activity = f"{NOTES_APP}.NotesActivity" if platform == "android" else None
+    return AppSpec(
+        NOTES_APP,
+        "Notes",
+        "notes",
+        _screens(
+            Screen(
+                "notes",
+                "Notes",
+                (
+                    _row("note_trip", "Trip", "Lisbon, then Porto"),
+                    _row("note_shopping", "Shopping", "Milk, bread, coffee"),
+                    Widget("button", "new_note", "New note"),
+                ),
+                activity=activity,
+            ),
+        ),
+        asks="notifications",
     )
 
 
@@ -246,6 +275,7 @@ def _android_apps() -> dict[str, AppSpec]:
             ),
         ),
         _demo_app("android"),
+        _notes_app("android"),
     ]
     return {app.app_id: app for app in apps}
 
@@ -334,6 +364,7 @@ def _ios_apps() -> dict[str, AppSpec]:
             schemes=("http", "https"),
         ),
         _demo_app("ios"),
+        _notes_app("ios"),
     ]
     return {app.app_id: app for app in apps}
 

@@ -43,6 +43,7 @@ from .catalog import (
 )
 from .nodes import SimNode
 from .picture import PictureCache
+from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INSTANT, REALISTIC, TIMINGS, Timing
 
 __all__ = [
@@ -79,6 +80,7 @@ class AppRun:
     focused: str | None = None
     alert: tuple[str, str] | None = None
     user: str | None = None
+    prompt: str | None = None  # a system permission prompt over the app ("notifications")
     rows_at: dict[str, float] = field(default_factory=dict)  # loads_late screen -> when its rows show
     clock: Callable[[], float] = time.monotonic
 
@@ -109,6 +111,7 @@ class SimDevice:
         apps: Mapping[str, AppSpec] | None = None,
         window_size: tuple[int, int] | None = None,
         os_version: str | None = None,
+        profile: AndroidProfile | IosProfile | None = None,
         timing: Timing = INSTANT,
         clock: Callable[[], float] = time.monotonic,
         screen_scale: float | None = None,
@@ -121,7 +124,14 @@ class SimDevice:
         self.screen_scale = screen_scale or SCREEN_SCALES[platform]
         if not 0 < self.screen_scale <= 4:
             raise ValueError(f"screen_scale must be above 0 and at most 4, got {self.screen_scale!r}")
-        self.os_version = os_version or ("14" if platform == "android" else "17.5")
+        if profile is None:
+            profile = DEFAULT_ANDROID if platform == "android" else DEFAULT_IOS
+        if isinstance(profile, AndroidProfile) != (platform == "android"):
+            raise ValueError(f"a simulated {platform} device cannot play the profile {profile!r}")
+        # Which release the faces play (sim.profiles); the OS version follows it unless given.
+        self.profile: AndroidProfile | IosProfile = profile
+        release = profile.release if isinstance(profile, AndroidProfile) else profile.os_version
+        self.os_version = os_version or release
         self.model = "sdk_gphone64_x86_64" if platform == "android" else "iPhone 15"
         self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
         self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
@@ -129,6 +139,8 @@ class SimDevice:
         self._pictures = PictureCache()
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
+        self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
+        self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self.changes = 0  # bumped on every state change; tests and faces read it
         self.timing = timing
         self._clock = clock
@@ -210,11 +222,17 @@ class SimDevice:
             run = self._current()
             if run is None:
                 return (
-                    "com.android.launcher3.uioverride.QuickstepLauncher"
+                    "com.android.launcher3.uioverrides.QuickstepLauncher"
                     if self.platform == "android"
                     else None
                 )
             return run.screen.activity
+
+    def transition_left(self) -> float:
+        """Seconds until the screen showing during a transition gives way to the new one (0: none)."""
+        with self._lock:
+            self._settle()
+            return 0.0 if self._shown is None else max(0.0, self._shown[0] - self._clock())
 
     def running_apps(self) -> tuple[str, ...]:
         with self._lock:
@@ -232,7 +250,22 @@ class SimDevice:
     def keyboard_shown(self) -> bool:
         with self._lock:
             run = self._current()
-            return run is not None and run.focused is not None and run.alert is None
+            return run is not None and run.focused is not None and run.alert is None and run.prompt is None
+
+    def system_prompt(self) -> tuple[str, str] | None:
+        """(app id, permission) of the system permission prompt over the app in front, or None."""
+        with self._lock:
+            run = self._current()
+            if run is None or run.prompt is None:
+                return None
+            return run.spec.app_id, run.prompt
+
+    def task_id(self, app_id: str) -> int:
+        """The task id Android gives a running app (stable while it runs), as ``dumpsys`` shows it."""
+        with self._lock:
+            if app_id not in self._tasks:
+                self._tasks[app_id] = 61 + len(self._tasks) * 7
+            return self._tasks[app_id]
 
     def current_run(self) -> AppRun | None:
         with self._lock:
@@ -281,6 +314,9 @@ class SimDevice:
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user
                     run.stack.append(spec.signed_in_screen)
+                if spec.asks is not None and app_id not in self._asked:
+                    run.prompt = spec.asks
+                    self._asked.add(app_id)
                 self._running[app_id] = run
             self._foreground = app_id
             self.changes += 1
@@ -290,6 +326,7 @@ class SimDevice:
         (a stopped app's window goes with it: no transition shows it)."""
         with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
+            self._tasks.pop(app_id, None)
             if self._foreground == app_id:
                 self._foreground = None
                 self._shown = None
@@ -302,6 +339,7 @@ class SimDevice:
             self._spec(app_id)
             self.terminate(app_id)
             self._data.pop(app_id, None)
+            self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
 
     def open_link(self, url: str, app_id: str | None = None) -> str:
         """Open ``url`` in the app that handles its scheme (``app_id`` when given); returns that app.
@@ -354,6 +392,9 @@ class SimDevice:
             self.changes += 1
             if node is None or node.ref is None:
                 return None
+            run = self._current()
+            if run is not None and run.prompt is not None and not node.ref.startswith("prompt:"):
+                return None  # a system prompt is modal: nothing under it takes the tap
             self._apply(node.ref)
             return node.ref
 
@@ -362,7 +403,7 @@ class SimDevice:
         with self._lock:
             self._settle()
             run = self._current()
-            if run is None or run.focused is None:
+            if run is None or run.focused is None or run.prompt is not None:
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
@@ -393,6 +434,8 @@ class SimDevice:
             run = self._current()
             self.changes += 1
             if run is None or run.alert is not None:
+                return
+            if run.prompt is not None:
                 return
             delta = int(y1 - y2)
             name = run.stack[-1]
@@ -425,7 +468,9 @@ class SimDevice:
     def _back(self, run: AppRun | None) -> None:
         if run is None:
             return
-        if run.alert is not None:
+        if run.prompt is not None:
+            run.prompt = None  # back on Android's permission prompt denies it
+        elif run.alert is not None:
             run.alert = None
         elif run.focused is not None:
             run.focused = None
@@ -445,6 +490,8 @@ class SimDevice:
                 run.stack.pop()
         elif kind == "alert" and run is not None:
             run.alert = None
+        elif kind == "prompt" and run is not None:
+            run.prompt = None  # allowed or denied: the simulated apps behave the same either way
         elif kind == "keyboard":
             if arg == "return" and run is not None:
                 run.focused = None

@@ -19,6 +19,7 @@ from .layout import (
     widget_height,
     widget_text,
 )
+from .layout_prompt import android_prompt
 from .nodes import SimNode
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def android_screen(device: SimDevice) -> SimNode:
         windows.append(_android_app(device, run, window))
         if run.alert is not None:
             windows.append(_android_dialog(device, run, window))
+        if run.prompt is not None:
+            windows.append(android_prompt(run.spec.name, run.prompt, window))
     windows.append(
         SimNode(
             "android.widget.FrameLayout",

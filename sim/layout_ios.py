@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..core.models import Bounds
 from .catalog import Widget
 from .layout import I_HEIGHTS, I_NAVBAR, I_STATUS, content_viewport, widget_height, widget_text
+from .layout_prompt import ios_prompt_screen
 from .nodes import SimNode
 
 if TYPE_CHECKING:
@@ -26,6 +27,8 @@ def ios_screen(device: SimDevice) -> SimNode:
     run = device.current_run()
     if run is None:
         return _ios_springboard(device, window)
+    if run.prompt is not None:
+        return ios_prompt_screen(run.spec.name, run.prompt, window)
     screen = run.screen
     pkg = run.spec.app_id
     nav_children: list[SimNode] = []

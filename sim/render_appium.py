@@ -11,7 +11,8 @@ Two formats, as a real Appium 3 server returns them from ``GET /session/ID/sourc
 - iOS (XCUITest driver): WebDriverAgent's XML wrapped in ``<AppiumAUT>``, one element per
   accessibility node named by its ``XCUIElementType…`` with ``type value name label enabled
   visible accessible x y width height index`` (and ``placeholderValue`` on text fields); absent
-  values are left out.
+  values are left out. Behind WebDriverAgent 10.1.0 and later the application element also carries
+  ``processId`` and ``bundleId`` (``tests/fixtures/real/ios/xcuitest-2025-source-AppiumAUT-root-…``).
 
 The XML is built as an lxml tree so the face can run XPath (and the other locator strategies)
 over exactly what the client reads, and map every match back to the :class:`SimNode` it came
@@ -19,6 +20,8 @@ from by its path of child indexes (:func:`node_path`, :func:`node_at`).
 """
 
 from __future__ import annotations
+
+import zlib
 
 from lxml import etree
 
@@ -151,20 +154,26 @@ def _ios_element(parent: etree._Element, node: SimNode, index: int) -> None:
         _ios_element(element, child, i)
 
 
-def _ios_tree(tree: SimNode) -> etree._Element:
+def _ios_tree(tree: SimNode, app_attributes: bool) -> etree._Element:
     root = etree.Element(IOS_WRAPPER)
     _ios_element(root, tree, 0)
+    if app_attributes and tree.package and len(root):
+        root[0].set("processId", str(200 + zlib.crc32(tree.package.encode()) % 30000))
+        root[0].set("bundleId", tree.package)
     return root
 
 
 # --- public API -------------------------------------------------------------------------------
 
 
-def build_tree(tree: SimNode, platform: str, window_size: tuple[int, int]) -> etree._Element:
-    """The page source of ``tree`` as an lxml element: ``<hierarchy>`` or ``<AppiumAUT>``."""
+def build_tree(
+    tree: SimNode, platform: str, window_size: tuple[int, int], *, app_attributes: bool = True
+) -> etree._Element:
+    """The page source of ``tree`` as an lxml element: ``<hierarchy>`` or ``<AppiumAUT>``
+    (``app_attributes``: the WebDriverAgent behind writes ``processId``/``bundleId``)."""
     if platform == "android":
         return _android_tree(tree, window_size)
-    return _ios_tree(tree)
+    return _ios_tree(tree, app_attributes)
 
 
 def serialize(root: etree._Element, platform: str) -> str:
@@ -174,9 +183,11 @@ def serialize(root: etree._Element, platform: str) -> str:
     return f"{declaration}\n{body}"
 
 
-def render_source(tree: SimNode, platform: str, window_size: tuple[int, int]) -> str:
+def render_source(
+    tree: SimNode, platform: str, window_size: tuple[int, int], *, app_attributes: bool = True
+) -> str:
     """``GET /source``'s value for the screen ``tree`` on ``platform``."""
-    return serialize(build_tree(tree, platform, window_size), platform)
+    return serialize(build_tree(tree, platform, window_size, app_attributes=app_attributes), platform)
 
 
 def node_path(element: etree._Element, platform: str) -> tuple[int, ...] | None:

@@ -9,7 +9,10 @@ a text field's value falls back to its placeholder, empty strings become absent)
 - :func:`render_xml`: ``GET /source`` (``format=xml``), as appium/WebDriverAgent writes it with
   libxml2: attributes in WDA's order (``type value name label enabled visible accessible x y width
   height index placeholderValue traits``), ``processId`` and ``bundleId`` on the application
-  element, two-space indentation, ``true``/``false`` booleans.
+  element, two-space indentation, ``true``/``false`` booleans. Older generations write fewer:
+  ``placeholderValue`` came with 9.1.0 and ``traits`` with 9.12.0 (CHANGELOG), ``processId`` and
+  ``bundleId`` with 10.1.0 (PR #1055; ``tests/fixtures/real/ios/wda-16.2.0-…`` shows them), so the
+  face passes ``generation`` flags.
 - :func:`render_json`: ``GET /source?format=json``: nested dicts with the short ``type``,
   ``rawIdentifier``, ``rect``, ``frame`` and ``isEnabled``/``isVisible``/``isAccessible`` strings.
 - :func:`render_accessible`: ``GET /wda/accessibleSource``.
@@ -175,7 +178,7 @@ def _rect(bounds: Bounds) -> dict[str, int]:
     return {"x": bounds.left, "y": bounds.top, "width": bounds.width, "height": bounds.height}
 
 
-def _xml_attributes(node: WdaNode) -> list[tuple[str, str]]:
+def _xml_attributes(node: WdaNode, placeholders: bool = True, traits: bool = True) -> list[tuple[str, str]]:
     attrs: list[tuple[str, str]] = [("type", node.type)]
     for name in ("value", "name", "label"):
         val = getattr(node, name)
@@ -188,9 +191,10 @@ def _xml_attributes(node: WdaNode) -> list[tuple[str, str]]:
     ]
     attrs += [(key, str(val)) for key, val in _rect(node.rect).items()]
     attrs.append(("index", str(node.index)))
-    if node.placeholder is not None:
+    if node.placeholder is not None and placeholders:
         attrs.append(("placeholderValue", node.placeholder))
-    attrs.append(("traits", node.traits))
+    if traits:
+        attrs.append(("traits", node.traits))
     if node.pid is not None:
         attrs.append(("processId", str(node.pid)))
         if node.bundle_id:
@@ -198,22 +202,23 @@ def _xml_attributes(node: WdaNode) -> list[tuple[str, str]]:
     return attrs
 
 
-def _write_xml(node: WdaNode, depth: int, out: list[str]) -> None:
+def _write_xml(node: WdaNode, depth: int, out: list[str], placeholders: bool, traits: bool) -> None:
     pad = "  " * depth
-    attrs = " ".join(f'{key}="{_attr(val)}"' for key, val in _xml_attributes(node))
+    attrs = " ".join(f'{key}="{_attr(val)}"' for key, val in _xml_attributes(node, placeholders, traits))
     if not node.children:
         out.append(f"{pad}<{node.type} {attrs}/>\n")
         return
     out.append(f"{pad}<{node.type} {attrs}>\n")
     for child in node.children:
-        _write_xml(child, depth + 1, out)
+        _write_xml(child, depth + 1, out, placeholders, traits)
     out.append(f"{pad}</{node.type}>\n")
 
 
-def render_xml(root: WdaNode) -> str:
-    """``GET /source`` as XML, byte for byte in WDA's layout."""
+def render_xml(root: WdaNode, *, placeholders: bool = True, traits: bool = True) -> str:
+    """``GET /source`` as XML, byte for byte in WDA's layout (``placeholders``/``traits``: whether
+    this WDA generation writes those attributes)."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
-    _write_xml(root, 0, out)
+    _write_xml(root, 0, out, placeholders, traits)
     return "".join(out)
 
 

@@ -348,7 +348,7 @@ class U2Server:
             "displayWidth": width,
             "productName": self.device.model,
             "screenOn": True,
-            "sdkInt": sdk_int(self.device.os_version),
+            "sdkInt": getattr(self.device.profile, "api", None) or sdk_int(self.device.os_version),
             "naturalOrientation": True,
         }
 

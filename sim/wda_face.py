@@ -3,16 +3,24 @@
 :class:`WdaFace` answers the WebDriverAgent routes facebook-wda (and Appium's XCUITest driver)
 use, in WDA's JSON shapes: every reply is ``{"value": …, "sessionId": …}``, errors are
 ``{"value": {"error", "message", "traceback"}}`` with WDA's HTTP status codes, an unknown route
-is ``unknown command``, a request under a session id that is not the active one is ``invalid
-session id``, and launching a bundle the device does not have is an ``unknown error`` whose message
-says the app ``is unknown to FrontBoard`` (pass ``missing_app="invalid argument"`` for the answer
-newer appium/WebDriverAgent builds give). One session is active at a time, as in WDA. The routes
-are the table in :mod:`sim.wda_routes`; sources are rendered by :mod:`sim.render_wda`
-and element lookups answered by :mod:`sim.wda_query`.
+is ``unknown command``, and a request under a session id that is not the active one is ``invalid
+session id``. One session is active at a time, as in WDA. The routes are the table in
+:mod:`sim.wda_routes`; sources are rendered by :mod:`sim.render_wda` and element lookups answered
+by :mod:`sim.wda_query`.
+
+The device's :class:`~sim.profiles.IosProfile` decides what this WDA generation does (each from a
+real output or WDA's source at that release, see :mod:`sim.profiles`): which tap route exists
+(``/wda/tap/:uuid`` up to 5.x, ``/wda/tap`` from 6.0.0), how a launch of a missing app is answered
+(no answer at all before 5.1.1; from 5.1.4 an HTTP 400 ``invalid argument`` whose message is
+FrontBoard's NSError, ``tests/fixtures/real/ios/wda-5.1.4-…``), which keys ``/status`` has and
+which attributes the XML source writes (``processId``/``bundleId`` on the application element only
+from WDA 10.1.0, PR #1055). While a system permission prompt is up, SpringBoard is the active app
+(``/wda/activeAppInfo``, ``/source``) and ``/wda/apps/state`` still answers 4 for the app under it.
 
 Knobs that play other phones: ``face.locked`` (what ``/wda/locked`` answers), ``face.app_attributes``
-(``False``: no ``processId``/``bundleId`` on the application element, as before WDA 4),
-``face.disabled_routes`` (route names answered ``unknown command``, e.g. ``{"tap"}`` for WDA < 6).
+(``processId``/``bundleId`` on the application element), ``face.disabled_routes`` (route names
+answered ``unknown command``), and ``face.replies``: real answers played back by route name
+(:class:`~sim.replay.Reply`, the body sent as it is).
 
 Every request is counted per route name (:data:`ROUTE_NAMES`; ``face.count("tap")``) and passed
 through the shared :class:`~sim.faults.FaultInjector`: ``HANG`` holds the request without
@@ -31,17 +39,22 @@ import json
 import re
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from ..core.apps import SPRINGBOARD
 from ..core.errors import AppNotInstalled, ConfigError
 from .device import SimDevice
 from .faults import Fault, FaultInjector
-from .render_wda import WdaNode, wda_tree
+from .profiles import DEFAULT_IOS, IosProfile
+from .render_wda import WdaNode, render_xml, wda_tree
+from .replay import Reply, hold
 from .server import BackgroundServer
+from .wda_device_routes import settings_for
 from .wda_routes import (
     ELEMENT_KEY,
     ROUTE_NAMES,
@@ -55,6 +68,7 @@ from .wda_routes import (
 __all__ = ["ROUTE_NAMES", "WdaFace"]
 
 _MAX_CACHED_ELEMENTS = 2048
+_MAX_LAUNCH_WAIT = 5.0  # seconds a launch waits for the device's transition, at most
 
 
 class WdaFace:
@@ -66,18 +80,24 @@ class WdaFace:
         *,
         faults: FaultInjector | None = None,
         port: int = 0,
-        missing_app: Literal["frontboard", "invalid argument"] = "frontboard",
+        replies: dict[str, Reply] | None = None,
     ) -> None:
         device = device if device is not None else SimDevice("ios")
         if device.platform != "ios":
             raise ConfigError(f"a WebDriverAgent face drives an iOS device, not {device.platform!r}")
         self.device: SimDevice = device
+        self.profile: IosProfile = device.profile if isinstance(device.profile, IosProfile) else DEFAULT_IOS
         self.faults = faults if faults is not None else FaultInjector()
-        self.missing_app = missing_app
-        self.disabled_routes: set[str] = set()  # answered as 'unknown command', like an older WDA
-        self.app_attributes = True  # processId/bundleId on the application element (WDA >= 4.x)
+        self.replies: dict[str, Reply] = replies if replies is not None else {}
+        # Routes this generation does not have, answered 'unknown command' (CHANGELOG 6.0.0: /wda/tap
+        # replaced /wda/tap/:uuid).
+        self.disabled_routes: set[str] = {"tap.element"} if self.profile.has_coordinate_tap else {"tap"}
+        # processId/bundleId on the application element: WDA 10.1.0 and later (PR #1055).
+        self.app_attributes = self.profile.app_attributes
         self.locked: bool = False
-        self.settings: dict[str, Any] = {"snapshotMaxDepth": 50, "shouldUseCompactResponses": True}
+        self.settings: dict[str, Any] = settings_for(self)
+        self.orientation = "PORTRAIT"
+        self.pasteboard = b""
         self._session_id: str | None = None
         self._elements: dict[str, WdaNode] = {}
         self._lock = threading.Lock()
@@ -146,6 +166,8 @@ class WdaFace:
             if sid is not None and route.session == "none":
                 continue
             found = route.pattern.fullmatch(path)
+            if found is not None and route.name in self.replies:
+                return route.name, functools.partial(_replayed, self.replies[route.name])
             if found is not None and route.name not in self.disabled_routes:
                 answer = functools.partial(
                     self._answer, route, method, path, sid, query, body, found.groupdict()
@@ -177,6 +199,8 @@ class WdaFace:
             return 200, route.handler(self, Request(method, path, sid, query, body, params))
         except WdaError as exc:
             return exc.status, exc
+        except Hang as exc:
+            return 0, exc
 
     def reply(self, status: int, value: Any) -> bytes:
         """A reply body in WDA's shape; an error becomes ``{"value": {"error", "message", "traceback"}}``."""
@@ -189,6 +213,24 @@ class WdaFace:
     def tree(self) -> WdaNode:
         root = self.device.tree()
         return wda_tree(root, bundle_id=root.package if self.app_attributes else None)
+
+    def source_xml(self) -> str:
+        """``GET /source`` as this generation writes it (placeholderValue from 9.1.0, traits from 9.12.0)."""
+        return render_xml(
+            self.tree(),
+            placeholders=self.profile.wda_at_least("9.1.0"),
+            traits=self.profile.wda_at_least("9.12.0"),
+        )
+
+    def active_bundle(self) -> str:
+        """The app WDA reports active: SpringBoard while its permission prompt covers the app (the
+        session has no app under test, so WDA takes the app at its detection point: the alert)."""
+        if self.device.system_prompt() is not None:
+            return SPRINGBOARD
+        return self.device.foreground()
+
+    def serving(self) -> bool:
+        return self._server.running
 
     def new_session(self) -> str:
         """Start a new session (the old one ends, as in WDA) and return its id."""
@@ -221,33 +263,53 @@ class WdaFace:
         return node
 
     def launch(self, bundle_id: str) -> None:
+        """``[XCUIApplication launch]``: it returns once the app is in front (XCTest waits for it),
+        so the answer comes after the device's transition; a missing app is answered per
+        generation, see :meth:`missing`."""
         try:
             self.device.launch(bundle_id)
         except AppNotInstalled as exc:
-            if self.missing_app == "invalid argument":
-                raise invalid_argument(
-                    f'Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open '
-                    f'"{bundle_id}" failed." UserInfo={{NSUnderlyingError={{Error Domain=FBSOpenApplication'
-                    f'ErrorDomain Code=4 "Application info provider (FBSApplicationLibrary) returned nil '
-                    f'for "{bundle_id}""}}}}'
-                ) from exc
-            raise WdaError(
-                "unknown error",
-                f"Failed to launch {bundle_id}: The operation couldn\u2019t be completed. "
-                f'Application "{bundle_id}" is unknown to FrontBoard.',
-                500,
-            ) from exc
+            raise self.missing(bundle_id) from exc
+        time.sleep(min(self.device.transition_left(), _MAX_LAUNCH_WAIT))
+
+    def missing(self, bundle_id: str) -> WdaError:
+        """WDA's answer to launching an app that is not installed. From 5.1.4 the XCTest launch error
+        is an ``invalid argument`` carrying FrontBoard's NSError, verbatim in layout from
+        ``tests/fixtures/real/ios/wda-5.1.4-apps-launch-not-installed-invalid-argument.txt`` (its
+        ``FBSOpenApplicationRequestID`` and pointer values are WDA's per request). Before 5.1.1 there
+        is no answer at all: :class:`Hang`."""
+        if self.profile.hangs_on_missing_app:
+            raise Hang(f"[XCUIApplication launch] of {bundle_id} never returns (WebDriverAgent PR #704)")
+        return invalid_argument(
+            f'Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open "{bundle_id}" '
+            f'failed." UserInfo={{BSErrorCodeDescription=InvalidRequest, NSLocalizedDescription=The '
+            f'request to open "{bundle_id}" failed., FBSOpenApplicationRequestID=0x13b9, '
+            f"NSUnderlyingError=0x280c2d1a0 {{Error Domain=FBSOpenApplicationErrorDomain Code=4 "
+            f'"Application info provider (FBSApplicationLibrary) returned nil for "{bundle_id}"" '
+            f"UserInfo={{BSErrorCodeDescription=NotFound, NSLocalizedFailureReason=Application info "
+            f'provider (FBSApplicationLibrary) returned nil for "{bundle_id}"}}}}}}'
+        )
 
     def session_info(self) -> dict[str, Any]:
+        """The session reply's value, in the shape of ``tests/fixtures/real/ios/wda-ios12.5.5-…``."""
+        active = self.active_bundle()
         return {
             "sessionId": self._session_id,
             "capabilities": {
                 "device": "iphone",
+                "browserName": " " if active == SPRINGBOARD else active,
                 "sdkVersion": self.device.os_version,
-                "browserName": self.device.foreground(),
-                "CFBundleIdentifier": self.device.foreground(),
+                "CFBundleIdentifier": active,
             },
         }
+
+
+class Hang(Exception):
+    """A request WDA never answers; the face holds the connection until the client gives up."""
+
+
+def _replayed(reply: Reply) -> tuple[int, Any]:
+    return reply.status, reply
 
 
 def _unhandled(target: str, query: Mapping[str, str]) -> tuple[int, Any]:
@@ -298,11 +360,20 @@ class _HttpHandler(BaseHTTPRequestHandler):
         if fault is Fault.LOSE_SESSION:
             face.forget_session()
         status, value = answer()
+        if isinstance(value, Hang) or (isinstance(value, Reply) and value.hang):
+            hold(self.connection, face.serving)
+            self.close_connection = True
+            return
+        if isinstance(value, Reply):
+            self._send(value.status, value.body, value.content_type)
+            return
         self._send(status, face.reply(status, value))
 
-    def _send(self, status: int, payload: bytes) -> None:
+    def _send(
+        self, status: int, payload: bytes, content_type: str = "application/json;charset=UTF-8"
+    ) -> None:
         self.send_response(status)
-        self.send_header("Content-Type", "application/json;charset=UTF-8")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import AppLaunchFailed
-from .render_wda import pid_for, render_accessible, render_json, render_xml
+from . import wda_device_routes as device_routes
+from .render_wda import pid_for, render_accessible, render_json
 from .wda_query import QueryError, find
 
 if TYPE_CHECKING:
@@ -92,8 +93,22 @@ class Route:
 # --- route handlers ---------------------------------------------------------------------------
 
 
+# When each played WDA release was built (its tag's date), as /status's build.time prints it.
+_BUILT = {"4.15.1": "May  6 2023", "5.15.9": "Jan 31 2024", "9.15.3": "Aug 12 2025", "10.5.4": "Dec 19 2025"}
+
+
 def _status(face: WdaFace, req: Request) -> Any:
-    return {
+    """``GET /status`` in the shape of this generation (``tests/fixtures/real/ios/wda-status-*``, and
+    FBSessionCommands at each tag): ``device`` from 5.9, ``build.version`` from 8.3.0;
+    ``testmanagerdVersion`` is 28 on every real iOS 14-16 reply collected."""
+    profile = face.profile
+    build: dict[str, Any] = {
+        "time": f"{_BUILT.get(profile.wda_version, 'Jan  1 2025')} 10:21:07",
+        "productBundleIdentifier": "com.facebook.WebDriverAgentRunner",
+    }
+    if profile.wda_at_least("8.3.0"):
+        build["version"] = profile.wda_version
+    value: dict[str, Any] = {
         "ready": True,
         "message": "WebDriverAgent is ready to accept commands",
         "state": "success",
@@ -104,18 +119,20 @@ def _status(face: WdaFace, req: Request) -> Any:
             "testmanagerdVersion": 28,
         },
         "ios": {"ip": "127.0.0.1"},
-        "build": {
-            "time": "Jan  1 2025 00:00:00",
-            "productBundleIdentifier": "com.facebook.WebDriverAgentRunner",
-        },
-        "device": "iphone",
+        "build": build,
     }
+    if profile.wda_at_least("5.9.0"):
+        value["device"] = "iphone"
+    return value
 
 
 def _create_session(face: WdaFace, req: Request) -> Any:
     caps = req.body.get("capabilities", {})
     always = caps.get("alwaysMatch", {}) if isinstance(caps, dict) else {}
+    desired = req.body.get("desiredCapabilities", {})
     bundle = always.get("bundleId") if isinstance(always, dict) else None
+    if not bundle and isinstance(desired, dict):
+        bundle = desired.get("bundleId")  # facebook-wda's session(bundle_id) asks this way
     if bundle:
         face.launch(str(bundle))
     face.new_session()
@@ -130,7 +147,7 @@ def _delete_session(face: WdaFace, req: Request) -> Any:
 def _source(face: WdaFace, req: Request) -> Any:
     kind = req.query.get("format", "xml").lower()
     if kind == "xml":
-        return render_xml(face.tree())
+        return face.source_xml()
     if kind == "json":
         return render_json(face.tree())
     raise invalid_argument(
@@ -139,7 +156,7 @@ def _source(face: WdaFace, req: Request) -> Any:
 
 
 def _active_app(face: WdaFace, req: Request) -> Any:
-    bundle = face.device.foreground()
+    bundle = face.active_bundle()
     return {
         "pid": pid_for(bundle),
         "bundleId": bundle,
@@ -162,8 +179,10 @@ def _launch(face: WdaFace, req: Request) -> Any:
 
 
 def _app_state(face: WdaFace, req: Request) -> Any:
-    bundle = req.string("bundleId")
-    return face.device.app_state(bundle) if face.device.is_installed(bundle) else 0
+    """XCUIApplicationState: 1 not running, 3 background, 4 foreground. An app that is not installed
+    is 1 too, not 0: XCTest cannot tell (facebook-wda's e2e_benchmarks assert 1 for an unknown
+    bundle on WDA 6.1.1 and 7.1.1, reports/WDA_V611.md). An app under a permission prompt is 4."""
+    return face.device.app_state(req.string("bundleId"))
 
 
 def _tap(face: WdaFace, req: Request) -> Any:
@@ -318,7 +337,7 @@ ROUTES: tuple[Route, ...] = (
         "GET",
         "/wda/apps/list",
         "required",
-        lambda f, r: [{"pid": pid_for(b), "bundleId": b} for b in (f.device.foreground(),)],
+        lambda f, r: [{"pid": pid_for(b), "bundleId": b} for b in (f.active_bundle(),)],
     ),
     _r("tap", "POST", "/wda/tap", "required", _tap),
     _r("tap.element", "POST", "/wda/tap/(?P<uuid>[^/]+)", "required", _tap),
@@ -356,5 +375,19 @@ ROUTES: tuple[Route, ...] = (
     ),
     _r("settings", "GET", "/appium/settings", "required", _settings),
     _r("settings", "POST", "/appium/settings", "required", _settings),
+    # the device's own routes (sim.wda_device_routes)
+    _r("alert.text", "GET", "/alert/text", "optional", device_routes.alert_text),
+    _r("alert.accept", "POST", "/alert/accept", "optional", device_routes.alert_accept),
+    _r("alert.dismiss", "POST", "/alert/dismiss", "optional", device_routes.alert_dismiss),
+    _r("alert.buttons", "GET", "/wda/alert/buttons", "required", device_routes.alert_buttons),
+    _r("healthcheck", "GET", "/wda/healthcheck", "none", device_routes.healthcheck),
+    _r("device.info", "GET", "/wda/device/info", "optional", device_routes.device_info),
+    _r("batteryInfo", "GET", "/wda/batteryInfo", "required", device_routes.battery_info),
+    _r("screen", "GET", "/wda/screen", "optional", device_routes.screen),
+    _r("orientation", "GET", "/orientation", "optional", device_routes.get_orientation),
+    _r("orientation", "POST", "/orientation", "optional", device_routes.set_orientation),
+    _r("pasteboard.set", "POST", "/wda/setPasteboard", "optional", device_routes.set_pasteboard),
+    _r("pasteboard.get", "POST", "/wda/getPasteboard", "optional", device_routes.get_pasteboard),
+    _r("deactivateApp", "POST", "/wda/deactivateApp", "required", device_routes.deactivate_app),
 )
 ROUTE_NAMES: tuple[str, ...] = (*dict.fromkeys(r.name for r in ROUTES), "unknown")

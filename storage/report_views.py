@@ -93,6 +93,7 @@ class StepView:
     error_kind: str | None
     app: str | None
     page: str | None
+    overlay: str | None  # the dialog the world model saw covering the app (world.overlay)
     expected: str | None
     rationale: str | None
     texts: tuple[str, ...]
@@ -182,6 +183,7 @@ def step_views(run_dir: Path, records: Sequence[Mapping[str, Any]]) -> list[Step
                 error_kind=_str(_get(result, "error_kind")),
                 app=_str(record.get("foreground_app")),
                 page=_str(record.get("page")),
+                overlay=_str(_get(world, "overlay")),
                 expected=_str(_get(record, "step", "expected_outcome")),
                 rationale=_str(_get(record, "step", "rationale")),
                 texts=tuple(str(t) for t in texts) if isinstance(texts, list) else (),

@@ -14,9 +14,11 @@ session start           ``POST /session`` (+ one ``POST …/appium/settings`` wh
                         its bundle id (the XCUITest source does not carry it)
 ``tap`` / ``long_press``  one ``POST …/actions`` (W3C pointer: move, down, [pause], up)
 ``swipe``               one ``POST …/actions`` (move, down, move over ``duration``, up)
-``launch_app``          ``mobile: activateApp`` + the foreground check (``getCurrentPackage`` /
-                        ``activeAppInfo``), repeated until it is in front or ``launch_timeout``;
-                        on failure ``mobile: queryAppState`` tells ``AppNotInstalled`` apart
+``launch_app``          ``mobile: activateApp`` + the check that the app is in front (Android:
+                        ``getCurrentPackage``, where a runtime-permission prompt it asked for counts;
+                        iOS: ``queryAppState`` is 4, also under a SpringBoard alert), repeated until
+                        it is or ``launch_timeout``; a refusal is read as FrontBoard's reason (iOS)
+                        or ``queryAppState`` 0 (Android) tells ``AppNotInstalled`` apart
 ``terminate_app``       ``mobile: terminateApp``
 ``current_app``         ``mobile: getCurrentPackage`` (Android) / ``mobile: activeAppInfo`` (iOS)
 ``type_text``           one ``POST …/actions`` (W3C key actions into the focused field)
@@ -52,22 +54,19 @@ from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.remote.command import Command
 from urllib3.util.retry import Retry
 
-from ...core.apps import is_home_screen
 from ...core.errors import (
-    AppLaunchFailed,
-    AppNotInstalled,
     ConfigError,
     DeviceError,
-    HarnessError,
     SceneParseError,
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
 from ..hierarchy import parse_source
-from .commands import APP_ID, DeviceCommands, check_app_id
+from .apps import AppiumApps
+from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, server_refused
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -86,7 +85,6 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_SESSION_TIMEOUT = 300.0
 DEFAULT_LAUNCH_TIMEOUT = 10.0
-LAUNCH_POLL = 0.25
 ANDROID_KEYCODES: dict[str, int] = dict(
     home=3, back=4, enter=66, volume_up=24, volume_down=25, menu=82, recent=187, power=26
 )
@@ -128,7 +126,7 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-class AppiumDriver(DeviceCommands, ServerElements):
+class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
@@ -166,6 +164,9 @@ class AppiumDriver(DeviceCommands, ServerElements):
         self._wd: WebDriver | None = None
         self._closed = False
         self._app_names: dict[str, str] = {}  # iOS: application element name -> bundle id
+        self._categories: dict[str, str] = {}  # Android: package -> the launcher category that starts it
+        self._launched: str | None = None  # the app the last successful launch_app brought up
+        self._config: AppiumClientConfig | None = None
         self.requests = 0  # commands sent, session creation included
         self.sessions_started = 0
 
@@ -183,6 +184,12 @@ class AppiumDriver(DeviceCommands, ServerElements):
     def session_id(self) -> str | None:
         wd = self._wd
         return None if wd is None else wd.session_id
+
+    @property
+    def os_version(self) -> str | None:
+        """The platform version the server reported for the session (``platformVersion``)."""
+        version = self.capabilities.get("platformVersion")
+        return version if isinstance(version, str) and version.strip() else None
 
     @property
     def capabilities(self) -> dict[str, Any]:
@@ -222,6 +229,7 @@ class AppiumDriver(DeviceCommands, ServerElements):
             init_args_for_pool_manager={"init_args_for_pool_manager": {"retries": _NO_RETRIES}},
         )
         config.timeout = self.session_timeout
+        self._config = config
         connection = _CountingConnection(config, self._count)
         try:
             wd = WebDriver(command_executor=connection, options=self.options)
@@ -312,87 +320,6 @@ class AppiumDriver(DeviceCommands, ServerElements):
         return bundle
 
     # --- apps -------------------------------------------------------------------------------
-
-    def _app_key(self) -> str:
-        return "appId" if self.platform == "android" else "bundleId"
-
-    def _active_app(self) -> tuple[str, str | None]:
-        """iOS: the foreground bundle id and the app's identifier when it has one (remembered)."""
-        info = self._mobile("activeAppInfo")
-        bundle = info.get("bundleId") if isinstance(info, dict) else None
-        if not isinstance(bundle, str) or not APP_ID.match(bundle):
-            raise DeviceError(
-                f"mobile: activeAppInfo answered {info!r}, not an app description ({self.server_url})"
-            )
-        name = info.get("name")  # the application's identifier: often empty on real devices
-        shown = name if isinstance(name, str) and name.strip() else None
-        if shown is not None:
-            self._app_names[shown] = bundle
-        return bundle, shown
-
-    def _foreground(self) -> str:
-        """The package / bundle id in front, launchers and SpringBoard included."""
-        if self.platform == "ios":
-            return self._active_app()[0]
-        package = self._mobile("getCurrentPackage")
-        if not isinstance(package, str) or not APP_ID.match(package):
-            raise DeviceError(
-                f"mobile: getCurrentPackage answered {package!r}, not a package ({self.server_url})"
-            )
-        return package
-
-    def _app_state(self, app_id: str) -> int | None:
-        """``mobile: queryAppState`` (0 not installed … 4 foreground), or None when it cannot say."""
-        try:
-            state = self._mobile("queryAppState", {self._app_key(): app_id})
-        except HarnessError as exc:
-            log.info("queryAppState for %s failed: %s", app_id, exc)
-            return None
-        return state if isinstance(state, int) and not isinstance(state, bool) else None
-
-    def current_app(self) -> str | None:
-        app = self._foreground()
-        return None if is_home_screen(app) else app
-
-    def launch_app(self, app_id: str) -> None:
-        check_app_id(app_id)
-        try:
-            self._mobile("activateApp", {self._app_key(): app_id})
-        except DeviceError as exc:
-            if not server_refused(exc.__cause__):
-                raise
-            self._launch_failed(app_id, f"the server refused to activate it: {exc.message}", exc)
-        deadline = time.monotonic() + self.launch_timeout
-        while True:
-            front = self._foreground()
-            if front == app_id:
-                return
-            if time.monotonic() >= deadline:
-                break
-            time.sleep(LAUNCH_POLL)
-        self._launch_failed(
-            app_id, f"it was not in front after {self.launch_timeout:g} s (in front: {front})", None
-        )
-
-    def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None:
-        if self._app_state(app_id) == 0:
-            raise AppNotInstalled(
-                f"{app_id} is not installed on {self.device_id}",
-                app_id=app_id,
-                hint="install it, or check the id",
-            ) from cause
-        raise AppLaunchFailed(
-            f"launching {app_id} on {self.device_id} failed: {why}", app_id=app_id
-        ) from cause
-
-    def terminate_app(self, app_id: str) -> None:
-        check_app_id(app_id)
-        try:
-            self._mobile("terminateApp", {self._app_key(): app_id})
-        except DeviceError as exc:
-            # Stopping an app that is not running (or not there) is not an error.
-            if not server_refused(exc.__cause__) or self._app_state(app_id) not in (0, 1):
-                raise
 
     # --- input ------------------------------------------------------------------------------
 

@@ -11,13 +11,17 @@ What each method sends (requests to the uiautomator2 server are JSON-RPC over an
 
 =================  ==============================================================================
 ``observe``        one RPC ``dumpWindowHierarchy``, parsed by :func:`drivers.hierarchy.parse_source`
-``launch_app``     ``pm path PKG`` (not installed: ``AppNotInstalled``, nothing launched), the
-                   ``monkey -p PKG -c …LAUNCHER 1`` that ``app_start`` sends, then
-                   ``dumpsys window windows`` until PKG has focus (``AppLaunchFailed`` after
-                   ``launch_timeout``)
+``connect``        the uiautomator2 server check, then the SDK level and the HOME packages
+                   (two shell commands, :meth:`drivers.u2.apps.AndroidApps.learn`)
+``launch_app``     ``am start -W`` for PKG's launcher activity (it answers once the activity is
+                   displayed), then the foreground until PKG (or a permission prompt it asked
+                   for) is in front (``AppLaunchFailed`` after ``launch_timeout``); when no
+                   activity answers, ``pm path PKG`` (``AppNotInstalled``) and
+                   ``LEANBACK_LAUNCHER``
 ``terminate_app``  ``am force-stop PKG`` (``app_stop``)
-``current_app``    ``dumpsys window windows`` (``app_current``); None when nothing has focus or a
-                   launcher does (the HOME package, learnt once per connection, or a known one)
+``current_app``    one ``dumpsys window displays`` (API 29+) or ``dumpsys window windows``
+                   (older), see :mod:`drivers.u2.focus`; None when nothing has focus or a
+                   launcher does (the HOME package, learnt at connect, or a known one)
 ``tap`` …          RPC ``click`` / ``click(x, y, ms)`` / ``swipe`` / ``pressKey``
 ``type_text``      RPC ``setClipboard``, ``getClipboard`` (checked), ``pasteClipboard``
 ``screenshot``     RPC ``takeScreenshot(1, 80)``: JPEG bytes (``screencap -p`` PNG if it returns none)
@@ -46,7 +50,6 @@ from typing import Any, TypeVar
 import uiautomator2.exceptions as u2e
 from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
-from ...core.apps import HOME_SCREEN_APPS
 from ...core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
@@ -60,6 +63,7 @@ from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, gesture_seconds
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
+from .apps import AndroidApps
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 
@@ -69,9 +73,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
-_HOME_QUERY = ["cmd", "package", "resolve-activity", "--brief"]
-_HOME_QUERY += ["-c", "android.intent.category.HOME", "-a", "android.intent.action.MAIN"]
-_NO_FOCUS = "Couldn't get focused app"
 
 
 class U2Driver:
@@ -94,7 +95,12 @@ class U2Driver:
         self._lock = threading.RLock()
         self._adb: HarnessAdbDevice | None = None
         self._u2: HarnessU2Device | None = None
-        self._home: frozenset[str] | None = None
+        self._apps = AndroidApps(
+            serial,
+            self._shell,
+            launch_timeout=self.config.launch_timeout,
+            launch_poll=self.config.launch_poll,
+        )
         self._closed = False
 
     # --- the Driver protocol: identity ------------------------------------------------------
@@ -107,15 +113,34 @@ class U2Driver:
     def platform(self) -> Platform:
         return "android"
 
+    @property
+    def os_version(self) -> str | None:
+        """The Android release the phone reported when the driver connected."""
+        facts = self._apps.facts
+        return facts.release if facts is not None else None
+
+    @property
+    def sdk(self) -> int | None:
+        """The SDK level the phone reported when the driver connected (None: it did not say)."""
+        facts = self._apps.facts
+        return facts.sdk if facts is not None else None
+
     def __repr__(self) -> str:
         return f"U2Driver(serial={self.serial!r}, adb={self.config.address})"
 
     # --- connection -------------------------------------------------------------------------
 
     def connect(self) -> U2Driver:
-        """Reach the phone through adb and make sure its uiautomator2 server answers."""
+        """Reach the phone through adb, make sure its uiautomator2 server answers, and learn its
+        SDK level and HOME packages (which decide the foreground command)."""
         self._device()
+        self._learn()
         return self
+
+    def _learn(self) -> None:
+        with self._lock:
+            if self._apps.facts is None:
+                self._apps.learn()
 
     def _failed_call(self, operation: str, channel: str = "adb") -> U2Call:
         return U2Call(
@@ -172,7 +197,7 @@ class U2Driver:
                 )
             return self._u2
 
-    def _shell(self, operation: str, args: list[str]) -> str:
+    def _shell(self, operation: str, args: list[str] | str) -> str:
         adb = self._adb_device()
         return str(self._guard(operation, lambda: adb.shell(args, timeout=self.config.timeout)))
 
@@ -264,82 +289,21 @@ class U2Driver:
         return isinstance(app_id, str) and len(app_id) <= 255 and _PACKAGE.fullmatch(app_id) is not None
 
     def launch_app(self, app_id: str) -> None:
+        """Start ``app_id`` (see :meth:`drivers.u2.apps.AndroidApps.launch`): two shell commands when
+        it comes to the front at once."""
         if not self._valid_package(app_id):
             raise AppNotInstalled(
                 f"{app_id!r} is not an Android package name, so it is not installed on {self.serial}",
                 app_id=str(app_id),
                 hint="package names look like com.example.app",
             )
-        if "package:" not in self._shell("launch_app", ["pm", "path", app_id]):
-            raise AppNotInstalled(
-                f"{app_id} is not installed on {self.serial}",
-                app_id=app_id,
-                hint="list the installed packages with `adb shell pm list packages`",
-            )
-        # The command uiautomator2's app_start(pkg) sends, run here so its output can be read.
-        output = self._shell(
-            "launch_app", ["monkey", "-p", app_id, "-c", "android.intent.category.LAUNCHER", "1"]
-        )
-        if "No activities found" in output or "monkey aborted" in output:
-            raise AppLaunchFailed(
-                f"{app_id} is installed on {self.serial} but has no launcher activity to start",
-                app_id=app_id,
-                hint="start one of its activities explicitly (am start -n PKG/ACTIVITY)",
-            )
-        self._wait_focus(app_id)
-
-    def _wait_focus(self, app_id: str) -> None:
-        """Poll the focused package until it is ``app_id``, at most ``launch_timeout`` seconds."""
-        deadline = time.monotonic() + self.config.launch_timeout
-        polls = 0
-        while True:
-            polls += 1
-            focused = self._focused_package()
-            if focused == app_id:
-                return
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AppLaunchFailed(
-                    f"{app_id} did not reach the foreground on {self.serial} within "
-                    f"{self.config.launch_timeout:g} s ({polls} checks; in front: {focused or 'nothing'})",
-                    app_id=app_id,
-                    hint="the app may crash on start, or show its UI slowly: raise 'launch_timeout'",
-                )
-            time.sleep(min(self.config.launch_poll, remaining))
-
-    def _focused_package(self) -> str | None:
-        adb = self._adb_device()
-        # app_current() as adbutils defines it, without its hidden retry (3 tries, 0.5 s apart).
-        once = getattr(type(adb).app_current, "__wrapped__", None)
-
-        def ask() -> str | None:
-            try:
-                info = once(adb) if once is not None else adb.app_current()
-            except AdbError as exc:
-                if str(exc) == _NO_FOCUS:
-                    return None
-                raise
-            return str(info.package) if info is not None else None
-
-        return self._guard("current_app", ask)
-
-    def _home_packages(self) -> frozenset[str]:
-        with self._lock:
-            if self._home is None:
-                output = self._shell("current_app", _HOME_QUERY)
-                found = {
-                    line.strip().split("/", 1)[0]
-                    for line in output.splitlines()
-                    if "/" in line and "=" not in line and " " not in line.strip()
-                }
-                self._home = frozenset(found) | HOME_SCREEN_APPS
-            return self._home
+        self._learn()
+        self._apps.launch(app_id)
 
     def current_app(self) -> str | None:
-        package = self._focused_package()
-        if package is None or package in self._home_packages():
-            return None
-        return package
+        """One shell command: the package in front, None on the home screen."""
+        self._learn()
+        return self._apps.current_app()
 
     def terminate_app(self, app_id: str) -> None:
         if not self._valid_package(app_id):

@@ -5,9 +5,13 @@ What it promises (see ``openspec/specs/drivers/spec.md``):
 - ``observe()`` is one ``GET /source`` (XML), parsed by :func:`drivers.hierarchy.parse_source`, plus
   one ``GET /wda/activeAppInfo`` only when the tree does not name its app: at most two requests.
 - ``tap``/``long_press``/``swipe``/``type_text``/``press`` are one request each once a session
-  exists (``connect()`` opens or adopts it), ``launch_app`` is ``GET /wda/locked`` + the launch +
-  polls of ``/wda/activeAppInfo`` until the app is in front (``AppLaunchFailed`` after
-  ``launch_timeout``).
+  exists (``connect()`` opens or adopts it). ``launch_app``, ``terminate_app`` and ``current_app``
+  are :class:`drivers.wda.apps.WdaApps`: the launch and one state check when the app comes to the
+  front; refusals classified by FrontBoard's reason; a launch WDA before 5.1.1 never answers is an
+  app error, not a timeout to repeat.
+- Replies of the archived Facebook WebDriverAgent (HTTP 200 with a non-zero JSON-wire ``status``)
+  are errors, mapped like W3C ones (:func:`drivers.wda.errors.json_wire_error`); its only tap route
+  is ``/wda/tap/:uuid``, which the tap falls back to, so a tap never silently does nothing.
 - Every request has this driver's own ``timeout`` (facebook-wda's default is a module-wide 180 s):
   :class:`_TimedClient` applies it to each request the client makes, so drivers with different
   timeouts can share a process. A request that gets no answer in time is ``DeviceTimeout``.
@@ -40,7 +44,6 @@ from urllib.parse import urlsplit
 
 import wda
 
-from ...core.apps import SPRINGBOARD
 from ...core.errors import (
     AppLaunchFailed,
     ConfigError,
@@ -53,7 +56,8 @@ from ...core.errors import (
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, gesture_seconds, timeout_seconds
 from ..options import seconds, server_url, whole_number
-from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
+from .apps import WdaApps
+from .errors import CLIENT_ERRORS, WdaCall, json_wire_error, map_error, session_gone, wda_error
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -101,16 +105,24 @@ class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no t
         with_session: bool = False,
         timeout: float | None = None,
     ) -> Any:
-        return super()._fetch(
+        reply = super()._fetch(
             method, urlpath, data, with_session, self.request_timeout if timeout is None else timeout
         )
+        # facebook-wda fills in status 0 when a reply has none, and since 2020 ignores any other:
+        # an archived WDA's error (HTTP 200, status != 0) would pass as a value.
+        error = json_wire_error(
+            reply.get("status") if isinstance(reply, dict) else None, getattr(reply, "value", None)
+        )
+        if error is not None:
+            raise error
+        return reply
 
 
 def _png_or_jpeg(data: bytes) -> bool:
     return data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff")
 
 
-class WdaDriver:
+class WdaDriver(WdaApps):
     """One iPhone (or iOS simulator) through a WebDriverAgent server, implementing ``Driver``."""
 
     backend = "wda"
@@ -140,6 +152,10 @@ class WdaDriver:
         self._legacy_tap = False
         self._closed = False
         self._lock = threading.RLock()
+        self._wda_version: tuple[int, ...] | None = None  # from /status build.version (WDA 8.3.0+)
+        self._os_version: str | None = None
+        self._launched: str | None = None  # the app the last successful launch_app brought up
+        self._app_names: dict[str, str] = {}  # application element name -> bundle id (WDA < 10.1.0)
 
     @classmethod
     def from_url(
@@ -184,6 +200,16 @@ class WdaDriver:
     @property
     def session_id(self) -> str | None:
         return self._session_id
+
+    @property
+    def os_version(self) -> str | None:
+        """The iOS version ``/status`` reported at connect."""
+        return self._os_version
+
+    @property
+    def wda_version(self) -> str | None:
+        """WebDriverAgent's version when ``/status`` tells it (``build.version``, WDA 8.3.0 and later)."""
+        return ".".join(map(str, self._wda_version)) if self._wda_version else None
 
     # --- plumbing ---------------------------------------------------------------------------
 
@@ -255,9 +281,17 @@ class WdaDriver:
             if self._session_id is None and not self._adopt(self.status().get("sessionId")):
                 self._new_session()
 
+    def _locked(self) -> bool | None:
+        """``GET /wda/locked``; None when this WDA has no such route (the archived Facebook WDA)."""
+        try:
+            return self._request("GET /wda/locked", lambda c: c.locked()) is True
+        except DeviceError as exc:
+            if exc.__cause__ is not None and wda_error(exc.__cause__)[0] == "unknown command":
+                return None
+            raise
+
     def _check_unlocked(self) -> None:
-        locked = self._request("GET /wda/locked", lambda c: c.locked())
-        if locked is True:
+        if self._locked() is True:
             raise DeviceOffline(
                 f"the iPhone behind {self.url} is locked",
                 state="locked",
@@ -288,11 +322,20 @@ class WdaDriver:
         status = self.status()
         if status.get("ready") is False:
             raise DeviceError(f"WebDriverAgent at {self.url} is not ready: {status!r}")
+        self._learn(status)
         self._check_unlocked()
         with self._lock:
             if not self._adopt(status.get("sessionId")):
                 self._new_session()
         return self
+
+    def _learn(self, status: Mapping[str, Any]) -> None:
+        os_info, build = status.get("os"), status.get("build")
+        if isinstance(os_info, dict) and isinstance(os_info.get("version"), str):
+            self._os_version = os_info["version"]
+        version = build.get("version") if isinstance(build, dict) else None
+        if isinstance(version, str) and re.fullmatch(r"\d+(\.\d+)*", version):
+            self._wda_version = tuple(int(part) for part in version.split("."))
 
     def close(self) -> None:
         """Delete the session this driver opened (best effort, short timeout) and release the face."""
@@ -323,43 +366,22 @@ class WdaDriver:
             )
         scene = parse_source(source, platform="ios", device_id=self.device_id, backend=self.backend)
         if scene.foreground_app is None:
-            scene = dataclasses.replace(scene, foreground_app=self._active_bundle())
+            scene = dataclasses.replace(scene, foreground_app=self._bundle_of(scene))
         return dataclasses.replace(scene, capture_duration=time.perf_counter() - started)
 
-    def launch_app(self, app_id: str) -> None:
-        if not isinstance(app_id, str) or not app_id.strip():
-            raise StepArgumentError(f"launch_app needs a bundle id, got {app_id!r}")
-        self._check_unlocked()
-        self._call("POST /wda/apps/launch", lambda c: c.app_activate(app_id), app_id=app_id)
-        self._wait_in_front(app_id)
-
-    def _wait_in_front(self, app_id: str) -> None:
-        deadline = time.monotonic() + self.config.launch_timeout
-        checks = 0
-        while True:
-            front = self._active_bundle()
-            checks += 1
-            if front == app_id:
-                return
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AppLaunchFailed(
-                    f"{app_id} was launched but {front or 'the home screen'} is still in front after "
-                    f"{self.config.launch_timeout:g} s ({checks} checks)",
-                    app_id=app_id,
-                    hint="the app may crash on start or show a system dialog; "
-                    "raise launch_timeout if it is slow",
-                )
-            time.sleep(min(self.config.launch_poll_interval, remaining))
-
-    def terminate_app(self, app_id: str) -> None:
-        if not isinstance(app_id, str) or not app_id.strip():
-            raise StepArgumentError(f"terminate_app needs a bundle id, got {app_id!r}")
-        self._call("POST /wda/apps/terminate", lambda c: c.app_terminate(app_id), app_id=app_id)
-
-    def current_app(self) -> str | None:
+    def _bundle_of(self, scene: Scene) -> str | None:
+        """The bundle id of the application a source without ``bundleId`` (WDA before 10.1.0) shows:
+        asked once per application name with ``/wda/activeAppInfo``, then remembered, so observing
+        costs one request once an app has been seen."""
+        root = scene.root
+        name = (root.identifier or root.label or "") if root.type == "XCUIElementTypeApplication" else ""
+        known = self._app_names.get(name) if name else None
+        if known is not None:
+            return known
         bundle = self._active_bundle()
-        return None if bundle in (None, SPRINGBOARD) else bundle
+        if name and bundle:
+            self._app_names[name] = bundle
+        return bundle
 
     def tap(self, x: int, y: int) -> None:
         point = {"x": coordinate(x, "x"), "y": coordinate(y, "y")}

@@ -11,6 +11,17 @@ reading code. :data:`ERROR_TABLE` lists, in order, which of these becomes which 
 
 Session loss (``invalid session id``, ``possibly crashed``) is recognised by :func:`session_gone`
 so the driver can open a new session once before reporting ``SessionLost``.
+
+The archived Facebook WebDriverAgent (iOS 13 and older) answers every error with HTTP 200 and a
+non-zero JSON-wire ``status`` (FBCommandStatus.h: 1 unhandled endpoint, 6 no such session, 7 no
+such element, 13 unknown error …; ``tests/fixtures/real/ios/fbwda-2015-…-status1.json``), which
+facebook-wda since 2020 passes as a value. :func:`json_wire_error` turns such a reply into the W3C
+error it means, so it goes through the same table.
+
+A failed launch (``POST /wda/apps/launch``) is an app error, never a planner's bad argument:
+WebDriverAgent 5.1.4+ answers ``invalid argument`` with FrontBoard's NSError, read by
+:func:`drivers.frontboard.launch_refusal`. The launch's own table, :data:`LAUNCH_TABLE`, is the
+table with one more row: any other WDA answer to a launch is ``AppLaunchFailed`` with its reason.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ from wda.exceptions import (
 from wda.usbmux.exceptions import HTTPError, MuxError
 
 from ...core.errors import (
+    AppLaunchFailed,
     AppNotInstalled,
     DeviceError,
     DeviceTimeout,
@@ -43,8 +55,20 @@ from ...core.errors import (
     TargetNotFound,
 )
 from ..error_table import ErrorRule, apply_table
+from ..frontboard import LaunchRefusal, launch_refusal
 
-__all__ = ["CLIENT_ERRORS", "ERROR_TABLE", "WdaCall", "map_error", "session_gone", "wda_error"]
+__all__ = [
+    "CLIENT_ERRORS",
+    "ERROR_TABLE",
+    "JSON_WIRE_ERRORS",
+    "LAUNCH",
+    "LAUNCH_TABLE",
+    "WdaCall",
+    "json_wire_error",
+    "map_error",
+    "session_gone",
+    "wda_error",
+]
 
 # What a facebook-wda call can raise (besides bugs): the driver catches exactly these.
 CLIENT_ERRORS: tuple[type[BaseException], ...] = (
@@ -60,6 +84,43 @@ CLIENT_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 _MAX_DETAIL = 300
+LAUNCH = "POST /wda/apps/launch"
+
+# JSON-wire status codes of the archived Facebook WebDriverAgent (FBCommandStatus.h at e364eea0)
+# -> the W3C error name this harness's table reads.
+JSON_WIRE_ERRORS: dict[int, str] = {
+    1: "unknown command",  # FBCommandStatusUnsupported: "Unhandled endpoint: …"
+    6: "invalid session id",
+    7: "no such element",
+    9: "unknown command",
+    10: "stale element reference",
+    11: "element not interactable",
+    12: "invalid element state",
+    13: "unknown error",
+    15: "invalid argument",
+    21: "timeout",
+    26: "unexpected alert open",
+    27: "no such alert",
+    32: "invalid selector",
+    33: "session not created",
+    405: "unknown method",
+    888: "unknown error",  # application deadlock detected
+    889: "unknown error",  # application crash detected
+}
+
+
+def json_wire_error(status: object, value: object) -> WDARequestError | None:
+    """The error a JSON-wire reply with a non-zero ``status`` means (None for 0 or no status)."""
+    if isinstance(status, bool) or not isinstance(status, int) or status == 0:
+        return None
+    name = JSON_WIRE_ERRORS.get(status, "unknown error")
+    message = value if isinstance(value, str) else str(value)
+    payload = {"error": name, "message": message, "status": status}
+    if name == "invalid session id":
+        return WDAInvalidSessionIdError(status, payload)
+    return WDARequestError(status, payload)
+
+
 _HINT_START = (
     "start WebDriverAgent on the phone (xcodebuild test-without-building, go-ios or tidevice) and check "
     "the URL and port forwarding (e.g. `iproxy 8100 8100`)"
@@ -160,12 +221,37 @@ def _session_lost(exc: BaseException, call: WdaCall) -> HarnessError:
     )
 
 
+def _refusal(exc: BaseException) -> LaunchRefusal | None:
+    if not isinstance(exc, WDARequestError):
+        return None
+    error, message = wda_error(exc)
+    return launch_refusal(message) if error != "unknown command" else None
+
+
+def _missing_app(exc: BaseException) -> bool:
+    refusal = _refusal(exc)
+    return refusal is not None and refusal.kind == "not_installed"
+
+
 def _not_installed(exc: BaseException, call: WdaCall) -> HarnessError:
     app = call.app_id or "the app"
+    refusal = _refusal(exc)
     return AppNotInstalled(
-        f"{app} is not installed on the device behind {call.url}",
+        f"{app} is not installed on the device behind {call.url}"
+        + (f" (WebDriverAgent: {refusal.reason})" if refusal is not None else ""),
         app_id=call.app_id,
-        hint="install the app, or check the bundle id (`ideviceinstaller -l` lists them)",
+        hint=refusal.hint if refusal is not None else "install the app, or check the bundle id",
+    )
+
+
+def _launch_refused(exc: BaseException, call: WdaCall) -> HarnessError:
+    refusal = _refusal(exc)
+    error, message = wda_error(exc)
+    why = refusal.reason if refusal is not None else f"{error or 'an error'}: {_detail(message)}"
+    return AppLaunchFailed(
+        f"iOS did not launch {call.app_id or 'the app'} ({why})",
+        app_id=call.app_id,
+        hint=refusal.hint if refusal is not None else "check the app starts by hand on the phone",
     )
 
 
@@ -243,16 +329,10 @@ ERROR_TABLE: tuple[ErrorRule[WdaCall], ...] = (
     ErrorRule("bad gateway", (WDABadGateway,), _bad_gateway),
     ErrorRule("session gone", (WDAInvalidSessionIdError, WDAPossiblyCrashedError), _session_lost),
     ErrorRule(
-        "unknown to FrontBoard",
+        "app not installed (FrontBoard's NotFound, WDA 5.1.1+ texts)",
         (WDARequestError,),
         _not_installed,
-        _answer("unknown error", "is unknown to FrontBoard"),
-    ),
-    ErrorRule(
-        "missing app (appium WDA >= 4.13)",
-        (WDARequestError,),
-        _not_installed,
-        _answer("invalid argument", "FBSApplicationLibrary) returned nil", "is not installed"),
+        _missing_app,
     ),
     ErrorRule("keyboard not present", (WDAKeyboardNotPresentError,), _no_keyboard),
     ErrorRule("invalid argument", (WDARequestError,), _bad_argument, _answer("invalid argument")),
@@ -264,10 +344,26 @@ ERROR_TABLE: tuple[ErrorRule[WdaCall], ...] = (
 )
 
 
+_AFTER_NOT_INSTALLED = next(i for i, r in enumerate(ERROR_TABLE) if r.build is _not_installed) + 1
+# A launch's table: every other answer WDA gives a launch is the app's failure (with FrontBoard's
+# reason when it says one), never a bad argument of the planner's; an old WDA without the route
+# (``unknown command``) stays a device error.
+LAUNCH_TABLE: tuple[ErrorRule[WdaCall], ...] = (
+    *ERROR_TABLE[:_AFTER_NOT_INSTALLED],
+    ErrorRule(
+        "launch refused",
+        (WDARequestError,),
+        _launch_refused,
+        lambda e: wda_error(e)[0] != "unknown command" and not isinstance(e, WDAKeyboardNotPresentError),
+    ),
+    *ERROR_TABLE[_AFTER_NOT_INSTALLED:],
+)
+
+
 def _other(exc: BaseException, call: WdaCall) -> HarnessError:
     return DeviceError(f"WebDriverAgent call {call.op} failed: {type(exc).__name__}: {_detail(str(exc))}")
 
 
 def map_error(exc: BaseException, call: WdaCall) -> HarnessError:
     """The harness error for ``exc`` by the first matching row of :data:`ERROR_TABLE`."""
-    return apply_table(ERROR_TABLE, exc, call, _other)
+    return apply_table(LAUNCH_TABLE if call.op == LAUNCH else ERROR_TABLE, exc, call, _other)

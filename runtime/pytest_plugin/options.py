@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 from ...core.durations import MAX_LEASE_WAIT, check_seconds
 from ...core.errors import ConfigError
 from ...core.models import Platform
-from ...drivers.connect import parse_spec
+from ...drivers.connect import parse_sim_target, parse_spec
 
 __all__ = [
     "DEFAULT_APPS",
@@ -44,7 +44,6 @@ DEFAULT_SECOND_APPS: dict[Platform, str] = {
 }
 
 _SECRET_QUERY_KEYS = re.compile(r"key|token|secret|password|passwd", re.IGNORECASE)
-_SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
 def redact_spec(spec: str) -> str:
@@ -145,23 +144,15 @@ class DeviceTarget:
 
 
 def parse_target(spec: str, *, explicit: bool = True, description: str = "") -> DeviceTarget:
-    """Check ``spec``'s shape (no I/O) and split off a simulated device's ``?id=NAME``."""
+    """Check ``spec``'s shape (no I/O); a simulated device's query is parsed by
+    :func:`amc.drivers.connect.parse_sim_target` (its profile, and ``id=NAME``, which is passed to
+    ``connect`` as ``device_id`` so the spec stays the same for every named device)."""
     text = spec.strip() if isinstance(spec, str) else spec
     scheme, target = parse_spec(text)
     connect_spec, sim_id = text, None
     if scheme == "sim" or scheme.startswith("sim+"):
-        base, sep, query = target.partition("?")
-        if sep:
-            params = parse_qs(query, keep_blank_values=True)
-            unknown = sorted(set(params) - {"id"})
-            ids = params.get("id", [])
-            if unknown or len(ids) != 1 or not _SIM_ID.match(ids[0]):
-                raise ConfigError(
-                    f"bad device spec {spec!r}: a simulated device takes only '?id=NAME' "
-                    "(letters, digits, '.', '_', ':', '-'; at most 64)",
-                    hint="e.g. --amc-device 'sim:android?id=emulator-5556'",
-                )
-            connect_spec, sim_id = f"{scheme}:{base}", ids[0]
+        parsed = parse_sim_target(scheme, target)
+        connect_spec, sim_id = parsed.spec(scheme, with_id=False), parsed.device_id
     return DeviceTarget(
         spec=text,
         platform=platform_of(text),

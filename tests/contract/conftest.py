@@ -4,18 +4,20 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.contract.rigs import APPS, Rig, all_rigs
+from tests.contract.rigs import APPS, Rig, RigSpec, all_rigs, build_rig
 
 _RIGS = list(all_rigs())
 
 
-@pytest.fixture(
-    params=[(name, platform) for name, platform, _ in _RIGS], ids=[f"{n}-{p}" for n, p, _ in _RIGS]
-)
-def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
-    name, platform = request.param
-    factory = next(f for n, p, f in _RIGS if (n, p) == (name, platform))
-    with factory(platform) as built:
+@pytest.fixture(params=_RIGS, ids=[r.id for r in _RIGS])
+def rig_spec(request: pytest.FixtureRequest) -> RigSpec:
+    spec: RigSpec = request.param
+    return spec
+
+
+@pytest.fixture
+def rig(rig_spec: RigSpec) -> Iterator[Rig]:
+    with build_rig(rig_spec) as built:
         yield built
 
 

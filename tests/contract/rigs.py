@@ -1,24 +1,36 @@
-"""Rigs: one driver under contract, with the simulated device behind it.
+"""Rigs: one driver under contract, with the simulated device behind it, on one version profile.
 
-Each backend registers a rig factory in a module named ``rig_<backend>.py`` in this folder,
-exposing ``PLATFORMS`` (the platforms it drives) and ``make_rig(platform)``, a context manager
-yielding a :class:`Rig`. The contract suite runs every test on every (rig, platform).
+Each backend registers a rig in a module named ``rig_<backend>.py`` in this folder, exposing
+``PLATFORMS`` (the platforms it drives) and ``SCHEME`` (its ``connect()`` scheme: ``sim``,
+``sim+adb`` …). Every rig is built the way a user builds a driver, by
+``amc.drivers.connect.connect(spec)`` with the profile in the spec's query
+(``sim+adb:android?api=29``), so the contract runs through the real client library over the real
+protocol on every profile of :data:`PROFILES`.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from amc.drivers.base import Driver
+from amc.drivers.connect import connect
 from amc.sim.device import SimDevice
 from amc.sim.faults import FaultInjector
+from amc.sim.profiles import ANDROID_APIS, AndroidProfile, IosProfile
 
-__all__ = ["APPS", "Rig", "RigFactory", "all_rigs"]
+__all__ = ["APPS", "PROFILES", "Rig", "RigSpec", "all_rigs", "build_rig"]
+
+# Every Android release, and every iOS version and WebDriverAgent generation at least once.
+PROFILES: dict[str, tuple[AndroidProfile | IosProfile, ...]] = {
+    "android": tuple(AndroidProfile(api) for api in ANDROID_APIS),
+    "ios": (IosProfile("15", "4"), IosProfile("17", "5"), IosProfile("18", "9"), IosProfile("18", "10")),
+}
 
 
 @dataclass
@@ -32,7 +44,23 @@ class Rig:
     extras: dict[str, object] = field(default_factory=dict)
 
 
-RigFactory = Callable[[str], AbstractContextManager[Rig]]
+@dataclass(frozen=True)
+class RigSpec:
+    """One rig to build: the backend's scheme, the platform and the profile."""
+
+    name: str
+    scheme: str
+    platform: str
+    profile: AndroidProfile | IosProfile
+
+    @property
+    def spec(self) -> str:
+        return f"{self.scheme}:{self.platform}?{self.profile.label}"
+
+    @property
+    def id(self) -> str:
+        return f"{self.name}-{self.platform}-{self.profile.label.replace('&', ',')}"
+
 
 # Per platform: Settings, a second stock app, the demo login app, and a sub-page to open.
 APPS: dict[str, dict[str, str]] = {
@@ -40,6 +68,7 @@ APPS: dict[str, dict[str, str]] = {
         "settings": "com.android.settings",
         "second": "com.android.deskclock",
         "demo": "com.example.amc.demo",
+        "notes": "com.example.amc.notes",
         "subpage": "Network & internet",
         "settings_title": "Settings",
     },
@@ -47,18 +76,40 @@ APPS: dict[str, dict[str, str]] = {
         "settings": "com.apple.Preferences",
         "second": "com.apple.mobilesafari",
         "demo": "com.example.amc.demo",
+        "notes": "com.example.amc.notes",
         "subpage": "General",
         "settings_title": "Settings",
     },
 }
 
 
-def all_rigs() -> Iterator[tuple[str, str, RigFactory]]:
-    """(rig name, platform, factory) for every registered rig module."""
+@contextmanager
+def build_rig(rig: RigSpec, **options: Any) -> Iterator[Rig]:
+    """Connect ``rig.spec`` with a fresh simulated device (and, over a face, a fresh fault injector)."""
+    device = SimDevice("android" if rig.platform == "android" else "ios", profile=rig.profile)
+    if rig.scheme == "sim":
+        driver = connect(rig.spec, **options)
+        device = driver.device  # type: ignore[attr-defined]
+        faults = None
+    else:
+        faults = FaultInjector()
+        options = {"timeout": 5.0, "launch_timeout": 2.0, **options}
+        driver = connect(rig.spec, device=device, faults=faults, **options)
+    try:
+        yield Rig(rig.name, driver, device, faults)
+    finally:
+        if faults is not None:
+            faults.clear()
+        driver.close()
+
+
+def all_rigs() -> Iterator[RigSpec]:
+    """Every registered rig on every profile of its platforms."""
     here = Path(__file__).parent
     for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
         if not info.name.startswith("rig_"):
             continue
         module = importlib.import_module(f"tests.contract.{info.name}")
         for platform in module.PLATFORMS:
-            yield info.name[len("rig_") :], platform, module.make_rig
+            for profile in PROFILES[platform]:
+                yield RigSpec(info.name[len("rig_") :], module.SCHEME, platform, profile)

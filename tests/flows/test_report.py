@@ -7,6 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from amc.drivers.simulated import SimDriver
 from amc.runtime.flows import FlowPlanner, parse_flow
 from amc.runtime.recording import TimelineRecorder
@@ -129,6 +130,28 @@ def test_the_report_renders_in_a_real_headless_browser_without_injected_markup(t
     assert "onerror" not in re.sub(r"&lt;img src=x onerror=alert\(1\)&gt;", "", dom)
     assert '&lt;script&gt;alert("pwned")&lt;/script&gt;' in dom  # shown as text
     assert dom.count("<img ") == 3 and 'src="step-003.png"' in dom
+
+
+PROMPT_FLOW = """
+name: notes asks for notifications
+steps:
+  - launch_app: com.example.amc.notes
+  - assert_visible: Allow
+  - tap: Allow
+  - assert_visible: Trip
+"""
+
+
+@pytest.mark.parametrize("platform", ["android", "ios"])
+def test_a_dialog_over_the_app_is_named_in_the_steps_it_covered(tmp_path: Path, platform: str) -> None:
+    _run(tmp_path, PROMPT_FLOW, SimDriver("android" if platform == "android" else "ios"))
+    records = read_timeline(tmp_path).steps
+    assert [r["status"] for r in records] == ["passed"] * 4
+    overlays = [r["world"]["overlay"] for r in records]
+    assert overlays[0] is not None and overlays[0] == overlays[1] and overlays[2:] == [None, None]
+    html = render_report(tmp_path).read_text(encoding="utf-8")
+    assert html.count('covered by <span class="overlay">') == 2
+    assert "otifications" in html.split('covered by <span class="overlay">', 1)[1].split("</span>", 1)[0]
 
 
 def test_warnings_and_retried_steps_are_listed_before_all_steps(tmp_path: Path) -> None:

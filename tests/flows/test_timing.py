@@ -95,7 +95,7 @@ def test_the_timing_switch_in_the_spec_and_the_environment() -> None:
         assert driver.device.timing == REALISTIC  # type: ignore[attr-defined]
     finally:
         driver.close()
-    with pytest.raises(ConfigError, match="unknown query parameter 'speed'"):
+    with pytest.raises(ConfigError, match="unknown key 'speed'"):
         connect("sim:android?speed=fast")
 
 

@@ -6,12 +6,13 @@ refusal comes before the first request: the faces count none.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from amc.core.errors import ConfigError
-from amc.drivers.connect import SPEC_FORMS, connect
+from amc.drivers.connect import SPEC_FORMS, check_spec, connect
 from amc.sim.appium_face import AppiumFace
 from amc.sim.device import SimDevice
 from amc.sim.wda_face import WdaFace
@@ -48,6 +49,16 @@ GARBAGE_SPECS: dict[str, tuple[Any, str]] = {
     "WDA face for Android": ("sim+wda:android", "sim+wda:ios"),
     "adb face for iOS": ("sim+adb:ios", "sim+adb:android"),
     "Appium face for nothing": ("sim+appium:", "expected SCHEME:TARGET"),
+    "unknown profile key": ("sim:android?colour=red", "unknown key 'colour'"),
+    "iOS key on Android": ("sim+adb:android?wda=10", "unknown key 'wda'"),
+    "unknown API level": ("sim:android?api=30", "no simulated Android profile for API 30"),
+    "API level not a number": ("sim+adb:android?api=fourteen", "is not an API level"),
+    "unknown WDA generation": ("sim+wda:ios?wda=6", "wda='6'"),
+    "unknown iOS": ("sim:ios?ios=16", "ios='16'"),
+    "profile key twice": ("sim:ios?wda=9&wda=10", "'wda' is given twice"),
+    "profile key without value": ("sim:android?api", "'api' needs a value"),
+    "unknown timing": ("sim+adb:android?api=31&timing=slow", "timing='slow' is not a timing"),
+    "timing twice": ("sim:ios?timing=instant&wda=5&timing=realistic", "'timing' is given twice"),
     "iOS target not a URL": ("ios:not a url", "bad iOS target"),
     "iOS javascript URL": ("ios:javascript:alert(1)", "bad iOS target"),
     "iOS ftp URL at a live WDA": (f"ios:ftp://{WDA}", "bad iOS target"),
@@ -82,6 +93,24 @@ def test_a_garbage_spec_is_a_config_error_and_nothing_is_contacted(
         connect(_fill(spec, wda, appium))
     assert message in str(caught.value)
     assert wda.count() == 0 and appium.count() == 0
+
+
+@pytest.mark.parametrize("name", sorted(n for n in GARBAGE_SPECS if "profile" in n or "timing" in n))
+def test_a_bad_simulated_query_is_refused_before_connecting(name: str) -> None:
+    """``check_spec`` (what ``amc run`` checks every spec with first) refuses the same queries."""
+    spec, message = GARBAGE_SPECS[name]
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        check_spec(spec)
+
+
+def test_a_profile_and_a_timing_in_one_spec() -> None:
+    driver = connect("sim+adb:android?api=31&timing=instant")
+    try:
+        assert driver.os_version == "12"  # type: ignore[attr-defined]
+    finally:
+        driver.close()
+    with pytest.raises(ConfigError, match="timing is given twice"):
+        connect("sim:ios?wda=5&timing=instant", timing="realistic")
 
 
 def test_the_hint_lists_every_accepted_form() -> None:

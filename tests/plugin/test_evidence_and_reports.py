@@ -124,7 +124,7 @@ def test_a_device_run_writes_a_compatibility_report_per_backend_and_os(amc_pytes
     ).assert_outcomes(passed=3, failed=2, skipped=1)
 
     reports = amc_pytester.path / "reports"
-    assert sorted(p.name for p in reports.iterdir()) == ["sim-android-14.md", "sim-ios-17.5.md"]
+    assert sorted(p.name for p in reports.iterdir()) == ["sim-android-14.md", "sim-ios-18.5.md"]
     android = read(reports / "sim-android-14.md")
     assert android.startswith("# Device tests: sim-android-14\n")
     assert "## sim:android?id=emulator-5556" in android
@@ -137,8 +137,8 @@ def test_a_device_run_writes_a_compatibility_report_per_backend_and_os(amc_pytes
     assert "ios-only test; sim:android?id=emulator-5556 is an android device" in android
     assert "launch_app 1" in android  # driver calls per test
     assert "Failure evidence: `" in android
-    ios = read(reports / "sim-ios-17.5.md")
-    assert "| OS version | 17.5 |" in ios and "Result: 1 failed, 2 passed." in ios
+    ios = read(reports / "sim-ios-18.5.md")
+    assert "| OS version | 18.5 |" in ios and "Result: 1 failed, 2 passed." in ios
 
 
 def test_reports_none_writes_no_report(amc_pytester: pytest.Pytester) -> None:

@@ -118,4 +118,4 @@ def test_four_workers_lease_four_devices_and_never_share_one(amc_pytester: pytes
         mine = [e["event"] for e in events if e["device"] == spec]
         assert mine == ["acquire", "release"] * 3
     reports = sorted(p.name for p in (amc_pytester.path / "reports").iterdir())
-    assert reports == ["sim-android-14.md", "sim-ios-17.5.md"]
+    assert reports == ["sim-android-14.md", "sim-ios-18.5.md"]

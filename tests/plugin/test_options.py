@@ -52,7 +52,32 @@ def test_a_simulated_device_can_be_named() -> None:
     assert parse_target("android:SERIAL").connect_options == {}
 
 
-@pytest.mark.parametrize("spec", ["sim:android?id=", "sim:android?id=a&id=b", "sim:ios?name=x", "nope:x", ""])
+def test_a_simulated_device_plays_the_profile_its_spec_names() -> None:
+    target = parse_target("sim+adb:android?api=29&id=old-phone")
+    assert (target.connect_spec, target.connect_options) == (
+        "sim+adb:android?api=29",
+        {"device_id": "old-phone"},
+    )
+    assert parse_target("sim+wda:ios?ios=15&wda=4").connect_spec == "sim+wda:ios?ios=15&wda=4"
+    assert parse_target("sim:ios?wda=10").key != parse_target("sim:ios?wda=9").key  # one lease each
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "sim:android?id=",
+        "sim:android?id=a&id=b",
+        "sim:ios?name=x",
+        "sim:android?api=30",
+        "sim:android?api=abc",
+        "sim:android?wda=10",
+        "sim:ios?ios=16",
+        "sim+wda:ios?wda=6",
+        "sim:android?api=34&api=35",
+        "nope:x",
+        "",
+    ],
+)
 def test_bad_specs_are_config_errors(spec: str) -> None:
     with pytest.raises(ConfigError):
         parse_target(spec)

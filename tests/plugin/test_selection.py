@@ -87,7 +87,11 @@ def test_markers_are_registered_and_strict_markers_accepts_them(amc_pytester: py
     ("args", "message"),
     [
         (["--amc-device", "nonsense:x"], "*bad device spec 'nonsense:x': unknown scheme*accepted forms*"),
-        (["--amc-device", "sim:android?id=a b"], "*a simulated device takes only '?id=NAME'*"),
+        (["--amc-device", "sim:android?id=a b"], "*id='a b' is not a device name*"),
+        (
+            ["--amc-device", "sim:android?api=16"],
+            "*no simulated Android profile for API 16*accepted api values*",
+        ),
         (["--amc-app", "windows=notepad"], "*bad --amc-app value 'windows=notepad'*PLATFORM=APP_ID*"),
         (["--amc-second-app", "android"], "*bad --amc-second-app value 'android'*"),
         (["--amc-lease-timeout", "0"], "*--amc-lease-timeout must be above 0*"),

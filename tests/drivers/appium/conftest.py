@@ -9,6 +9,7 @@ from amc.core.models import Platform
 from amc.drivers.appium import AppiumDriver, options_for
 from amc.sim.appium_face import AppiumFace
 from amc.sim.device import SimDevice
+from amc.sim.profiles import IosProfile
 
 # Small enough that every hang-type fault test proves the call gives up in time.
 TIMEOUT = 1.0
@@ -20,8 +21,14 @@ def platform(request: pytest.FixtureRequest) -> Platform:
 
 
 @pytest.fixture
-def device(platform: Platform) -> SimDevice:
-    return SimDevice(platform)
+def profile() -> IosProfile | None:
+    """The iOS profile the face plays (None: the default); a test overrides it to play an older WDA."""
+    return None
+
+
+@pytest.fixture
+def device(platform: Platform, profile: IosProfile | None) -> SimDevice:
+    return SimDevice(platform, profile=profile if platform == "ios" else None)
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from amc.runtime.observer import Observer
 from amc.sim import appium_input
 from amc.sim.appium_face import AppiumFace
 from amc.sim.catalog import DEMO_APP
+from amc.sim.profiles import IosProfile
 
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
 SUBPAGE = {"android": "Connected devices", "ios": "General"}
@@ -67,7 +68,13 @@ def test_observe_is_one_page_source_request(face: AppiumFace, driver: AppiumDriv
     assert scene.source is not None and scene.source.lstrip().startswith("<?xml")
 
 
-@pytest.mark.parametrize("platform", ["ios"])  # the UiAutomator2 source names every node's package
+# Before WebDriverAgent 10.1.0 the XCUITest source names no bundle id (the UiAutomator2 source names
+# every node's package).
+OLD_WDA = IosProfile(wda="9")
+
+
+@pytest.mark.parametrize("platform", ["ios"])
+@pytest.mark.parametrize("profile", [OLD_WDA])
 def test_ios_learns_an_apps_bundle_id_once_from_active_app_info(
     face: AppiumFace, driver: AppiumDriver
 ) -> None:
@@ -82,6 +89,7 @@ def test_ios_learns_an_apps_bundle_id_once_from_active_app_info(
 
 
 @pytest.mark.parametrize("platform", ["ios"])
+@pytest.mark.parametrize("profile", [OLD_WDA])
 def test_ios_foreground_when_active_app_info_has_no_name(
     face: AppiumFace, driver: AppiumDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -128,8 +136,8 @@ BUDGETS: dict[str, tuple[Any, dict[str, dict[str, int]]]] = {
     "launch_app": (
         lambda d, p: d.launch_app(SETTINGS[p]),
         {
-            "android": {"mobile: activateApp": 1, "mobile: getCurrentPackage": 1},
-            "ios": {"mobile: activateApp": 1, "mobile: activeAppInfo": 1},
+            "android": {"mobile: startActivity": 1, "mobile: getCurrentPackage": 1},
+            "ios": {"mobile: activateApp": 1, "mobile: queryAppState": 1},
         },
     ),
     "terminate_app": (lambda d, p: d.terminate_app(SETTINGS[p]), _both("mobile: terminateApp")),
@@ -164,10 +172,10 @@ def test_current_app_and_the_home_screen(face: AppiumFace, driver: AppiumDriver)
     assert driver.current_app() == DEMO_APP
     driver.press("home")
     assert driver.current_app() is None
-    assert (
-        face.count("mobile: getCurrentPackage" if face.platform == "android" else "mobile: activeAppInfo")
-        == 4
-    )
+    if face.platform == "android":  # three current_app calls and the launch's check
+        assert face.count("mobile: getCurrentPackage") == 4
+    else:  # the launch checks the app's state; on SpringBoard, the launched app's state tells home
+        assert (face.count("mobile: activeAppInfo"), face.count("mobile: queryAppState")) == (3, 2)
 
 
 def test_typing_is_one_key_actions_request_into_the_focused_field(
@@ -211,7 +219,12 @@ def test_a_missing_app_is_app_not_installed(face: AppiumFace, driver: AppiumDriv
     with pytest.raises(AppNotInstalled) as caught:
         driver.launch_app("com.example.not.installed")
     assert caught.value.app_id == "com.example.not.installed"
-    assert face.count("mobile: activateApp") == 1 and face.count("mobile: queryAppState") == 1
+    # XCUITest relays WebDriverAgent's FrontBoard error, which says it
+    if face.platform == "android":  # am resolved nothing; the state (0) says the app is missing
+        assert face.count("mobile: startActivity") == 1 and face.count("mobile: queryAppState") == 1
+        assert face.count("mobile: activateApp") == 0
+    else:
+        assert face.count("mobile: activateApp") == 1 and face.count("mobile: queryAppState") == 0
     driver.terminate_app("com.example.not.installed")  # stopping what is not there is fine
 
 
@@ -222,13 +235,17 @@ def test_an_app_that_never_comes_to_the_front_is_app_launch_failed(
     driver.launch_timeout = 0.3
     with pytest.raises(AppLaunchFailed, match=r"not in front after 0\.3 s"):
         driver.launch_app(SETTINGS[face.platform])
-    assert face.count("mobile: queryAppState") == 1  # installed, so not AppNotInstalled
+    if face.platform == "android":
+        assert face.count("mobile: queryAppState") == 1  # installed, so not AppNotInstalled
+    else:
+        assert face.count("mobile: queryAppState") >= 3  # polled until launch_timeout, then asked once
 
 
 def test_a_server_without_the_mobile_command_is_a_clear_device_error(
     face: AppiumFace, driver: AppiumDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delitem(appium_input.MOBILE_COMMANDS, "mobile: activateApp")
+    monkeypatch.delitem(appium_input.MOBILE_COMMANDS, "mobile: startActivity", raising=False)
     with pytest.raises(DeviceError, match="does not support") as caught:
         driver.launch_app(SETTINGS[face.platform])
     assert type(caught.value) is DeviceError and not caught.value.transient

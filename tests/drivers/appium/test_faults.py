@@ -119,7 +119,8 @@ def test_the_server_dying_mid_step_ends_the_task_with_a_device_error(
 
 
 def test_a_dropped_connection_is_driver_unavailable(face: AppiumFace, driver: AppiumDriver) -> None:
-    face.faults.inject(Fault.DROP, routes={"mobile: activateApp"}, times=1)
+    launch = "mobile: startActivity" if face.platform == "android" else "mobile: activateApp"
+    face.faults.inject(Fault.DROP, routes={launch}, times=1)
     with pytest.raises(DriverUnavailable, match="without answering"):
         driver.launch_app(SETTINGS[face.platform])
 

@@ -17,7 +17,7 @@ from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
 from amc.sim.adb_face import AdbFace
 from amc.sim.device import SimDevice
-from amc.sim.faults import FaultInjector
+from amc.sim.faults import Fault, FaultInjector
 from PIL import Image
 
 from tests.drivers.u2.conftest import SERIAL, DriverFactory
@@ -62,7 +62,17 @@ def test_observe_is_one_rpc_request(face: AdbFace, driver: U2Driver, device: Sim
     assert scene.source is not None and scene.source.startswith("<?xml")
 
 
-def test_launch_costs_three_shell_commands_and_no_rpc(
+def test_connect_learns_the_sdk_level_and_the_home_package_once(face: AdbFace, driver: U2Driver) -> None:
+    driver.connect()
+    history = face.phone(SERIAL).shell.history
+    assert "getprop ro.build.version.sdk && getprop ro.build.version.release" in history
+    assert face.faults.count("adb:shell:cmd") == 1  # the HOME query
+    assert (driver.sdk, driver.os_version) == (34, "14")
+    driver.connect()
+    assert face.faults.count("adb:shell:cmd") == 1 and face.faults.count("adb:shell:getprop") == 1
+
+
+def test_launch_costs_two_shell_commands_and_no_rpc(
     face: AdbFace, driver: U2Driver, device: SimDevice
 ) -> None:
     driver.connect()
@@ -70,31 +80,51 @@ def test_launch_costs_three_shell_commands_and_no_rpc(
     driver.launch_app(SETTINGS)
     assert device.foreground() == SETTINGS
     shells = {r: n for r, n in face.faults.counts.items() if r.startswith("adb:shell")}
-    assert shells == {"adb:shell:pm": 1, "adb:shell:monkey": 1, "adb:shell:dumpsys": 1}
+    assert shells == {"adb:shell:am": 1, "adb:shell:dumpsys": 1}
     assert face.requests("rpc:") == 0
-    assert face.phone(SERIAL).shell.history[-3:] == [
-        "pm path com.android.settings",
-        "monkey -p com.android.settings -c android.intent.category.LAUNCHER 1",
-        "dumpsys window windows",
+    assert face.phone(SERIAL).shell.history[-2:] == [
+        "am start -W -a android.intent.action.MAIN -c android.intent.category.LAUNCHER -p "
+        "com.android.settings",
+        "dumpsys window displays",
     ]
 
 
 def test_launching_a_missing_app_launches_nothing(face: AdbFace, driver: U2Driver, device: SimDevice) -> None:
     device.launch(SETTINGS)
+    driver.connect()
+    face.faults.reset_counts()
     with pytest.raises(AppNotInstalled) as caught:
         driver.launch_app("com.example.not.installed")
     assert caught.value.app_id == "com.example.not.installed"
-    assert face.faults.count("adb:shell:monkey") == 0
+    # no activity answered the intent, and `pm path` told why: no package, so no second start
+    assert face.faults.count("adb:shell:am") == 1 and face.faults.count("adb:shell:pm") == 1
+    assert face.faults.count("adb:shell:dumpsys") == 0
     assert device.foreground() == SETTINGS
     with pytest.raises(AppNotInstalled):
         driver.launch_app("not a package; reboot")
-    assert face.faults.count("adb:shell:pm") == 1  # the malformed name never reached the phone
+    assert face.faults.count("adb:shell:am") == 1  # the malformed name never reached the phone
 
 
 def test_an_app_without_launcher_activity_fails_to_launch(face: AdbFace, driver: U2Driver) -> None:
+    driver.connect()
+    face.faults.reset_counts()
     with pytest.raises(AppLaunchFailed, match="no launcher activity"):
         driver.launch_app("com.android.systemui")
-    assert face.faults.count("adb:shell:monkey") == 1 and face.faults.count("adb:shell:dumpsys") == 0
+    # LAUNCHER, then (installed) LEANBACK_LAUNCHER, then the failure: no focus polling
+    assert face.faults.count("adb:shell:am") == 2 and face.faults.count("adb:shell:dumpsys") == 0
+
+
+@pytest.mark.timeout(10)
+def test_an_unanswered_am_start_is_decided_by_the_foreground_not_repeated(
+    face: AdbFace, make_driver: DriverFactory
+) -> None:
+    driver = make_driver(timeout=0.5, launch_timeout=0.3, launch_poll=0.1)
+    face.faults.reset_counts()
+    face.faults.inject(Fault.HANG, routes={"adb:shell:am"})
+    with pytest.raises(AppLaunchFailed, match="did not reach the foreground"):
+        driver.launch_app(SETTINGS)
+    face.faults.clear()
+    assert face.faults.count("adb:shell:am") == 1 and face.faults.count("adb:shell:dumpsys") >= 2
 
 
 @pytest.mark.timeout(10)
@@ -118,8 +148,8 @@ def test_current_app_terminate_and_home(face: AdbFace, driver: U2Driver, device:
     assert driver.current_app() is None
     driver.terminate_app(SETTINGS)  # not running: not an error
     driver.terminate_app("com.example.not.installed")
-    assert face.faults.count("adb:shell:cmd") == 1  # the HOME package is learnt once
-    assert face.faults.count("adb:shell:am") == 3
+    assert face.faults.count("adb:shell:cmd") == 1  # the HOME package is learnt once, at connect
+    assert face.faults.count("adb:shell:am") == 4  # am start -W, then three am force-stop
 
 
 def test_current_app_treats_the_learnt_home_package_as_home(
@@ -129,7 +159,7 @@ def test_current_app_treats_the_learnt_home_package_as_home(
     vendor.launcher = "com.vendor.home"  # a launcher core.apps does not know
     face.add_device(vendor)
     driver = make_driver("vendor-1")
-    assert b"mCurrentFocus=Window{" in face.phone("vendor-1").shell.run("dumpsys window windows").output
+    assert b"mCurrentFocus=Window{" in face.phone("vendor-1").shell.run("dumpsys window displays").output
     assert driver.current_app() is None
 
 

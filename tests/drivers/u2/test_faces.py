@@ -79,8 +79,16 @@ def test_app_lifecycle_through_the_clients(u2: uiautomator2.Device, device: SimD
     face.faults.reset_counts()
     u2.app_start(SETTINGS)
     assert device.foreground() == SETTINGS
-    assert u2.app_current() == {"package": SETTINGS, "activity": f"{SETTINGS}.Settings", "pid": 0}
-    assert face.faults.count("adb:shell:monkey") == 1 and face.faults.count("adb:shell:dumpsys") == 1
+    current = u2.app_current()
+    # Android 10+ prints no mCurrentFocus in `dumpsys window windows` and Android 12+ no
+    # mResumedActivity: adbutils' app_current falls through to `dumpsys activity top` (3 dumps)
+    assert (current["package"], current["activity"]) == (SETTINGS, ".Settings") and current["pid"] > 0
+    assert face.faults.count("adb:shell:monkey") == 1 and face.faults.count("adb:shell:dumpsys") == 3
+    assert face.phone(SERIAL).shell.history[-3:] == [
+        "dumpsys window windows",
+        "dumpsys activity activities",
+        "dumpsys activity top",
+    ]
     u2.app_start(DEMO, activity=".LoginActivity")  # am start -n PKG/ACT
     assert device.foreground() == DEMO
     u2.app_stop(DEMO)
@@ -97,7 +105,9 @@ def test_app_current_falls_back_to_activity_dumps(adb: adbutils.AdbClient, face:
     face.phone(SERIAL).device.launch(DEMO)
     top = dev.shell(["dumpsys", "activity", "top"])
     assert f"ACTIVITY {DEMO}/.LoginActivity" in top
-    assert "mResumedActivity: ActivityRecord{" in dev.shell(["dumpsys", "activity", "activities"])
+    activities = dev.shell(["dumpsys", "activity", "activities"])
+    assert "mResumedActivity:" not in activities  # gone from Android 12 on (the default is 14)
+    assert "ResumedActivity: ActivityRecord{" in activities and "topResumedActivity=" in activities
 
 
 def test_the_server_jar_is_pushed_when_missing_and_started_when_down(device: SimDevice) -> None:

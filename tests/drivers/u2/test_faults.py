@@ -204,7 +204,7 @@ def test_a_hanging_shell_command_times_out_and_only_launch_is_repeated(
     result = run(driver, TAP_TASK)
     assert (result.status, result.error_kind) == (TaskStatus.DEVICE_ERROR, "DeviceTimeout")
     assert result.steps[0].result.attempts == 2  # launch_app is idempotent: repeated once
-    assert face.faults.count("adb:shell:monkey") == 2
+    assert face.faults.count("adb:shell:am") == 2
 
 
 @pytest.mark.timeout(15)

@@ -65,7 +65,7 @@ def test_a_wda_url_that_answers_is_listed(face: WdaFace, no_usbmuxd: dict[str, s
     assert len(found) == 1
     info = found[0]
     assert (info.spec, info.platform, info.backend, info.state) == (f"ios:{face.url}", "ios", "wda", "device")
-    assert "iOS 17.5" in info.description and info.usable
+    assert "iOS 18.5" in info.description and info.usable  # the default profile, ios=18
     assert face.count("status") == 1
 
 

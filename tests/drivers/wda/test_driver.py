@@ -21,6 +21,7 @@ from amc.drivers.wda import WdaConfig, WdaDriver, connect_spec
 from amc.runtime.executor import Executor
 from amc.runtime.observer import Observer
 from amc.sim.device import SimDevice
+from amc.sim.profiles import IosProfile
 from amc.sim.wda_face import WdaFace
 
 SETTINGS, DEMO = "com.apple.Preferences", "com.example.amc.demo"
@@ -62,11 +63,11 @@ def test_observe_asks_for_the_app_when_an_older_wda_does_not_say(face: WdaFace, 
     assert face.count() == 2 and face.count("source", "activeAppInfo") == 2
 
 
-def test_launch_checks_the_lock_launches_and_confirms(face: WdaFace, driver: WdaDriver) -> None:
+def test_a_launch_is_two_requests_the_launch_and_the_app_state(face: WdaFace, driver: WdaDriver) -> None:
     driver.launch_app(SETTINGS)
     assert face.device.foreground() == SETTINGS
-    assert (face.count("locked"), face.count("apps.launch"), face.count("activeAppInfo")) == (1, 1, 1)
-    assert face.count() == 3
+    assert (face.count("apps.launch"), face.count("apps.state")) == (1, 1)
+    assert face.count() == 2  # no lock check on the way: it is asked only when a launch fails
     assert driver.current_app() == SETTINGS
 
 
@@ -77,17 +78,35 @@ def test_terminate_and_current_app(face: WdaFace, driver: WdaDriver) -> None:
     driver.terminate_app(SETTINGS)  # not running any more: not an error
     assert face.count("apps.terminate") == 2
     assert driver.current_app() is None  # SpringBoard in front means no app
+    assert face.count("activeAppInfo") == 1 and face.count("apps.state") == 0
     assert face.device.app_state(SETTINGS) == 1
 
 
-@pytest.mark.parametrize("style", ["frontboard", "invalid argument"])
-def test_a_missing_app_is_app_not_installed(device: SimDevice, style: str) -> None:
-    with WdaFace(device, missing_app=style) as face:  # type: ignore[arg-type]
+@pytest.mark.parametrize("wda_generation", ["5", "9", "10"])
+def test_a_missing_app_is_app_not_installed_from_its_refusal(wda_generation: str) -> None:
+    device = SimDevice("ios", profile=IosProfile(wda=wda_generation))
+    with WdaFace(device) as face:
         drv = WdaDriver.from_url(face.url, timeout=1.0).connect()
+        face.faults.reset_counts()
         with pytest.raises(AppNotInstalled) as caught:
             drv.launch_app("com.example.missing")
         assert caught.value.app_id == "com.example.missing"
         assert isinstance(caught.value.__cause__, wda.WDARequestError)
+        assert "FBSApplicationLibrary) returned nil" in str(caught.value)
+        assert face.count() == 1  # the refused launch, nothing else
+        drv.close()
+
+
+@pytest.mark.timeout(10)
+def test_an_older_wda_that_hangs_on_a_missing_app_is_app_not_installed_not_a_timeout() -> None:
+    device = SimDevice("ios", profile=IosProfile(wda="4"))
+    with WdaFace(device) as face:
+        drv = WdaDriver.from_url(face.url, timeout=2.0, launch_timeout=0.5).connect()
+        face.faults.reset_counts()
+        with pytest.raises(AppNotInstalled, match=r"before 5\.1\.1") as caught:
+            drv.launch_app("com.example.missing")
+        assert not caught.value.transient  # the task loop does not launch it again
+        assert (face.count("apps.launch"), face.count("apps.state")) == (1, 1)
         drv.close()
 
 
@@ -96,21 +115,41 @@ def test_a_launch_that_never_reaches_the_front_is_app_launch_failed(face: WdaFac
     drv = WdaDriver(face.url, config=WdaConfig(timeout=1.0, launch_timeout=0.3, launch_poll_interval=0.1))
     drv.connect()
     face.faults.reset_counts()
-    with pytest.raises(AppLaunchFailed, match="still in front") as caught:
+    with pytest.raises(AppLaunchFailed, match="not in front") as caught:
         drv.launch_app(SETTINGS)
     assert caught.value.app_id == SETTINGS
-    assert 2 <= face.count("activeAppInfo") <= 5  # polled, and bounded by launch_timeout / interval
+    assert 2 <= face.count("apps.state") <= 5  # polled, and bounded by launch_timeout / interval
+    assert face.count("locked") == 1  # asked once, to tell a locked phone apart
     drv.close()
 
 
 def test_a_locked_phone_is_device_offline(face: WdaFace, driver: WdaDriver) -> None:
     face.locked = True
+    face.device.launch = lambda app_id: None  # type: ignore[method-assign]  # a locked phone shows no app
+    driver.config = WdaConfig(timeout=1.0, launch_timeout=0.2, launch_poll_interval=0.05)
     with pytest.raises(DeviceOffline) as caught:
         driver.launch_app(SETTINGS)
     assert caught.value.state == "locked" and "unlock" in str(caught.value)
-    assert face.count("apps.launch") == 0 and face.count("unlock") == 0  # never unlocks on its own
+    assert face.count("unlock") == 0  # never unlocks on its own
     with pytest.raises(DeviceOffline):
         WdaDriver.from_url(face.url, timeout=1.0).connect()
+
+
+def test_an_app_under_a_system_alert_was_launched_and_is_the_app_in_front(
+    face: WdaFace, driver: WdaDriver
+) -> None:
+    driver.launch_app("com.example.amc.notes")  # it asks for notifications on its first launch
+    assert face.count() == 2
+    assert face.active_bundle() == "com.apple.springboard"  # what WDA reports while its alert is up
+    face.faults.reset_counts()
+    assert driver.current_app() == "com.example.amc.notes"
+    assert (face.count("activeAppInfo"), face.count("apps.state")) == (1, 1)
+    scene = driver.observe()
+    assert scene.foreground_app == "com.apple.springboard"
+    allow = scene.find(Selector(text="Allow"))
+    assert allow is not None
+    driver.tap(*tap_point(allow, scene.window))
+    assert driver.observe().foreground_app == "com.example.amc.notes"
 
 
 def test_a_tap_on_a_selector_from_the_latest_scene_is_one_request(face: WdaFace, driver: WdaDriver) -> None:
@@ -167,20 +206,21 @@ def test_screenshot_is_png(face: WdaFace, driver: WdaDriver) -> None:
     assert face.count("screenshot") == 1
 
 
-def test_an_older_wda_taps_on_the_legacy_route_after_one_unknown_command(
-    face: WdaFace, driver: WdaDriver
-) -> None:
-    face.disabled_routes.add("tap")
-    driver.launch_app(SETTINGS)
-    scene = driver.observe()
-    general = scene.find(Selector(text="General"))
-    assert general is not None
-    face.faults.reset_counts()
-    driver.tap(*tap_point(general, scene.window))
-    assert (face.count("tap"), face.count("tap.element")) == (1, 1)
-    assert face.device.current_run().stack == ["main", "general"]  # type: ignore[union-attr]
-    driver.tap(5, 60)  # the back button; straight to the legacy route now
-    assert (face.count("tap"), face.count("tap.element")) == (1, 2)
+def test_an_older_wda_taps_on_the_legacy_route_after_one_unknown_command() -> None:
+    device = SimDevice("ios", profile=IosProfile(wda="5"))  # /wda/tap came with WDA 6.0.0
+    with WdaFace(device) as face:
+        driver = WdaDriver.from_url(face.url, timeout=1.0).connect()
+        driver.launch_app(SETTINGS)
+        scene = driver.observe()
+        general = scene.find(Selector(text="General"))
+        assert general is not None
+        face.faults.reset_counts()
+        driver.tap(*tap_point(general, scene.window))
+        assert (face.count("tap"), face.count("tap.element")) == (1, 1)
+        assert face.device.current_run().stack == ["main", "general"]  # type: ignore[union-attr]
+        driver.tap(5, 60)  # the back button; straight to the legacy route now
+        assert (face.count("tap"), face.count("tap.element")) == (1, 2)
+        driver.close()
 
 
 def test_each_driver_keeps_its_own_timeout(face: WdaFace) -> None:

@@ -7,6 +7,7 @@ import json
 
 import pytest
 from amc.core.errors import (
+    AppLaunchFailed,
     AppNotInstalled,
     DeviceError,
     DeviceTimeout,
@@ -16,7 +17,7 @@ from amc.core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from amc.drivers.wda.errors import ERROR_TABLE, WdaCall, map_error, session_gone
+from amc.drivers.wda.errors import ERROR_TABLE, WdaCall, json_wire_error, map_error, session_gone
 from wda.exceptions import (
     WDABadGateway,
     WDAEmptyResponseError,
@@ -29,14 +30,15 @@ from wda.exceptions import (
 )
 from wda.usbmux.exceptions import HTTPError, MuxError
 
-CALL = WdaCall("POST /wda/apps/launch", "http://127.0.0.1:8100", 2.0, app_id="com.example.app")
+CALL = WdaCall("POST /wda/tap", "http://127.0.0.1:8100", 2.0)
+LAUNCH = WdaCall("POST /wda/apps/launch", "http://127.0.0.1:8100", 2.0, app_id="com.example.app")
 
 
 def _answer(cls: type[WDARequestError], error: str, message: str) -> WDARequestError:
     return cls(110, {"error": error, "message": message})
 
 
-CASES: list[tuple[str, BaseException, type[HarnessError]]] = [
+CASES: list[tuple[str, BaseException, type[HarnessError]]] = [  # any request but a launch
     ("refused", HTTPError(ConnectionRefusedError(111, "Connection refused")), DriverUnavailable),
     ("no usbmuxd", HTTPError(FileNotFoundError(2, "No such file or directory")), DriverUnavailable),
     ("usbmux", HTTPError(MuxError("socket connection broken")), DriverUnavailable),
@@ -50,20 +52,6 @@ CASES: list[tuple[str, BaseException, type[HarnessError]]] = [
         "crashed",
         _answer(WDAPossiblyCrashedError, "invalid element state", "'x' is not running, possibly crashed"),
         SessionLost,
-    ),
-    (
-        "frontboard",
-        _answer(WDAUnknownError, "unknown error", 'Application "com.example.app" is unknown to FrontBoard.'),
-        AppNotInstalled,
-    ),
-    (
-        "missing app, newer WDA",
-        _answer(
-            WDARequestError,
-            "invalid argument",
-            "Application info provider (FBSApplicationLibrary) returned nil for com.example.app",
-        ),
-        AppNotInstalled,
     ),
     (
         "keyboard",
@@ -83,6 +71,59 @@ CASES: list[tuple[str, BaseException, type[HarnessError]]] = [
 ]
 
 
+# Answers to POST /wda/apps/launch: an app error every time, never the planner's bad argument.
+LAUNCH_CASES: list[tuple[str, BaseException, type[HarnessError]]] = [
+    (
+        "frontboard",
+        _answer(WDAUnknownError, "unknown error", 'Application "com.example.app" is unknown to FrontBoard.'),
+        AppNotInstalled,
+    ),
+    (
+        "missing app, WDA 5.1.4+",
+        _answer(
+            WDARequestError,
+            "invalid argument",
+            "Application info provider (FBSApplicationLibrary) returned nil for com.example.app",
+        ),
+        AppNotInstalled,
+    ),
+    (
+        "missing app, WDA 5.1.1",
+        _answer(
+            WDARequestError,
+            "invalid argument",
+            "The application 'com.example.app' cannot be activated because it is not installed on the device "
+            "under test",
+        ),
+        AppNotInstalled,
+    ),
+    (
+        "untrusted profile",
+        _answer(
+            WDARequestError,
+            "invalid argument",
+            'Error Domain=FBSOpenApplicationServiceErrorDomain Code=1 "The request to open "com.example.app" '
+            'failed." UserInfo={NSUnderlyingError={Error Domain=FBSOpenApplicationErrorDomain Code=3 '
+            '"Unable to launch com.example.app because it has an invalid code signature, inadequate '
+            'entitlements or its profile has not been explicitly trusted by the user." '
+            "UserInfo={BSErrorCodeDescription=Security}}}",
+        ),
+        AppLaunchFailed,
+    ),
+    (
+        "any other refusal",
+        _answer(WDARequestError, "invalid argument", "'bundleId' is required"),
+        AppLaunchFailed,
+    ),
+    ("unknown error", _answer(WDAUnknownError, "unknown error", "boom"), AppLaunchFailed),
+    (
+        "no launch route (an old WDA)",
+        _answer(WDARequestError, "unknown command", "Unhandled endpoint"),
+        DeviceError,
+    ),
+]
+
+
 @pytest.mark.parametrize(("name", "exc", "expected"), CASES, ids=[c[0] for c in CASES])
 def test_each_client_error_maps_to_its_harness_error(
     name: str, exc: BaseException, expected: type[HarnessError]
@@ -92,13 +133,36 @@ def test_each_client_error_maps_to_its_harness_error(
     assert CALL.op in str(mapped) or isinstance(mapped, AppNotInstalled | TargetNotFound)
 
 
+@pytest.mark.parametrize(("name", "exc", "expected"), LAUNCH_CASES, ids=[c[0] for c in LAUNCH_CASES])
+def test_a_refused_launch_is_an_app_error_with_its_reason(
+    name: str, exc: BaseException, expected: type[HarnessError]
+) -> None:
+    mapped = map_error(exc, LAUNCH)
+    assert type(mapped) is expected
+    if isinstance(mapped, AppLaunchFailed | AppNotInstalled):
+        assert mapped.app_id == "com.example.app" and mapped.hint
+    if name == "untrusted profile":
+        assert "explicitly trusted" in str(mapped) and "VPN & Device Management" in str(mapped.hint)
+
+
+def test_json_wire_statuses_of_the_archived_wda_become_w3c_errors() -> None:
+    assert json_wire_error(0, "") is None and json_wire_error(None, "x") is None
+    unhandled = json_wire_error(1, "Unhandled endpoint: /wda/tap")
+    assert unhandled is not None and unhandled.value["error"] == "unknown command"
+    assert type(map_error(unhandled, CALL)) is DeviceError
+    gone = json_wire_error(6, "Session does not exist")
+    assert isinstance(gone, WDAInvalidSessionIdError) and session_gone(gone)
+    missing = json_wire_error(7, "unable to find an element")
+    assert missing is not None and missing.value["error"] == "no such element"
+
+
 def test_messages_say_what_to_do() -> None:
     timeout = map_error(HTTPError(TimeoutError()), CALL)
     assert isinstance(timeout, DeviceTimeout) and timeout.timeout == 2.0 and timeout.transient
     assert "within 2 s" in str(timeout) and timeout.hint
     refused = map_error(HTTPError(ConnectionRefusedError()), CALL)
     assert refused.hint and "iproxy" in refused.hint and not refused.transient
-    missing = map_error(_answer(WDAUnknownError, "unknown error", "is unknown to FrontBoard"), CALL)
+    missing = map_error(_answer(WDAUnknownError, "unknown error", "is unknown to FrontBoard"), LAUNCH)
     assert isinstance(missing, AppNotInstalled) and missing.app_id == "com.example.app"
     assert missing.category == "app"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import http.client
 import json
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import wda
 from amc.core.selectors import Selector
 from amc.drivers.hierarchy import parse_source
 from amc.sim.device import SimDevice
+from amc.sim.profiles import IosProfile
 from amc.sim.wda_face import ROUTE_NAMES, WdaFace
 
 SETTINGS = "com.apple.Preferences"
@@ -78,11 +80,30 @@ def test_a_client_session_launches_reads_and_terminates_apps(face: WdaFace) -> N
     assert face.device.foreground() == "com.apple.springboard"
 
 
-def test_an_unknown_bundle_is_unknown_to_frontboard(face: WdaFace) -> None:
+def test_an_unknown_bundle_is_refused_with_frontboards_error(face: WdaFace) -> None:
     client = wda.Client(face.url)
-    with pytest.raises(wda.WDAUnknownError) as caught:
-        client.app_launch("com.example.missing")
-    assert "is unknown to FrontBoard" in caught.value.value["message"]
+    sid = client.session().session_id
+    code, body = _raw(face, "POST", f"/session/{sid}/wda/apps/launch", {"bundleId": "com.example.missing"})
+    # WDA 5.1.4+ (tests/fixtures/real/ios/wda-5.1.4-apps-launch-not-installed-invalid-argument.txt)
+    assert code == 400 and body["value"]["error"] == "invalid argument"
+    message = body["value"]["message"]
+    assert message.startswith('Error Domain=FBSOpenApplicationServiceErrorDomain Code=4 "The request to open')
+    assert 'returned nil for "com.example.missing"' in message
+    assert client.app_state("com.example.missing").value == 1  # XCTest cannot tell missing from stopped
+
+
+@pytest.mark.timeout(10)
+def test_wda_before_5_1_1_never_answers_a_launch_of_a_missing_app() -> None:
+    with WdaFace(SimDevice("ios", profile=IosProfile(wda="4"))) as face:
+        client = wda.Client(face.url)
+        sid = client.session().session_id
+        started = time.monotonic()
+        with pytest.raises(wda.usbmux.exceptions.HTTPError):
+            client._fetch(
+                "POST", f"/session/{sid}/wda/apps/launch", {"bundleId": "com.x.missing"}, timeout=0.5
+            )
+        assert 0.4 < time.monotonic() - started < 3
+        assert client.status()["ready"] is True  # the face still answers other requests
 
 
 def test_source_is_wda_xml_that_the_parser_reads(face: WdaFace) -> None:
@@ -202,14 +223,25 @@ def test_a_forgotten_session_is_an_invalid_session_id(face: WdaFace) -> None:
     assert code == 404 and body["value"]["error"] == "invalid session id"
 
 
-def test_an_older_wda_without_bundle_ids_or_tap_route(device: SimDevice) -> None:
-    with WdaFace(device) as face:
-        face.app_attributes = False
-        face.disabled_routes.add("tap")
+@pytest.mark.parametrize(
+    ("generation", "tap_route", "traits", "version"),
+    [("4", "tap.element", False, None), ("5", "tap.element", False, None), ("9", "tap", True, "9.15.3")],
+)
+def test_older_generations_write_fewer_attributes_and_have_their_own_tap_route(
+    generation: str, tap_route: str, traits: bool, version: str | None
+) -> None:
+    with WdaFace(SimDevice("ios", profile=IosProfile(wda=generation))) as face:
         client = wda.Client(face.url)
-        assert "bundleId=" not in client.source()
+        xml = client.source()
+        assert "bundleId=" not in xml and "processId=" not in xml  # those came with WDA 10.1.0
+        assert ('traits="' in xml) is traits  # 9.12.0
+        status = client.status()
+        assert status["build"].get("version") == version  # build.version came with 8.3.0
+        assert ("device" in status) is (generation != "4")  # 5.9
         sid = client.session().session_id
-        code, body = _raw(face, "POST", f"/session/{sid}/wda/tap", {"x": 1, "y": 1})
-        assert code == 404 and body["value"]["error"] == "unknown command"
-        code, _ = _raw(face, "POST", f"/session/{sid}/wda/tap/0", {"x": 1, "y": 1})
-        assert code == 200
+        for path, route in (("/wda/tap", "tap"), ("/wda/tap/0", "tap.element")):
+            code, body = _raw(face, "POST", f"/session/{sid}{path}", {"x": 1, "y": 1})
+            if route == tap_route:
+                assert code == 200, path
+            else:
+                assert code == 404 and body["value"]["error"] == "unknown command", path

@@ -1,0 +1,32 @@
+"""Requests per call on every version profile, counted at the face (``python -m benchmarks.budgets``,
+the table in benchmarks/README.md): counts only, no time is asserted."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.budgets import BACKENDS, PROFILES, measure
+
+CASES = [
+    (backend, platform, profile)
+    for backend, (_, platforms) in BACKENDS.items()
+    for platform in platforms
+    for profile in PROFILES[platform]
+]
+
+
+@pytest.mark.parametrize(
+    ("backend", "platform", "profile"), CASES, ids=[f"{b}-{p}-{pr.label}" for b, p, pr in CASES]
+)
+def test_the_request_budgets_hold_on_every_profile(backend: str, platform: str, profile: object) -> None:
+    counts = measure(backend, platform, profile).counts  # type: ignore[arg-type]
+    assert counts["current_app"] == 1  # one shell command (Android) or request, on every release
+    assert counts["observe again"] == 1
+    # the first look at an app asks its bundle id once where the source does not carry it
+    # (WebDriverAgent before 10.1.0, directly or through XCUITest)
+    carries_bundle = (
+        platform == "android" or backend == "in process" or getattr(profile, "app_attributes", True)
+    )
+    assert counts["observe first"] == (1 if carries_bundle else 2)
+    # the launch and one check that the app is in front, also with a permission prompt over it
+    assert counts["launch_app"] <= 2 and counts["launch (prompt)"] <= 2
