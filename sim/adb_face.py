@@ -113,6 +113,7 @@ def _fail(text: str) -> bytes:
 
 class _AdbTcpServer(socketserver.ThreadingTCPServer):
     allow_reuse_address = True
+    request_queue_size = socket.SOMAXCONN
     daemon_threads = True
     face: AdbFace
 
