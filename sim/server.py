@@ -4,10 +4,19 @@
 loopback port (or the one given) and serves from a daemon thread; ``stop()`` closes the listening
 socket and releases requests held by an injected hang, so a stopped face answers nothing and
 refuses new connections, as a dead device server does.
+
+Servers built on :class:`FaceServerMixIn` listen with the system's full backlog (``SOMAXCONN``,
+as adb's server does: ``_network_loopback_server`` in adb's ``sysdeps/posix/network.cpp`` calls
+``listen(s, SOMAXCONN)``; socketserver's default of 5 drops connection attempts when many clients
+connect at once, and each dropped SYN costs the client a 1 s retransmission), count the
+connections they accept (:attr:`BackgroundServer.connections`), and close the ones still open
+(kept-alive HTTP connections) when the face stops, so a stopped face serves nothing on them.
 """
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import socketserver
 import threading
 from types import TracebackType
@@ -15,7 +24,40 @@ from typing import Any, Generic, TypeVar
 
 from .faults import FaultInjector
 
-__all__ = ["BackgroundServer"]
+__all__ = ["BackgroundServer", "FaceServerMixIn"]
+
+
+class FaceServerMixIn:
+    """A ``socketserver`` server (put first in the bases) with a full listen backlog that counts
+    the connections it accepts and can close the open ones (see the module docstring)."""
+
+    request_queue_size = socket.SOMAXCONN
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.connections_accepted = 0
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+            self.connections_accepted += 1
+        super().process_request(request, client_address)  # type: ignore[misc]
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)  # type: ignore[misc]
+
+    def close_connections(self) -> None:
+        """Shut down every connection still open (their handlers see the end of the stream)."""
+        with self._open_lock:
+            live = list(self._open)
+        for sock in live:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
 
 S = TypeVar("S", bound=socketserver.BaseServer)
 
@@ -39,6 +81,7 @@ class BackgroundServer(Generic[S]):
         self._attributes = attributes
         self.faults = faults or FaultInjector()
         self.server: S | None = None
+        self._last: S | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -61,6 +104,13 @@ class BackgroundServer(Generic[S]):
     def running(self) -> bool:
         return self.server is not None
 
+    @property
+    def connections(self) -> int:
+        """TCP connections this face accepted since it started (0 for a server without
+        :class:`FaceServerMixIn`)."""
+        server = self.server if self.server is not None else self._last
+        return int(getattr(server, "connections_accepted", 0)) if server is not None else 0
+
     def start(self) -> BackgroundServer[S]:
         if self.server is not None:
             return self
@@ -71,7 +121,7 @@ class BackgroundServer(Generic[S]):
             setattr(server, name, value)
         server.faults = self.faults  # type: ignore[attr-defined]
         server.background = self  # type: ignore[attr-defined]
-        self.server = server
+        self.server = self._last = server
         self._thread = threading.Thread(
             target=server.serve_forever,
             kwargs={"poll_interval": 0.05},
@@ -89,6 +139,8 @@ class BackgroundServer(Generic[S]):
             return
         server.shutdown()
         server.server_close()
+        if isinstance(server, FaceServerMixIn):
+            server.close_connections()
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None

@@ -58,6 +58,7 @@ from ..base import DeviceInfo, coordinate, gesture_seconds, timeout_seconds
 from ..options import seconds, server_url, whole_number
 from .apps import WdaApps
 from .errors import CLIENT_ERRORS, WdaCall, json_wire_error, map_error, session_gone, wda_error
+from .http import KeepAlive, decode
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -84,17 +85,23 @@ class WdaConfig:
 
 
 class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no type information
-    """facebook-wda's client with a per-client request timeout and no error callbacks.
+    """facebook-wda's client with a per-client request timeout, no error callbacks, and one kept-alive
+    connection.
 
     Every request the client makes (including those it makes on its own, such as ``locked()``
-    inside other calls) goes through ``_fetch``; this applies ``request_timeout`` there unless the
-    caller passed one. Removing the ``ERROR`` callbacks stops the client from silently renewing
-    the session and repeating calls; the driver does that itself, once.
+    inside other calls) goes through ``_fetch``, which here sends it on this client's
+    :class:`drivers.wda.http.KeepAlive` connection (facebook-wda opens a new one per request) with
+    ``request_timeout`` unless the caller passed one, and reads the reply as facebook-wda does
+    (:func:`drivers.wda.http.decode`). facebook-wda's ``ERROR`` callbacks (which renew the session
+    and repeat calls) are removed and its request callbacks are not run: the driver renews a
+    session itself, once.
     """
 
     def __init__(self, url: str, request_timeout: float) -> None:
         super().__init__(url)
         self.request_timeout = request_timeout
+        self.base = url.rstrip("/")
+        self.http_connection = KeepAlive(self.base)
         self.unregister_callback(wda.Callback.ERROR)
 
     def _fetch(
@@ -105,9 +112,11 @@ class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no t
         with_session: bool = False,
         timeout: float | None = None,
     ) -> Any:
-        reply = super()._fetch(
-            method, urlpath, data, with_session, self.request_timeout if timeout is None else timeout
-        )
+        path = "/" + urlpath.lstrip("/")
+        parts = [self.base, "session", self.session_id, path] if with_session else [self.base, path]
+        url = "/".join(part.strip("/") for part in parts)
+        wait = self.request_timeout if timeout is None else timeout
+        reply = decode(self.http_connection.fetch(method, url, data, wait), method, url, data)
         # facebook-wda fills in status 0 when a reply has none, and since 2020 ignores any other:
         # an archived WDA's error (HTTP 200, status != 0) would pass as a value.
         error = json_wire_error(
@@ -350,6 +359,8 @@ class WdaDriver(WdaApps):
         finally:
             self._closed = True
             self._session_id = None
+            if self._client is not None:
+                self._client.http_connection.close()
             if self._on_close is not None:
                 self._on_close()
 
