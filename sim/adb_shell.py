@@ -5,7 +5,8 @@ release (its :class:`~sim.profiles.AndroidProfile`) prints, in the formats the c
 ``monkey``/``am start`` (launch), ``am force-stop``, ``dumpsys window [windows|displays]`` and
 ``dumpsys activity activities|top`` (per release, see :mod:`sim.dumpsys`), ``dumpsys display``,
 ``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
-``wm size``, ``getprop``, ``ime list``, ``settings``, ``input``, ``ps``, ``screencap -p``,
+``wm size``, ``getprop``, ``ime``, ``settings``, ``am broadcast`` (the input methods:
+:mod:`sim.adb_ime`), ``input``, ``ps``, ``screencap -p``,
 ``toybox md5sum``/``md5sum`` and ``echo``. Commands joined by ``&&`` or ``;`` run in turn, as
 ``sh -c`` runs them, and a trailing ``; echo X4EXIT:$?`` (how adbutils reads exit codes) is
 honoured. Unknown commands answer as ``sh`` does (exit 127). State changes go to the
@@ -28,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.errors import AppLaunchFailed
+from .adb_ime import InputMethods, broadcast_extras
 from .device import SimDevice
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
@@ -44,7 +46,6 @@ from .replay import Reply
 __all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
 
 EXIT_MARKER = "; echo X4EXIT:$?"
-IME_ID = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
 _KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape"})
@@ -79,13 +80,26 @@ def _short(package: str, activity: str) -> str:
     return activity[len(package) :] if activity.startswith(package + ".") else activity
 
 
+def _is_assignment(word: str) -> bool:
+    return "=" in word and word.split("=", 1)[0].isidentifier()
+
+
+def _without_assignments(argv: list[str]) -> list[str]:
+    """``argv`` without the leading ``NAME=value`` words (sh reads those as the command's
+    environment; later ones, such as a base64 argument ending in ``=``, are arguments)."""
+    k = 0
+    while k < len(argv) and _is_assignment(argv[k]):
+        k += 1
+    return argv[k:]
+
+
 def command_name(command: str) -> str:
     """The program a command line runs (``toybox md5sum x`` -> ``md5sum``; env assignments skipped)."""
     try:
         argv = shlex.split(command.removesuffix(EXIT_MARKER))
     except ValueError:
         return "sh"
-    argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())] or ["sh"]
+    argv = _without_assignments(argv) or ["sh"]
     if argv[0] == "toybox" and len(argv) > 1:
         return argv[1]
     return argv[0].rsplit("/", 1)[-1]
@@ -105,6 +119,7 @@ class AndroidShell:
         self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._lock = threading.Lock()
         self.history: list[str] = []
+        self.input_methods = InputMethods(device)
 
     @property
     def profile(self) -> AndroidProfile:
@@ -139,7 +154,7 @@ class AndroidShell:
                 argv.append(token)
                 continue
             if joiner == ";" or code == 0:
-                argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())]
+                argv = _without_assignments(argv)
                 result = self._dispatch(argv) if argv else ShellResult(b"", code)
                 output, code = output + result.output, result.code
             argv, joiner = [], token
@@ -252,7 +267,8 @@ class AndroidShell:
             self.device.launch(package)
             return self._text(intent)
         if verb == "broadcast":
-            return self._text("Broadcasting: Intent { flg=0x400000 }\nBroadcast completed: result=0\n")
+            action, extras = broadcast_extras(argv)
+            return self._text(self.input_methods.broadcast(action, extras))
         return self._text(f"Error: unknown command '{verb}'\n", 255)
 
     def _start_main(self, argv: list[str]) -> ShellResult:
@@ -458,13 +474,16 @@ class AndroidShell:
         return self._text("".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())))
 
     def _ime(self, argv: list[str]) -> ShellResult:
-        if argv[1:2] == ["list"]:
-            return self._text(IME_ID + "\n")
-        return ShellResult(b"")
+        """``ime list|enable|disable|set`` (see :mod:`sim.adb_ime`)."""
+        output, code = self.input_methods.ime(argv)
+        return self._text(output, code)
 
     def _settings(self, argv: list[str]) -> ShellResult:
         if argv[1:4] == ["get", "secure", "default_input_method"]:
-            return self._text(IME_ID + "\n")
+            return self._text(self.input_methods.current + "\n")
+        if argv[1:4] == ["put", "secure", "default_input_method"] and len(argv) > 4:
+            self.input_methods.put_default(argv[4])
+            return ShellResult(b"")
         if argv[1:2] == ["get"]:
             return self._text("null\n")
         return ShellResult(b"")

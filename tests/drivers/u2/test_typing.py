@@ -1,0 +1,137 @@
+"""Typing over uiautomator2: the harness's one AdbKeyboard broadcast, and uiautomator2's own
+``send_keys`` against the same simulated phone (what each sends, what lands in the field)."""
+
+from __future__ import annotations
+
+import pytest
+import uiautomator2
+from amc.core.errors import DeviceError, TargetNotFound
+from amc.core.selectors import Selector
+from amc.drivers.u2 import U2Driver
+from amc.drivers.u2.ime import ADB_KEYBOARD, broadcast_result
+from amc.sim.adb_face import AdbFace
+from amc.sim.adb_ime import LATIN_IME
+from amc.sim.device import SimDevice
+
+from tests.drivers.u2.conftest import SERIAL, DriverFactory
+
+DEMO = "com.example.amc.demo"
+TEXTS = ["qa", "你好\uff0c世界", "emoji 😀🔑 ok", "naïve café", "a b\tc"]
+
+
+def _focus(device: SimDevice, field: str) -> None:
+    device.launch(DEMO)
+    node = next(n for n in device.tree().iter() if n.ref == f"widget:{field}")
+    device.tap(*node.bounds.center)
+    assert device.keyboard_shown()
+
+
+def _values(device: SimDevice) -> dict[str, str]:
+    run = device.current_run()
+    assert run is not None
+    return dict(run.values)
+
+
+def _commands(face: AdbFace) -> list[str]:
+    return [c.removesuffix("; echo X4EXIT:$?") for c in face.phone(SERIAL).shell.history]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_any_text_lands_in_the_field_in_one_broadcast(
+    face: AdbFace, driver: U2Driver, device: SimDevice, text: str
+) -> None:
+    _focus(device, "username")
+    driver.type_text("x")  # the first time selects AdbKeyboard
+    face.faults.reset_counts()
+    driver.type_text(text)
+    assert _values(device)["username"] == "x" + text
+    assert face.requests("rpc:") == 0 and face.requests("adb:shell") == 1
+
+
+def test_a_password_field_takes_text_the_same_way(face: AdbFace, driver: U2Driver, device: SimDevice) -> None:
+    _focus(device, "password")
+    driver.type_text("s3cr3t ✓")
+    assert _values(device)["password"] == "s3cr3t ✓"
+    shown = driver.observe().find(Selector(id="password"))
+    assert shown is not None and "s3cr3t" not in (shown.text or "")  # the screen shows dots
+
+
+def test_the_first_time_selects_adbkeyboard_and_close_puts_the_keyboard_back(
+    face: AdbFace, make_driver: DriverFactory, device: SimDevice
+) -> None:
+    _focus(device, "username")
+    driver = make_driver().connect()
+    face.phone(SERIAL).shell.history.clear()
+    driver.type_text("qa")
+    sent = _commands(face)
+    assert [c.split(" --es ")[0] for c in sent] == [
+        "am broadcast -a ADB_KEYBOARD_INPUT_TEXT",  # result=0: nobody listens yet
+        "settings get secure default_input_method",
+        f"ime enable {ADB_KEYBOARD}",
+        f"ime set {ADB_KEYBOARD}",
+        "am broadcast -a ADB_KEYBOARD_INPUT_TEXT",  # result=-1: typed
+    ]
+    assert face.phone(SERIAL).shell.input_methods.current == ADB_KEYBOARD
+    driver.close()
+    assert _commands(face)[-1] == f"ime set {LATIN_IME}"
+    assert face.phone(SERIAL).shell.input_methods.current == LATIN_IME
+
+
+def test_no_focused_field_is_target_not_found(face: AdbFace, driver: U2Driver, device: SimDevice) -> None:
+    device.launch(DEMO)
+    assert not device.keyboard_shown()
+    with pytest.raises(TargetNotFound, match="no text field has focus") as caught:
+        driver.type_text("qa")
+    assert caught.value.hint is not None and "tap a text field" in caught.value.hint
+    assert _values(device).get("username", "") == ""
+
+
+def test_no_adbkeyboard_installed_is_a_device_error_that_says_how_to_install_it(
+    face: AdbFace, driver: U2Driver, device: SimDevice
+) -> None:
+    face.phone(SERIAL).shell.input_methods.adb_keyboard = False
+    _focus(device, "username")
+    with pytest.raises(DeviceError, match=r"AdbKeyboard .* is not installed") as caught:
+        driver.type_text("qa")
+    assert caught.value.hint is not None and "set_input_ime()" in caught.value.hint
+    assert _values(device).get("username", "") == ""
+    assert face.phone(SERIAL).shell.input_methods.current == LATIN_IME
+
+
+def test_the_broadcast_answers_parse_as_android_prints_them() -> None:
+    assert broadcast_result(
+        "Broadcasting: Intent { act=X flg=0x400000 }\nBroadcast completed: result=0\n"
+    ) == (
+        0,
+        None,
+    )
+    assert broadcast_result('Broadcast completed: result=-1, data="ADB_KEYBOARD_INPUT_TEXT"\n') == (
+        -1,
+        "ADB_KEYBOARD_INPUT_TEXT",
+    )
+    assert broadcast_result("/system/bin/sh: am: not found") == (None, None)
+
+
+# --- uiautomator2's own send_keys, through the real client, against the same face ---------------
+
+
+@pytest.mark.parametrize("text", ["qa", "你好 😀"])
+def test_uiautomator2_send_keys_types_through_adbkeyboard_in_four_commands(
+    face: AdbFace, u2: uiautomator2.Device, device: SimDevice, text: str
+) -> None:
+    _focus(device, "username")
+    u2.send_keys("x")  # the first time installs nothing (AdbKeyboard is there) and selects it
+    face.faults.reset_counts()
+    u2.send_keys(text)
+    assert _values(device)["username"] == "x" + text
+    # ime list -s -a, settings get secure default_input_method, INPUT_TEXT and HIDE broadcasts
+    assert face.faults.count("adb:shell:ime") == 1 and face.faults.count("adb:shell:settings") == 1
+    assert face.faults.count("adb:shell:am") == 2 and face.requests("rpc:") == 0
+
+
+def test_uiautomator2_send_keys_into_a_password_field(
+    face: AdbFace, u2: uiautomator2.Device, device: SimDevice
+) -> None:
+    _focus(device, "password")
+    u2.send_keys("s3cr3t ✓")
+    assert _values(device)["password"] == "s3cr3t ✓"
