@@ -39,6 +39,7 @@ from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.sim.adb_face import AdbFace
 from amc.sim.appium_face import AppiumFace
+from amc.sim.catalog import DEMO_APP
 from amc.sim.device import SimDevice
 from amc.sim.wda_face import WdaFace
 from appium import webdriver
@@ -48,7 +49,17 @@ from appium.webdriver.common.appiumby import AppiumBy
 
 from benchmarks.common import RouteLatency, Table, median
 
-__all__ = ["ActionResult", "Contender", "FlowResult", "contenders", "measure_actions", "measure_flows", "run"]
+__all__ = [
+    "ActionResult",
+    "CallResult",
+    "Contender",
+    "FlowResult",
+    "contenders",
+    "measure_actions",
+    "measure_calls",
+    "measure_flows",
+    "run",
+]
 
 LATENCY = 0.05
 FLOW_STEPS = 20
@@ -80,6 +91,10 @@ class Contender:
     adb: bool = False
     driver: Driver | None = None
     closers: list[Callable[[], None]] = field(default_factory=list)
+    launch: Callable[[str], object] | None = None
+    typing: Callable[[str], object] | None = None
+    launch_code: str = ""
+    typing_code: str = ""
 
     @property
     def platform(self) -> Platform:
@@ -126,6 +141,15 @@ def _harness_action(driver: Driver, selector: dict[str, str]) -> Callable[[], No
     return act
 
 
+def _harness_calls(driver: Driver) -> dict[str, Any]:
+    return {
+        "launch": driver.launch_app,
+        "typing": driver.type_text,
+        "launch_code": "driver.launch_app(app_id)",
+        "typing_code": "driver.type_text(text)",
+    }
+
+
 # --- the contenders, each on its own face ------------------------------------------------------
 
 
@@ -149,6 +173,7 @@ def _wda(harness: bool) -> Iterator[Contender]:
                 _harness_action(driver, BACK["ios"]),
                 driver=driver,
                 closers=[driver.close],
+                **_harness_calls(driver),
             )
         else:
             client = wda.Client(face.url)
@@ -161,6 +186,10 @@ def _wda(harness: bool) -> Iterator[Contender]:
                 faults,
                 lambda: client(name="General").click(),
                 lambda: client(name="BackButton").click(),
+                launch=client.app_activate,
+                typing=client.send_keys,
+                launch_code="client.app_activate(bundle_id)",
+                typing_code="client.send_keys(text)",
             )
     finally:
         face.stop()
@@ -188,6 +217,7 @@ def _u2(way: str) -> Iterator[Contender]:
                 adb=True,
                 driver=driver,
                 closers=[driver.close],
+                **_harness_calls(driver),
             )
             return
         d = uiautomator2.Device(
@@ -202,7 +232,19 @@ def _u2(way: str) -> Iterator[Contender]:
             back = lambda: d.xpath('//*[@content-desc="Navigate up"]').click()  # noqa: E731
             code = f"d.xpath('//*[@text=\"{text}\"]').click()"
         yield Contender(
-            "uiautomator2", f"uiautomator2 ({way})", code, False, device, faults, forward, back, adb=True
+            "uiautomator2",
+            f"uiautomator2 ({way})",
+            code,
+            False,
+            device,
+            faults,
+            forward,
+            back,
+            adb=True,
+            launch=d.app_start,
+            typing=d.send_keys,
+            launch_code="d.app_start(package)",
+            typing_code="d.send_keys(text)",
         )
     finally:
         face.stop()
@@ -231,6 +273,7 @@ def _appium(platform: Platform, harness: bool) -> Iterator[Contender]:
                 _harness_action(driver, BACK[platform]),
                 driver=driver,
                 closers=[driver.close],
+                **_harness_calls(driver),
             )
             return
         options: Any = UiAutomator2Options() if platform == "android" else XCUITestOptions()
@@ -252,6 +295,10 @@ def _appium(platform: Platform, harness: bool) -> Iterator[Contender]:
             lambda: wd.find_element(by, value).click(),
             lambda: wd.find_element(back_by, back_value).click(),
             closers=[wd.quit],
+            launch=wd.activate_app,
+            typing=lambda text: wd.switch_to.active_element.send_keys(text),
+            launch_code="wd.activate_app(app_id)",
+            typing_code="wd.switch_to.active_element.send_keys(text)",
         )
     finally:
         face.stop()
@@ -397,6 +444,55 @@ def measure_flows(backend: str, steps: int, rounds: int, latency: float = LATENC
         ]
 
 
+@dataclass(frozen=True)
+class CallResult:
+    """Requests of one ``launch_app`` (Settings from the home screen) and one ``type_text`` ("qa"
+    into a focused field, after one unmeasured call) for one way."""
+
+    backend: str
+    way: str
+    harness: bool
+    launch_code: str
+    launch_requests: int
+    typing_code: str
+    typing_requests: int
+
+
+def _focus_user_name(device: SimDevice) -> None:
+    """The demo app's sign-in screen, its user name field focused, straight on the phone."""
+    device.launch(DEMO_APP)
+    node = next(n for n in device.tree().iter() if n.ref == "widget:username")
+    device.tap(*node.bounds.center)
+    if not device.keyboard_shown():
+        raise RuntimeError("the demo app's user name field did not take the focus")
+
+
+def measure_calls(backend: str) -> list[CallResult]:
+    """Per way (the uiautomator2 client once): the requests of a launch and of typing."""
+    out: list[CallResult] = []
+    with contenders(backend) as made:
+        for c in made:
+            if c.launch is None or c.typing is None or any(r.launch_code == c.launch_code for r in out):
+                continue
+            app = APPS[c.platform]
+            c.device.home()
+            c.faults.reset_counts()
+            c.launch(app)
+            launched = c.device_requests()
+            if c.device.foreground() != app:
+                raise RuntimeError(f"{c.way}: {app} is not in front after the launch")
+            _focus_user_name(c.device)
+            c.typing("q")  # the first time may select an input method or open a session: not measured
+            c.faults.reset_counts()
+            c.typing("qa")
+            typed = c.device_requests()
+            run = c.device.current_run()
+            if run is None or not run.values.get("username", "").endswith("qa"):
+                raise RuntimeError(f"{c.way}: the field holds {run and run.values.get('username')!r}")
+            out.append(CallResult(c.backend, c.way, c.harness, c.launch_code, launched, c.typing_code, typed))
+    return out
+
+
 def _verdict(mine: float, theirs: float) -> str:
     if mine < theirs:
         return "ahead"
@@ -404,6 +500,7 @@ def _verdict(mine: float, theirs: float) -> str:
 
 
 def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> list[Table]:
+    calls = [r for backend in BUILDERS for r in measure_calls(backend)]
     actions = [r for backend in BUILDERS for r in measure_actions(backend, rounds, latency_rounds)]
     flows = [r for backend in BUILDERS for r in measure_flows(backend, FLOW_STEPS, flow_rounds)]
     action_rows: list[list[object]] = []
@@ -437,7 +534,46 @@ def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> l
                 verdict,
             ]
         )
+    call_rows: list[list[object]] = []
+    for r in calls:
+        ours = next(g for g in calls if g.backend == r.backend and g.harness)
+        call_rows.append(
+            [
+                r.backend,
+                r.way,
+                f"`{r.launch_code}`",
+                f"**{r.launch_requests}**",
+                "" if r.harness else f"harness {ours.launch_requests - r.launch_requests:+d}",
+                f"`{r.typing_code}`",
+                f"**{r.typing_requests}**",
+                "" if r.harness else f"harness {ours.typing_requests - r.typing_requests:+d}",
+            ]
+        )
     return [
+        Table(
+            "Requests per call: launch an app, type into a field",
+            [
+                "backend",
+                "way",
+                "launch",
+                "requests",
+                "vs client",
+                "type",
+                "requests",
+                "vs client",
+            ],
+            call_rows,
+            notes=[
+                'launch: Settings from the home screen; type: "qa" into the demo app\'s focused user '
+                "name field, after one unmeasured call (over uiautomator2 the first one makes "
+                "AdbKeyboard the current input method: 3 commands more, once per driver).",
+                "The harness's launch is the launch and one check that the app came to the front (the "
+                "clients send the launch alone and check nothing): one request more, the one "
+                "verification. Its typing over uiautomator2 is one AdbKeyboard broadcast whose "
+                "answer says a field took the text; uiautomator2's send_keys also asks whether "
+                "AdbKeyboard is installed and current and hides the keyboard afterwards.",
+            ],
+        ),
         Table(
             "Requests and wall time per user action: tap an element found by its text",
             [
