@@ -1,6 +1,6 @@
 """Several devices at once through ``runtime.pool.DevicePool``: throughput against one device.
 
-1, 2, 4 and 8 simulated phones, served over the adb face (one adb server in front of all the Android
+1, 2, 4, 8 and 16 simulated phones, served over the adb face (one adb server in front of all the Android
 phones, the real uiautomator2 client per phone through ``U2Driver``) and over the WebDriverAgent face
 (one WDA server per iPhone, ``WdaDriver``), with 50 ms added to every request that reaches a phone.
 The same flow runs on every device at once, one task per device: a tap on the first row of Settings
@@ -9,6 +9,9 @@ time; the speedup is against the one-device run of the same backend, in the same
 
 The faces run in this process, so their work (building each screen and its source) competes with the
 harness's for the same interpreter lock: the figures are a floor for what separate phones allow.
+``connections`` counts the TCP connections the faces accepted during the measured rounds, per
+request that reached a phone: over adb each shell command and uiautomator2 RPC is its own adb
+connection (1.00), over WebDriverAgent the drivers keep theirs alive (close to 0).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from benchmarks.common import RouteLatency, Table, median
 __all__ = ["run"]
 
 LATENCY = 0.05
-COUNTS = (1, 2, 4, 8)
+COUNTS = (1, 2, 4, 8, 16)
 APP: dict[Platform, str] = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
 FORWARD: dict[Platform, dict[str, str]] = {
     "android": {"text": "Network & internet"},
@@ -42,8 +45,11 @@ FORWARD: dict[Platform, dict[str, str]] = {
 BACK: dict[Platform, dict[str, str]] = {"android": {"label": "Navigate up"}, "ios": {"id": "BackButton"}}
 
 
+Fleet = tuple[list[Driver], list[SimDevice], Callable[[], tuple[int, int]]]
+
+
 @contextmanager
-def _adb(n: int) -> Iterator[tuple[list[Driver], list[SimDevice]]]:
+def _adb(n: int) -> Iterator[Fleet]:
     devices = [SimDevice("android", f"emulator-{5554 + 2 * k}") for k in range(n)]
     faults = RouteLatency(LATENCY, ("rpc:", "adb:shell", "adb:sync"))
     with ExitStack() as stack:
@@ -54,20 +60,30 @@ def _adb(n: int) -> Iterator[tuple[list[Driver], list[SimDevice]]]:
             driver = U2Driver(device.device_id, config).connect()
             stack.callback(driver.close)
             drivers.append(driver)
-        yield drivers, devices
+
+        def counts() -> tuple[int, int]:  # connections accepted, requests that reached a phone
+            return face.connections, face.requests("rpc:") + face.requests("adb:shell")
+
+        yield drivers, devices, counts
 
 
 @contextmanager
-def _wda(n: int) -> Iterator[tuple[list[Driver], list[SimDevice]]]:
+def _wda(n: int) -> Iterator[Fleet]:
     devices = [SimDevice("ios", f"SIM-IPHONE-{k}") for k in range(n)]
     with ExitStack() as stack:
         drivers: list[Driver] = []
+        faces: list[WdaFace] = []
         for device in devices:
             face = stack.enter_context(WdaFace(device, faults=RouteLatency(LATENCY, ("",))))
+            faces.append(face)
             driver = WdaDriver.from_url(face.url, device_id=device.device_id, timeout=30.0).connect()
             stack.callback(driver.close)
             drivers.append(driver)
-        yield drivers, devices
+
+        def counts() -> tuple[int, int]:
+            return sum(f.connections for f in faces), sum(f.faults.count() for f in faces)
+
+        yield drivers, devices, counts
 
 
 def _flow(platform: Platform, steps: int) -> Callable[[Driver], Planner]:
@@ -100,9 +116,13 @@ def run(*, steps: int = 10, rounds: int = 3) -> list[Table]:
     for name, build in builders.items():
         base: float | None = None
         for n in COUNTS:
-            with build(n) as (drivers, devices):
+            with build(n) as (drivers, devices, counts):
                 _round(drivers, devices, 2)  # warm-up: sessions, caches
+                connections, requests = counts()
                 took = median([_round(drivers, devices, steps) for _ in range(rounds)])
+                connections, requests = (
+                    a - b for a, b in zip(counts(), (connections, requests), strict=True)
+                )
             throughput = n * steps / took
             base = throughput if base is None else base
             rows.append(
@@ -114,6 +134,7 @@ def run(*, steps: int = 10, rounds: int = 3) -> list[Table]:
                     f"{throughput:.1f}",
                     f"**{throughput / base:.2f}x**",
                     f"{throughput / base / n:.0%}",
+                    f"{connections / requests:.2f}",
                 ]
             )
     return [
@@ -127,6 +148,7 @@ def run(*, steps: int = 10, rounds: int = 3) -> list[Table]:
                 "steps/s",
                 "speedup vs 1 device",
                 "efficiency",
+                "connections per request",
             ],
             rows,
             notes=[
@@ -136,6 +158,9 @@ def run(*, steps: int = 10, rounds: int = 3) -> list[Table]:
                 f"median of {rounds} rounds after a warm-up round.",
                 "The simulated phones and their servers run in the benchmark's own process and share its "
                 "interpreter lock with the harness, so these figures are a floor.",
+                "connections per request: TCP connections the faces accepted in the measured rounds, per "
+                "request that reached a phone (adb serves one command or RPC per connection; the "
+                "WebDriverAgent drivers keep one connection alive each).",
             ],
         )
     ]

@@ -16,6 +16,7 @@ connections they accept (:attr:`BackgroundServer.connections`), and close the on
 from __future__ import annotations
 
 import contextlib
+import queue
 import socket
 import socketserver
 import threading
@@ -28,8 +29,9 @@ __all__ = ["BackgroundServer", "FaceServerMixIn"]
 
 
 class FaceServerMixIn:
-    """A ``socketserver`` server (put first in the bases) with a full listen backlog that counts
-    the connections it accepts and can close the open ones (see the module docstring)."""
+    """A threading ``socketserver`` server (put first in the bases) with a full listen backlog,
+    handler threads that are reused, counted connections, and a way to close the open ones (see
+    the module docstring)."""
 
     request_queue_size = socket.SOMAXCONN
 
@@ -37,13 +39,42 @@ class FaceServerMixIn:
         self.connections_accepted = 0
         self._open: set[socket.socket] = set()
         self._open_lock = threading.Lock()
+        self._jobs: queue.SimpleQueue[tuple[Any, Any] | None] = queue.SimpleQueue()
+        self._idle = 0
+        self._closing = False
         super().__init__(*args, **kwargs)
 
     def process_request(self, request: Any, client_address: Any) -> None:
+        """Hand the connection to an idle handler thread, or start one when none is idle.
+
+        socketserver's ThreadingMixIn starts a thread per connection, and ``Thread.start()`` waits
+        until the new thread runs: with many busy threads (one per simulated phone) the accepting
+        thread waits for the interpreter lock at every connection, and over adb every command and
+        RPC is a new connection.
+        """
         with self._open_lock:
             self._open.add(request)
             self.connections_accepted += 1
-        super().process_request(request, client_address)  # type: ignore[misc]
+            reuse = self._idle > 0
+            if reuse:
+                self._idle -= 1
+        if reuse:
+            self._jobs.put((request, client_address))
+            return
+        worker = threading.Thread(
+            target=self._work, args=((request, client_address),), name="sim-face-handler", daemon=True
+        )
+        worker.start()
+
+    def _work(self, job: tuple[Any, Any] | None) -> None:
+        while job is not None:
+            request, client_address = job
+            self.process_request_thread(request, client_address)  # type: ignore[attr-defined]
+            with self._open_lock:
+                if self._closing:
+                    return
+                self._idle += 1
+            job = self._jobs.get()
 
     def shutdown_request(self, request: Any) -> None:
         with self._open_lock:
@@ -51,12 +82,16 @@ class FaceServerMixIn:
         super().shutdown_request(request)  # type: ignore[misc]
 
     def close_connections(self) -> None:
-        """Shut down every connection still open (their handlers see the end of the stream)."""
+        """Shut down every connection still open (their handlers see the end of the stream), and
+        let the idle handler threads end."""
         with self._open_lock:
             live = list(self._open)
+            idle, self._idle, self._closing = self._idle, 0, True
         for sock in live:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
+        for _ in range(idle):
+            self._jobs.put(None)
 
 
 S = TypeVar("S", bound=socketserver.BaseServer)
