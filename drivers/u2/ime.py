@@ -17,8 +17,9 @@ same, :mod:`sim.adb_ime`):
   Then, once per driver, the previous input method is read (``settings get secure
   default_input_method``), AdbKeyboard enabled and selected (``ime enable``, ``ime set``; "Unknown
   input method … cannot be …" means it is not installed: :class:`~core.errors.DeviceError`) and
-  the broadcast sent again, at most :data:`ATTEMPTS` times while the new keyboard starts (a
-  broadcast nobody received typed nothing, so repeating it cannot type twice). ``restore()`` (on
+  the broadcast sent again, at most :data:`ATTEMPTS` times while the new keyboard starts and binds
+  to the focused field (a broadcast nobody received, or received without an input connection,
+  typed nothing, so repeating it cannot type twice). ``restore()`` (on
   close) selects the previous input method again, as uiautomator2 does not;
 - ``result=0, data="error:…"``: AdbKeyboard failed: :class:`~core.errors.DeviceError`.
 """
@@ -83,8 +84,8 @@ class AdbKeyboard:
                         time.sleep(self._poll)
                     output = self._broadcast(payload)
                     code, data = broadcast_result(output)
-                    if code == -1 or data is not None:
-                        break
+                    if (code == -1 and data != INPUT_TEXT) or (data or "").startswith("error:"):
+                        break  # typed, or failed: answered either way
         if code == -1 and data == INPUT_TEXT:
             raise TargetNotFound(
                 f"type_text on {self.serial}: no text field has focus, so nothing takes the text",

@@ -15,9 +15,12 @@ What it promises (see ``openspec/specs/drivers/spec.md``):
 - Every request has this driver's own ``timeout`` (facebook-wda's default is a module-wide 180 s):
   :class:`_TimedClient` applies it to each request the client makes, so drivers with different
   timeouts can share a process. A request that gets no answer in time is ``DeviceTimeout``.
-  Limitation: over ``http+usbmux://`` (``ios:UDID``) facebook-wda 1.5.4 opens the usbmux socket
-  itself and sets no timeout on it, so a phone that never answers can block; where a bound matters,
-  forward the port (``iproxy 8100 8100``, ``ios forward``) and use ``ios:http://127.0.0.1:8100``.
+  Limitation: over ``http+usbmux://`` (``ios:UDID``) facebook-wda 1.5.4 connects through usbmuxd
+  with no timeout (the requests on that connection have one), so a usbmuxd that never answers the
+  connect can block; where a bound matters, forward the port (``iproxy 8100 8100``, ``ios
+  forward``) and use ``ios:http://127.0.0.1:8100``.
+- One HTTP/1.1 connection is kept alive per driver (:mod:`drivers.wda.http`); facebook-wda opens a
+  new one for every request.
 - facebook-wda's hidden retries are not used: its error callback (which renews the session and
   repeats the call up to ten times) is removed, ``tap`` is not the client's ``tap()`` (which repeats
   any failed tap on the legacy ``/wda/tap/0`` route, so a tap that timed out would happen twice),

@@ -85,7 +85,7 @@ class KeepAlive:
                 conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.opened += 1
             self._conn = conn
-        elif conn.sock is not None:
+        if conn.sock is not None:  # also a usbmux socket, which facebook-wda connects without one
             conn.sock.settimeout(timeout)
         return conn
 

@@ -8,7 +8,7 @@ import uiautomator2
 from amc.core.errors import DeviceError, TargetNotFound
 from amc.core.selectors import Selector
 from amc.drivers.u2 import U2Driver
-from amc.drivers.u2.ime import ADB_KEYBOARD, broadcast_result
+from amc.drivers.u2.ime import ADB_KEYBOARD, AdbKeyboard, broadcast_result
 from amc.sim.adb_face import AdbFace
 from amc.sim.adb_ime import LATIN_IME
 from amc.sim.device import SimDevice
@@ -135,3 +135,38 @@ def test_uiautomator2_send_keys_into_a_password_field(
     _focus(device, "password")
     u2.send_keys("s3cr3t ✓")
     assert _values(device)["password"] == "s3cr3t ✓"
+
+
+def test_a_keyboard_that_binds_to_the_field_late_is_waited_for_a_few_times() -> None:
+    answers = iter(
+        [
+            "Broadcast completed: result=0\n",  # nobody listens: AdbKeyboard is not current
+            "null\n",  # settings get secure default_input_method
+            f"Input method {ADB_KEYBOARD}: now enabled for user #0\n",
+            f"Input method {ADB_KEYBOARD} selected for user #0\n",
+            'Broadcast completed: result=-1, data="ADB_KEYBOARD_INPUT_TEXT"\n',  # not bound yet
+            "Broadcast completed: result=-1\n",  # typed
+        ]
+    )
+    sent: list[list[str]] = []
+
+    def shell(operation: str, args: list[str]) -> str:
+        sent.append(args)
+        return next(answers)
+
+    AdbKeyboard("emulator-5554", shell, poll=0.0).type_text("qa")
+    assert [a[:2] for a in sent].count(["am", "broadcast"]) == 3
+    assert sent[-1][-1] == "cWE="  # the same broadcast, base64 of the UTF-8 text
+
+
+def test_adbkeyboard_answering_without_a_field_is_target_not_found_at_once() -> None:
+    sent: list[list[str]] = []
+
+    def shell(operation: str, args: list[str]) -> str:
+        sent.append(args)
+        return 'Broadcast completed: result=-1, data="ADB_KEYBOARD_INPUT_TEXT"\n'
+
+    keyboard = AdbKeyboard("emulator-5554", shell, attempts=3, poll=0.0)
+    with pytest.raises(TargetNotFound):
+        keyboard.type_text("qa")
+    assert len(sent) == 1  # AdbKeyboard is current and said so: nothing to select, nothing repeated
