@@ -212,8 +212,13 @@ def measure_calls(backend: str) -> list[CallResult]:
             run = c.device.current_run()
             if run is None or not run.values.get("username", "").endswith("qa"):
                 raise RuntimeError(f"{c.way}: the field holds {run and run.values.get('username')!r}")
-            out.append(CallResult(c.backend, c.way, c.harness, c.launch_code, launched, c.typing_code, typed))
+            way = c.way if c.harness else c.way.split(" (")[0]  # uiautomator2's calls: one row
+            out.append(CallResult(c.backend, way, c.harness, c.launch_code, launched, c.typing_code, typed))
     return out
+
+
+def _difference(more: int) -> str:
+    return "level" if more == 0 else f"harness {more:+d}"
 
 
 def _verdict(mine: float, theirs: float) -> str:
@@ -266,10 +271,10 @@ def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> l
                 r.way,
                 f"`{r.launch_code}`",
                 f"**{r.launch_requests}**",
-                "" if r.harness else f"harness {ours.launch_requests - r.launch_requests:+d}",
+                "" if r.harness else _difference(ours.launch_requests - r.launch_requests),
                 f"`{r.typing_code}`",
                 f"**{r.typing_requests}**",
-                "" if r.harness else f"harness {ours.typing_requests - r.typing_requests:+d}",
+                "" if r.harness else _difference(ours.typing_requests - r.typing_requests),
             ]
         )
     return [

@@ -38,7 +38,7 @@ def test_the_harness_is_ahead_or_level_on_requests_per_action(backend: str) -> N
 CLIENT_CALLS = {
     "facebook-wda": (1, 1),  # POST /wda/apps/launch; POST /wda/keys
     # monkey; ime list -s -a, settings get secure default_input_method, two AdbKeyboard broadcasts
-    "uiautomator2 (selector)": (1, 4),
+    "uiautomator2": (1, 4),
     "Appium-Python-Client": (1, 2),  # mobile: activateApp; GET /element/active, POST .../value
 }
 
