@@ -18,6 +18,10 @@ or app shows after 0.1-0.4 s), so a check that comes before the app is in front 
 - ``type_text first`` / ``type_text``: ``"qa"`` into the demo app's focused user name field, the
   first time and the next (over uiautomator2 the first time makes its AdbKeyboard the current
   input method: three commands more, once per driver).
+- ``no AdbKeyboard first`` / ``no AdbKeyboard``: the same on an Android phone without uiautomator2's
+  AdbKeyboard, with a new driver (over uiautomator2: the broadcast nobody takes and ``ime enable``,
+  which says it does not know the id, then the clipboard's three RPCs; after that the three RPCs
+  alone). The other backends do not use AdbKeyboard; iOS rows show ``-``.
 
 Prints a Markdown table; ``tests/load/test_budgets.py`` checks the same counts.
 """
@@ -69,6 +73,8 @@ CALLS = (
     "launch (prompt)",
     "type_text first",
     "type_text",
+    "no AdbKeyboard first",
+    "no AdbKeyboard",
 )
 
 
@@ -96,17 +102,24 @@ def _counter(driver: Driver, faults: FaultInjector | None) -> Callable[[], int]:
     return count
 
 
-def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -> Budget:
+def _connect(
+    backend: str, platform: str, profile: AndroidProfile | IosProfile, *, adb_keyboard: bool = True
+) -> tuple[Driver, SimDevice, Callable[[], int]]:
     scheme, _ = BACKENDS[backend]
     spec = f"{scheme}:{platform}?{profile.label}"
     device = SimDevice("android" if platform == "android" else "ios", profile=profile, timing=REALISTIC)
+    device.adb_keyboard = adb_keyboard
     faults = None if scheme == "sim" else FaultInjector()
     options = (
         {} if faults is None else {"device": device, "faults": faults, "timeout": 5.0, "launch_timeout": 2.0}
     )
     driver = connect(spec, **options)
     device = getattr(driver, "device", device) if scheme == "sim" else device
-    count = _counter(driver, faults)
+    device.adb_keyboard = adb_keyboard
+    return driver, device, _counter(driver, faults)
+
+
+def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -> Budget:
     counts: dict[str, int] = {}
 
     def cost(name: str, call: Callable[[], object]) -> None:
@@ -114,6 +127,7 @@ def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -
         call()
         counts[name] = count() - before
 
+    driver, device, count = _connect(backend, platform, profile)
     try:
         device.launch(SETTINGS[platform])
         cost("observe first", driver.observe)
@@ -128,6 +142,14 @@ def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -
         cost("type_text", lambda: driver.type_text("qa"))
     finally:
         driver.close()
+    if platform == "android":
+        driver, device, count = _connect(backend, platform, profile, adb_keyboard=False)
+        try:
+            _focus_the_user_name(device)
+            cost("no AdbKeyboard first", lambda: driver.type_text("qa"))
+            cost("no AdbKeyboard", lambda: driver.type_text("qa"))
+        finally:
+            driver.close()
     return Budget(backend, platform, profile.label, counts)
 
 
@@ -160,7 +182,7 @@ def table(budgets: list[Budget]) -> str:
     for b in budgets:
         lines.append(
             f"| {b.backend} | {b.platform} | `{b.profile}` | "
-            + " | ".join(str(b.counts[c]) for c in CALLS)
+            + " | ".join(str(b.counts.get(c, "-")) for c in CALLS)
             + " |"
         )
     return "\n".join(lines)

@@ -34,15 +34,12 @@ from __future__ import annotations
 import base64
 import binascii
 import threading
-from dataclasses import dataclass, field
 
 from .device import SimDevice
-from .layout import ANDROID_IME
+from .layout import ADB_KEYBOARD, LATIN_IME
 
 __all__ = ["ADB_KEYBOARD", "LATIN_IME", "InputMethods"]
 
-LATIN_IME = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
-ADB_KEYBOARD = "com.github.uiautomator/.AdbKeyboard"
 _ACTIONS = (
     "ADB_KEYBOARD_SMART_ENTER",
     "ADB_KEYBOARD_INPUT_TEXT",
@@ -56,15 +53,32 @@ _ACTIONS = (
 )
 
 
-@dataclass
 class InputMethods:
-    """The phone's input methods and which one is current (see the module docstring)."""
+    """The phone's input methods and which one is current (see the module docstring). Which are
+    installed and which is current are the device's (``SimDevice.adb_keyboard``,
+    ``SimDevice.input_method``: its screen shows the current one's keyboard); which are enabled
+    is kept here."""
 
-    device: SimDevice
-    adb_keyboard: bool = True
-    enabled: list[str] = field(default_factory=lambda: [LATIN_IME])
-    current: str = LATIN_IME
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    def __init__(self, device: SimDevice) -> None:
+        self.device = device
+        self.enabled: list[str] = [LATIN_IME]
+        self._lock = threading.Lock()
+
+    @property
+    def adb_keyboard(self) -> bool:
+        return self.device.adb_keyboard
+
+    @adb_keyboard.setter
+    def adb_keyboard(self, installed: bool) -> None:
+        self.device.adb_keyboard = installed
+
+    @property
+    def current(self) -> str:
+        return self.device.input_method
+
+    @current.setter
+    def current(self, ime: str) -> None:
+        self.device.input_method = ime
 
     @property
     def installed(self) -> list[str]:

@@ -25,8 +25,9 @@ What each method sends (requests to the uiautomator2 server are JSON-RPC over an
 ``tap`` …          RPC ``click`` / ``click(x, y, ms)`` / ``swipe`` / ``pressKey``
 ``type_text``      one ``am broadcast -a ADB_KEYBOARD_INPUT_TEXT`` to uiautomator2's AdbKeyboard
                    input method, whose answer says a field took the text (the first time
-                   AdbKeyboard is not current: ``settings get``, ``ime enable``, ``ime set``
-                   first), see :mod:`drivers.u2.ime`
+                   AdbKeyboard is not current: ``ime enable``, ``settings get``, ``ime set``
+                   first), see :mod:`drivers.u2.ime`; without AdbKeyboard RPC ``setClipboard``,
+                   ``getClipboard`` (checked), ``pasteClipboard``
 ``screenshot``     RPC ``takeScreenshot(1, 80)``: JPEG bytes (``screencap -p`` PNG if it returns none)
 =================  ==============================================================================
 
@@ -69,7 +70,7 @@ from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .apps import AndroidApps
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
-from .ime import AdbKeyboard
+from .ime import INSTALL_HINT, AdbKeyboard
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -398,12 +399,29 @@ class U2Driver:
         ``am broadcast -a ADB_KEYBOARD_INPUT_TEXT --es text BASE64`` (UTF-8, so any script and
         emoji), whose answer says whether a field took it (see :mod:`drivers.u2.ime`). The first
         time AdbKeyboard is not the phone's current input method the driver makes it current
-        (``settings get``, ``ime enable``, ``ime set``) and puts the previous one back on close."""
+        (``ime enable``, ``settings get``, ``ime set``) and puts the previous one back on close.
+        A phone without AdbKeyboard (found out once per driver) is typed on through the clipboard,
+        as uiautomator2 does without it: ``setClipboard``, ``getClipboard`` to check it,
+        ``pasteClipboard``."""
         if not isinstance(text, str):
             raise StepArgumentError(f"type_text needs a string, got {type(text).__name__}")
         if not text:
             return
-        self._keyboard.type_text(text)
+        if not self._keyboard.type_text(text):
+            self._paste(text)
+
+    def _paste(self, text: str) -> None:
+        self._rpc(
+            "type_text", lambda d: d.jsonrpc.setClipboard(None, text, **self._timeout()), repeatable=True
+        )
+        held = self._rpc("type_text", lambda d: d.jsonrpc.getClipboard(**self._timeout()), repeatable=True)
+        if held != text:
+            raise DeviceError(
+                f"type_text on {self.serial}: the phone did not take the text onto its clipboard",
+                hint="some ROMs block clipboard writes from the shell; "
+                + INSTALL_HINT.format(serial=self.serial),
+            )
+        self._rpc("type_text", lambda d: d.jsonrpc.pasteClipboard(**self._timeout()), repeatable=False)
 
     def screenshot(self) -> bytes:
         data = self._rpc(

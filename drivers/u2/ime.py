@@ -14,13 +14,18 @@ same, :mod:`sim.adb_ime`):
 - ``result=-1, data="ADB_KEYBOARD_INPUT_TEXT"``: AdbKeyboard has no input connection, i.e. no
   text field has focus: :class:`~core.errors.TargetNotFound`;
 - ``result=0`` and no data: no receiver took it, AdbKeyboard is not the current input method.
-  Then, once per driver, the previous input method is read (``settings get secure
-  default_input_method``), AdbKeyboard enabled and selected (``ime enable``, ``ime set``; "Unknown
-  input method … cannot be …" means it is not installed: :class:`~core.errors.DeviceError`) and
-  the broadcast sent again, at most :data:`ATTEMPTS` times while the new keyboard starts and binds
+  Then, once per driver, AdbKeyboard is enabled (``ime enable``), the previous input method read
+  (``settings get secure default_input_method``) and AdbKeyboard selected (``ime set``), and the
+  broadcast sent again, at most :data:`ATTEMPTS` times while the new keyboard starts and binds
   to the focused field (a broadcast nobody received, or received without an input connection,
-  typed nothing, so repeating it cannot type twice). ``restore()`` (on
-  close) selects the previous input method again, as uiautomator2 does not;
+  typed nothing, so repeating it cannot type twice). ``restore()`` (on close) selects the
+  previous input method again, as uiautomator2 does not;
+- AdbKeyboard not installed: ``ime enable`` (or ``ime set``) answers that it does not know the id
+  (``Unknown input method ID cannot be enabled for user #0`` since Android 9's shell command;
+  ``Error: Unknown id: ID`` from the older ``ime`` tool, whose ``IllegalArgumentException`` it
+  printed). Then :meth:`AdbKeyboard.type_text` returns False, now and for the rest of the
+  driver's life without asking again (logged once), and the driver types through the clipboard
+  as uiautomator2 does without its keyboard;
 - ``result=0, data="error:…"``: AdbKeyboard failed: :class:`~core.errors.DeviceError`.
 """
 
@@ -35,7 +40,7 @@ from collections.abc import Callable
 
 from ...core.errors import DeviceError, HarnessError, TargetNotFound
 
-__all__ = ["ADB_KEYBOARD", "ATTEMPTS", "AdbKeyboard", "broadcast_result"]
+__all__ = ["ADB_KEYBOARD", "ATTEMPTS", "INSTALL_HINT", "AdbKeyboard", "broadcast_result"]
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +48,13 @@ ADB_KEYBOARD = "com.github.uiautomator/.AdbKeyboard"
 INPUT_TEXT = "ADB_KEYBOARD_INPUT_TEXT"
 ATTEMPTS = 5  # broadcasts right after selecting AdbKeyboard, POLL seconds apart
 POLL = 0.2
-_RESULT = re.compile(r'Broadcast completed: result=(-?\d+)(?:, data="(.*?)")?')
-_INSTALL_HINT = (
-    "install it with uiautomator2 (it ships in its app-uiautomator.apk): "
+INSTALL_HINT = (
+    "install uiautomator2's AdbKeyboard (it ships in its app-uiautomator.apk) for one request a call: "
     "python -c \"import uiautomator2; uiautomator2.connect('{serial}').set_input_ime()\""
 )
+_RESULT = re.compile(r'Broadcast completed: result=(-?\d+)(?:, data="(.*?)")?')
+# What ``ime enable``/``ime set`` print for an id the phone does not have (see the docstring).
+_UNKNOWN = ("Unknown input method", "Unknown id")
 
 Shell = Callable[[str, list[str]], str]
 
@@ -71,14 +78,20 @@ class AdbKeyboard:
         self._lock = threading.Lock()
         self._switched = False
         self._previous: str | None = None
+        self.installed: bool | None = None  # None until a type_text found out
 
-    def type_text(self, text: str) -> None:
+    def type_text(self, text: str) -> bool:
+        """Type ``text`` into the focused field; False (nothing sent) when AdbKeyboard is not
+        installed, so the caller types another way."""
         payload = base64.b64encode(text.encode("utf-8")).decode("ascii")
         with self._lock:
+            if self.installed is False:
+                return False
             output = self._broadcast(payload)
             code, data = broadcast_result(output)
             if code != -1 and data is None and not self._switched:
-                self._make_current()
+                if not self._make_current():
+                    return False
                 for attempt in range(self._attempts):
                     if attempt:
                         time.sleep(self._poll)
@@ -86,6 +99,7 @@ class AdbKeyboard:
                     code, data = broadcast_result(output)
                     if (code == -1 and data != INPUT_TEXT) or (data or "").startswith("error:"):
                         break  # typed, or failed: answered either way
+            self.installed = True
         if code == -1 and data == INPUT_TEXT:
             raise TargetNotFound(
                 f"type_text on {self.serial}: no text field has focus, so nothing takes the text",
@@ -98,24 +112,40 @@ class AdbKeyboard:
                 hint="check that AdbKeyboard is the current input method: "
                 "adb shell settings get secure default_input_method",
             )
+        return True
 
     def _broadcast(self, payload: str) -> str:
         return self._shell("type_text", ["am", "broadcast", "-a", INPUT_TEXT, "--es", "text", payload])
 
-    def _make_current(self) -> None:
+    def _make_current(self) -> bool:
+        """Enable and select AdbKeyboard, remembering the current input method; False when the
+        phone does not have AdbKeyboard (call with the lock held)."""
+        said = self._shell("type_text", ["ime", "enable", ADB_KEYBOARD]).strip()
+        if not self._knows(said):
+            return False
         previous = self._shell("type_text", ["settings", "get", "secure", "default_input_method"]).strip()
-        for verb in ("enable", "set"):
-            said = self._shell("type_text", ["ime", verb, ADB_KEYBOARD]).strip()
-            if said.startswith("Unknown input method"):
-                raise DeviceError(
-                    f"type_text on {self.serial}: uiautomator2's input method AdbKeyboard "
-                    f"({ADB_KEYBOARD}) is not installed: {said[:200]}",
-                    hint=_INSTALL_HINT.format(serial=self.serial),
-                )
+        said = self._shell("type_text", ["ime", "set", ADB_KEYBOARD]).strip()
+        if not self._knows(said):
+            return False
         log.info("type_text on %s: AdbKeyboard selected (was %s)", self.serial, previous or "unset")
         self._switched = True
         if previous and previous not in ("null", ADB_KEYBOARD):
             self._previous = previous
+        return True
+
+    def _knows(self, said: str) -> bool:
+        """False (and remembered, logged once) when ``ime`` says it has no AdbKeyboard."""
+        if not any(marker in said for marker in _UNKNOWN):
+            return True
+        self.installed = False
+        log.warning(
+            "type_text on %s: uiautomator2's input method AdbKeyboard is not installed (%s); typing "
+            "through the clipboard (3 requests a call instead of 1). To %s",
+            self.serial,
+            said[:200],
+            INSTALL_HINT.format(serial=self.serial),
+        )
+        return False
 
     def restore(self) -> None:
         """Select the input method that was current before AdbKeyboard (best effort)."""

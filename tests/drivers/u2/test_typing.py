@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import logging
+
+import adbutils
 import pytest
 import uiautomator2
-from amc.core.errors import DeviceError, TargetNotFound
+from amc.core.errors import TargetNotFound
 from amc.core.selectors import Selector
 from amc.drivers.u2 import U2Driver
 from amc.drivers.u2.ime import ADB_KEYBOARD, AdbKeyboard, broadcast_result
+from amc.semantic import keyboard_visible
 from amc.sim.adb_face import AdbFace
 from amc.sim.adb_ime import LATIN_IME
 from amc.sim.device import SimDevice
@@ -66,8 +70,8 @@ def test_the_first_time_selects_adbkeyboard_and_close_puts_the_keyboard_back(
     sent = _commands(face)
     assert [c.split(" --es ")[0] for c in sent] == [
         "am broadcast -a ADB_KEYBOARD_INPUT_TEXT",  # result=0: nobody listens yet
-        "settings get secure default_input_method",
         f"ime enable {ADB_KEYBOARD}",
+        "settings get secure default_input_method",
         f"ime set {ADB_KEYBOARD}",
         "am broadcast -a ADB_KEYBOARD_INPUT_TEXT",  # result=-1: typed
     ]
@@ -86,16 +90,62 @@ def test_no_focused_field_is_target_not_found(face: AdbFace, driver: U2Driver, d
     assert _values(device).get("username", "") == ""
 
 
-def test_no_adbkeyboard_installed_is_a_device_error_that_says_how_to_install_it(
-    face: AdbFace, driver: U2Driver, device: SimDevice
+@pytest.mark.parametrize("text", ["qa", "你好 😀"])
+def test_without_adbkeyboard_typing_goes_through_the_clipboard(
+    face: AdbFace, make_driver: DriverFactory, device: SimDevice, caplog: pytest.LogCaptureFixture, text: str
 ) -> None:
-    face.phone(SERIAL).shell.input_methods.adb_keyboard = False
+    device.adb_keyboard = False
     _focus(device, "username")
-    with pytest.raises(DeviceError, match=r"AdbKeyboard .* is not installed") as caught:
-        driver.type_text("qa")
-    assert caught.value.hint is not None and "set_input_ime()" in caught.value.hint
-    assert _values(device).get("username", "") == ""
-    assert face.phone(SERIAL).shell.input_methods.current == LATIN_IME
+    driver = make_driver().connect()
+    face.faults.reset_counts()
+    with caplog.at_level(logging.INFO, logger="amc.drivers.u2.ime"):
+        driver.type_text(text)
+        # the first time: the broadcast nobody took, `ime enable` (Unknown input method), then
+        # setClipboard, getClipboard (checked), pasteClipboard
+        assert face.requests("adb:shell") == 2 and face.requests("rpc:") == 3
+        assert face.faults.count("rpc:setClipboard") == 1 and face.faults.count("rpc:pasteClipboard") == 1
+        face.faults.reset_counts()
+        driver.type_text("!")  # decided once: no broadcast, no ime, the clipboard at once
+        assert face.requests("adb:shell") == 0 and face.requests("rpc:") == 3
+    assert _values(device)["username"] == text + "!"
+    said = [r for r in caplog.records if "not installed" in r.getMessage()]
+    assert len(said) == 1 and "set_input_ime()" in said[0].getMessage()
+    assert device.input_method == LATIN_IME  # nothing was switched, nothing to put back
+    face.phone(SERIAL).shell.history.clear()
+    driver.close()
+    assert not [c for c in _commands(face) if c.startswith("ime")]
+
+
+def test_an_older_android_that_says_unknown_id_falls_back_too() -> None:
+    answers = iter(["Broadcast completed: result=0\n", f"Error: Unknown id: {ADB_KEYBOARD}\n"])
+    sent: list[list[str]] = []
+
+    def shell(operation: str, args: list[str]) -> str:
+        sent.append(args)
+        return next(answers)
+
+    keyboard = AdbKeyboard("emulator-5554", shell)
+    assert keyboard.type_text("qa") is False and keyboard.installed is False
+    assert keyboard.type_text("qa") is False and len(sent) == 2  # asked once
+
+
+def test_the_keyboard_shown_is_the_current_input_methods_and_counts_as_a_keyboard(
+    face: AdbFace, driver: U2Driver, device: SimDevice, adb: adbutils.AdbClient
+) -> None:
+    _focus(device, "username")
+    before = driver.observe()
+    assert keyboard_visible(before) and before.foreground_app == DEMO
+    driver.type_text("qa")  # AdbKeyboard becomes current: its input view replaces Gboard's
+    scene = driver.observe()
+    assert device.input_method == ADB_KEYBOARD
+    view = scene.find(Selector(id="com.github.uiautomator:id/keyboard"))
+    assert view is not None and view.bounds.bottom == device.window_size[1]
+    assert keyboard_visible(scene) and scene.foreground_app == DEMO
+    assert scene.find(Selector(id="com.google.android.inputmethod.latin:id/keyboard_holder")) is None
+    windows = str(adb.device(serial=SERIAL).shell("dumpsys window windows"))
+    assert "com.github.uiautomator" in windows and "com.google.android.inputmethod.latin" not in windows
+    device.hide_keyboard()
+    assert not keyboard_visible(driver.observe())
 
 
 def test_the_broadcast_answers_parse_as_android_prints_them() -> None:
