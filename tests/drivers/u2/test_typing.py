@@ -187,6 +187,20 @@ def test_uiautomator2_send_keys_into_a_password_field(
     assert _values(device)["password"] == "s3cr3t ✓"
 
 
+def test_uiautomator2_send_keys_without_adbkeyboard_uses_the_clipboard_in_four_requests(
+    face: AdbFace, u2: uiautomator2.Device, device: SimDevice
+) -> None:
+    device.adb_keyboard = False
+    _focus(device, "username")
+    u2.send_keys("x")  # starts the uiautomator2 server
+    face.faults.reset_counts()
+    u2.send_keys("你好")
+    assert _values(device)["username"] == "x你好"
+    # ime list -s -a (AdbKeyboard not listed), then setClipboard, getClipboard, pasteClipboard
+    assert face.faults.count("adb:shell:ime") == 1 and face.requests("adb:shell") == 1
+    assert face.requests("rpc:") == 3 and face.faults.count("rpc:pasteClipboard") == 1
+
+
 def test_a_keyboard_that_binds_to_the_field_late_is_waited_for_a_few_times() -> None:
     answers = iter(
         [
