@@ -12,7 +12,7 @@ from amc.core.errors import TargetNotFound
 from amc.core.selectors import Selector
 from amc.drivers.u2 import U2Driver
 from amc.drivers.u2.ime import ADB_KEYBOARD, AdbKeyboard, broadcast_result
-from amc.semantic import keyboard_visible
+from amc.semantic import enrich_scene, keyboard_visible
 from amc.sim.adb_face import AdbFace
 from amc.sim.adb_ime import LATIN_IME
 from amc.sim.device import SimDevice
@@ -141,6 +141,9 @@ def test_the_keyboard_shown_is_the_current_input_methods_and_counts_as_a_keyboar
     view = scene.find(Selector(id="com.github.uiautomator:id/keyboard"))
     assert view is not None and view.bounds.bottom == device.window_size[1]
     assert keyboard_visible(scene) and scene.foreground_app == DEMO
+    seen, now = enrich_scene(before), enrich_scene(scene)  # what the world model is given
+    assert seen is not None and now is not None
+    assert now.keyboard_visible and now.alert is None and now.page == seen.page
     assert scene.find(Selector(id="com.google.android.inputmethod.latin:id/keyboard_holder")) is None
     windows = str(adb.device(serial=SERIAL).shell("dumpsys window windows"))
     assert "com.github.uiautomator" in windows and "com.google.android.inputmethod.latin" not in windows
