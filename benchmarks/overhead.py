@@ -323,10 +323,10 @@ def run(
         points = _points(driver)
         _runner(driver, 10)()  # warm caches (selector regexes, xpath views, the parser per thread)
         times = interleaved(
-            {"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, rounds
+            {"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, blocks=rounds
         )
         parts = _instrumented(driver, steps, rounds)
-        rows.append(_Row(name, parts, median(times["runner"]) / steps, median(times["direct"]) / steps))
+        rows.append(_Row(name, parts, times["runner"].median / steps, times["direct"].median / steps))
     split = Table(
         "Harness overhead per step, no device latency (µs per step, median)",
         ["device", *PARTS, "task loop total", "direct loop", "**harness overhead**"],
@@ -358,8 +358,10 @@ def run(
 def _latency_share(overheads: dict[str, float], steps: int, rounds: int) -> Table:
     driver = SourceSimDriver("android", latency=0.1)
     points = _points(driver)
-    times = interleaved({"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, rounds)
-    runner, direct = median(times["runner"]) / steps, median(times["direct"]) / steps
+    times = interleaved(
+        {"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, blocks=rounds
+    )
+    runner, direct = times["runner"].median / steps, times["direct"].median / steps
     rows: list[list[object]] = [
         ["direct loop (tap + read the source), sim Android", f"{direct * 1e3:,.1f}", ""],
         ["task loop, same device", f"{runner * 1e3:,.1f}", ""],
