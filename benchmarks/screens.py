@@ -25,7 +25,7 @@ from amc.sim.device import SimDevice
 from amc.sim.picture import PictureCache
 from amc.storage.timeline import RunInfo, TimelineWriter
 
-from benchmarks.common import Table, interleaved, median
+from benchmarks.common import Table, interleaved
 
 __all__ = ["run"]
 
@@ -52,9 +52,9 @@ def _picture_rows(rounds: int) -> list[list[object]]:
                 "cached": driver.screenshot,
                 "jpeg": partial(device.screenshot_jpeg, 80),
             },
-            rounds,
+            blocks=rounds,
         )
-        look = median(times["observe"])
+        look = times["observe"].median
         width, height = (round(v * device.screen_scale) for v in device.window_size)
         for name, label in (
             ("observe", "observe(): the dump rendered and parsed (baseline)"),
@@ -62,7 +62,7 @@ def _picture_rows(rounds: int) -> list[list[object]]:
             ("cached", "screenshot of the same screen again"),
             ("jpeg", "uiautomator2's JPEG (quality 80) of it"),
         ):
-            ms = median(times[name]) * 1000
+            ms = times[name].median * 1000
             rows.append([f"{platform} {width}x{height}", label, f"{ms:.2f}", f"{ms / (look * 1000):.2f}x"])
     return rows
 
@@ -97,14 +97,14 @@ def _flow_rows(rounds: int) -> list[list[object]]:
             return go
 
         policies: tuple[ScreenshotPolicy, ...] = ("failure", "always")
-        times = interleaved({p: runner(p) for p in policies}, rounds)
+        times = interleaved({p: runner(p) for p in policies}, blocks=rounds)
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    base = median(times["failure"])
+    base = times["failure"].median
     rows: list[list[object]] = []
     for policy in ("failure", "always"):
         pictures, size = kept[policy]
-        ms = median(times[policy]) * 1000
+        ms = times[policy].median * 1000
         rows.append(
             [
                 f"--screenshots {policy}",
