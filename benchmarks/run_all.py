@@ -83,7 +83,14 @@ def _wire(quick: bool) -> list[Table]:
 def _world(quick: bool) -> list[Table]:
     from benchmarks import world
 
-    return world.run(steps=10_000, every=2_500, task_steps=500, task_every=250) if quick else world.run()
+    quick_args = {
+        "steps": 10_000,
+        "every": 2_500,
+        "task_steps": 2_000,
+        "task_every": 500,
+        "traced_steps": 1_000,
+    }
+    return world.run(**quick_args) if quick else world.run()
 
 
 def _screens(quick: bool) -> list[Table]:
