@@ -64,6 +64,11 @@ class Cell:
             return None
         return max(seen) / min(seen) - 1
 
+    def over(self, limit: float) -> bool:
+        """True when the runs differ by more than ``limit`` (the printed figures' rounding aside)."""
+        spread = self.spread
+        return spread is not None and spread > limit + 1e-9
+
 
 def _plain(text: str) -> str:
     return text.replace("**", "").replace("`", "").strip()
@@ -193,7 +198,7 @@ def _figure(value: float | None) -> str:
 
 def render(cells: Sequence[Cell], runs: int, limit: float = 0.10) -> str:
     """The agreement table as Markdown, with a line saying how many cells are over ``limit``."""
-    over = [c for c in cells if c.spread is not None and c.spread > limit]
+    over = [c for c in cells if c.over(limit)]
     missing = [c for c in cells if len(c.present) < runs]
     spreads = [c.spread for c in cells if c.spread is not None]
     lines = [
@@ -228,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     texts = [path.read_text(encoding="utf-8") for path in args.runs]
     cells = agreement(texts, args.column)
     sys.stdout.write(render(cells, len(texts), args.limit))
-    return 1 if any(c.spread is not None and c.spread > args.limit for c in cells) else 0
+    return 1 if any(c.over(args.limit) for c in cells) else 0
 
 
 if __name__ == "__main__":

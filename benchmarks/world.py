@@ -126,12 +126,15 @@ def _plan(steps: int) -> list[PlannedStep]:
     ]
 
 
-def _task(steps: int, listener: Callable[[StepRecord, TaskContext], None]) -> TaskResult:
+def _task(
+    steps: int, listener: Callable[[StepRecord, TaskContext], None], plan: list[PlannedStep] | None = None
+) -> TaskResult:
+    """``steps`` taps through ``TaskRunner`` (``plan``, built before any memory is sampled, else
+    built here)."""
     driver = SceneSimDriver("android")
     driver.launch_app("com.android.settings")
-    runner = TaskRunner(
-        driver, ScriptedPlanner(_plan(steps)), config=TaskRunnerConfig(max_steps=steps), listeners=[listener]
-    )
+    script = ScriptedPlanner(plan if plan is not None else _plan(steps))
+    runner = TaskRunner(driver, script, config=TaskRunnerConfig(max_steps=steps), listeners=[listener])
     result = runner.run("one long task")
     if not result.succeeded or len(result.steps) != steps:
         raise RuntimeError(f"the long task did not run: {result.status.value}: {result.error}")
@@ -139,6 +142,7 @@ def _task(steps: int, listener: Callable[[StepRecord, TaskContext], None]) -> Ta
 
 
 def _task_rows(steps: int, every: int) -> tuple[list[list[object]], TaskResult, int]:
+    plan = _plan(steps)  # the script's planned steps are the planner's, there before the task starts
     trim_allocator()
     start_rss = rss_kib()
     rows: list[list[object]] = []
@@ -159,7 +163,7 @@ def _task_rows(steps: int, every: int) -> tuple[list[list[object]], TaskResult, 
             )
             previous.append(rss)
 
-    result = _task(steps, sample)
+    result = _task(steps, sample, plan)
     return rows, result, previous[-1] - previous[1]
 
 
@@ -173,10 +177,11 @@ def _traced_task(steps: int, start: int) -> float:
             gc.collect()
             marks[done] = tracemalloc.get_traced_memory()[0]
 
+    plan = _plan(steps)
     trim_allocator()
     tracemalloc.start()
     try:
-        result = _task(steps, sample)
+        result = _task(steps, sample, plan)
     finally:
         tracemalloc.stop()
     del result
@@ -223,7 +228,9 @@ def record_bytes(records: Iterable[StepRecord]) -> tuple[dict[str, int], int]:
             continue  # among the last scene_history: its Scene goes when it ages
         count += 1
         seen.add(id(record))
-        totals[PARTS[0]] += sys.getsizeof(record)
+        totals[PARTS[0]] += sys.getsizeof(record) + (
+            sys.getsizeof(record.__dict__) if hasattr(record, "__dict__") else 0
+        )
         result: Any = record.result
         seen.add(id(result))
         own = sys.getsizeof(result) + (sys.getsizeof(result.__dict__) if hasattr(result, "__dict__") else 0)
