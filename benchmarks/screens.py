@@ -6,7 +6,8 @@ this times a new screen's picture (drawn and encoded: the cache is emptied first
 screen's picture again (the cache), uiautomator2's JPEG form, and, as the baseline in the same run,
 ``SimDriver.observe()`` (the dump rendered and parsed into a Scene). Then the example flow
 ``settings_android.yaml`` runs through ``TaskRunner`` with a ``TimelineRecorder`` writing a run
-folder, with each policy, interleaved round by round: wall time, pictures and bytes written.
+folder, with each policy, in rounds whose order rotates (``benchmarks.common.interleaved``): wall
+time, pictures and bytes written.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def _picture_rows(rounds: int) -> list[list[object]]:
             ("jpeg", "uiautomator2's JPEG (quality 80) of it"),
         ):
             ms = times[name].median * 1000
-            rows.append([f"{platform} {width}x{height}", label, f"{ms:.2f}", f"{ms / (look * 1000):.2f}x"])
+            rows.append([f"{platform} {width}x{height}", label, f"{ms:.2f}", f"{ms / (look * 1000):#.3g}x"])
     return rows
 
 
@@ -110,7 +111,7 @@ def _flow_rows(rounds: int) -> list[list[object]]:
                 f"--screenshots {policy}",
                 f"{ms:.0f}",
                 f"{ms / 16:.1f}",
-                f"{ms / (base * 1000):.2f}x",
+                f"{ms / (base * 1000):#.3g}x",
                 pictures,
                 f"{size // 1024:,}",
             ]
@@ -125,7 +126,8 @@ def run(rounds: int = 15, flow_rounds: int = 5) -> list[Table]:
             ["screen (pixels)", "call", "median ms", "vs observe()"],
             _picture_rows(rounds),
             [
-                f"{rounds} rounds, interleaved; Settings' first screen; `new` empties the picture cache "
+                f"{rounds} rounds, the order of the four calls rotating from round to round, the allocator "
+                "trimmed before each; Settings' first screen; `new` empties the picture cache "
                 "first; the JPEG is encoded from the screen already drawn.",
             ],
         ),
@@ -134,8 +136,9 @@ def run(rounds: int = 15, flow_rounds: int = 5) -> list[Table]:
             ["policy", "run ms", "ms per step", "vs failure", "pictures", "run folder KiB"],
             _flow_rows(flow_rounds),
             [
-                f"{flow_rounds} rounds, interleaved; `TaskRunner` with a `TimelineRecorder` writing each run "
-                "folder (fsynced) to a temporary folder; the flow's own `screenshot:` step keeps its picture "
+                f"{flow_rounds} rounds, the order of the two rotating from round to round; `TaskRunner` "
+                "with a `TimelineRecorder` writing each run folder (fsynced) to a temporary folder; the "
+                "flow's own `screenshot:` step keeps its picture "
                 "under both policies.",
             ],
         ),
