@@ -161,3 +161,18 @@ def test_step_records_without_their_scene_are_counted_once_each_and_share_their_
     copies = counted * (sys.getsizeof(first.page) + sys.getsizeof(first.foreground_app))
     assert 0 < parts[world.PARTS[3]] < copies / 2  # the names once, not once per record
     assert parts[world.PARTS[2]] > 0 and parts[world.PARTS[4]] > 0
+
+
+def test_write_replaces_only_the_results_section(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks import run_all
+
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Benchmarks\n\nprose\n\n{run_all.START}\n\nold tables\n\n{run_all.END}\n\nafter\n")
+    monkeypatch.setattr(run_all, "README", readme)
+    run_all._write("Machine: box\n\n### new table\n")
+    text = readme.read_text()
+    section = f"{run_all.START}\n\nMachine: box\n\n### new table\n\n{run_all.END}"
+    assert text == f"# Benchmarks\n\nprose\n\n{section}\n\nafter\n"
+    readme.write_text("no section")
+    with pytest.raises(SystemExit, match="no results section"):
+        run_all._write("x")
