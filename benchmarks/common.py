@@ -19,6 +19,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import gc
+import math
 import os
 import platform
 import statistics
@@ -166,6 +167,7 @@ def interleaved(
     per_block: int = 1,
     warmup: float = 0.0,
     number: int = 1,
+    min_time: float = 0.0,
 ) -> dict[str, Stats]:
     """Time every contender in ``blocks`` blocks, the order rotating between blocks (:func:`rotations`).
 
@@ -173,29 +175,36 @@ def interleaved(
     calls timed together with ``perf_counter_ns`` (seconds per call), taken after
     :func:`trim_allocator`, and whatever the last call returned is released only after the clock
     stops. ``warmup`` seconds of untimed calls (every contender at least once, in turn) come first.
-    Each contender gets ``blocks * per_block`` samples."""
-    if blocks < 1 or per_block < 1 or number < 1:
-        raise ValueError("blocks, per_block and number must be >= 1")
+    With ``min_time`` each contender makes as many calls per sample (at least ``number``) as its
+    warm-up call says fill ``min_time`` seconds, so a fast contender's sample is not a handful of
+    microseconds that one interruption doubles. Each contender gets ``blocks * per_block`` samples."""
+    if blocks < 1 or per_block < 1 or number < 1 or min_time < 0:
+        raise ValueError("blocks, per_block and number must be >= 1, min_time >= 0")
     names = list(contenders)
+    calls = dict.fromkeys(names, number)
     deadline = time.perf_counter() + warmup
     while True:
         for name in names:
+            started = time.perf_counter_ns()
             contenders[name]()
+            took = (time.perf_counter_ns() - started) / 1e9
+            if min_time and took > 0:
+                calls[name] = max(calls[name], math.ceil(min_time / took))
         if time.perf_counter() >= deadline:
             break
     samples: dict[str, list[float]] = {name: [] for name in names}
     for order in rotations(names, blocks):
         for name in order:
-            run = contenders[name]
+            run, repeat = contenders[name], calls[name]
             for _ in range(per_block):
                 trim_allocator()
                 kept: object = None
                 started = time.perf_counter_ns()
-                for _ in range(number):
+                for _ in range(repeat):
                     kept = run()
                 took = time.perf_counter_ns() - started
                 del kept
-                samples[name].append(took / number / 1e9)
+                samples[name].append(took / repeat / 1e9)
     return {name: Stats.of(values) for name, values in samples.items()}
 
 

@@ -176,3 +176,23 @@ def test_write_replaces_only_the_results_section(tmp_path: Path, monkeypatch: py
     readme.write_text("no section")
     with pytest.raises(SystemExit, match="no results section"):
         run_all._write("x")
+
+
+def test_min_time_gives_a_fast_contender_more_calls_per_sample(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = iter(range(0, 10**12, 1_000_000))  # every reading 1 ms after the last
+    monkeypatch.setattr(common.time, "perf_counter_ns", lambda: next(clock))
+    monkeypatch.setattr(common.time, "perf_counter", lambda: 0.0)  # the warm-up has no deadline
+    calls = {"fast": 0, "slow": 0}
+
+    def count(name: str) -> Callable[[], object]:
+        def run() -> object:
+            calls[name] += 1
+            if name == "slow":
+                next(clock), next(clock), next(clock)  # three readings pass: a slower call
+            return None
+
+        return run
+
+    common.interleaved({"fast": count("fast"), "slow": count("slow")}, blocks=1, min_time=0.004)
+    # Warm-up: fast 1 ms per call -> 4 calls per sample; slow 4 ms -> 1 call.
+    assert calls == {"fast": 1 + 4, "slow": 1 + 1}
