@@ -153,8 +153,9 @@ class Session:
         return name
 
     def _forget_old_scene(self) -> None:
-        """Keep full Scenes only on the last ``scene_history`` step records, so a long task's memory
-        stays flat (the run timeline keeps every page source on disk)."""
+        """Keep full Scenes only on the last ``scene_history`` step records, so a long task grows by
+        its lean records alone, about 0.8 KiB per step (``benchmarks/world.py``; the run timeline
+        keeps every page source on disk)."""
         steps = self.context.steps
         old = len(steps) - self.context.scene_history - 1
         if old >= 0 and steps[old].scene is not None:
