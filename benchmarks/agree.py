@@ -10,10 +10,11 @@ matches too), their rows by key (the first cell, or as many leading cells as mak
 table unique in every run) and their columns by name, so a row or a table that only some runs have
 is reported as missing, not compared against the wrong one.
 
-A ratio column is one whose name says so (``ratio``, ``speed-up``/``speedup``, ``vs …``; ``--column``
-adds more) or whose cells mostly carry a ``1.23x`` figure (``0.123 (1.23x)`` counts: the figure in
-the cell). For every ratio cell it prints each run's value and the spread, ``max/min - 1`` over the
-runs, flagged when it is over ``--limit`` (10% unless told); the exit code is 1 when any is.
+A ratio column is one whose name says so (``ratio``, ``speed-up``/``speedup``, ``share``, ``vs …``;
+``--column`` adds more) or whose cells mostly carry a ``1.23x`` figure (``0.123 (1.23x)`` counts:
+the figure in the cell). For every ratio cell it prints each run's value and the spread,
+``max/min - 1`` over the runs, flagged when it is over ``--limit`` (10% unless told); the exit code
+is 1 when any is.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ __all__ = ["Cell", "MarkdownTable", "agreement", "main", "ratio_columns", "read_
 _SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _TIMES = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?|\.\d+)\s*[x\u00d7](?![\w])")
 _NUMBER = re.compile(r"[-+]?(\d[\d,]*(?:\.\d+)?|\.\d+)")
-_RATIO_NAME = re.compile(r"ratio|speed-?up|^vs\b|\bvs\.? ", re.I)
+_RATIO_NAME = re.compile(r"ratio|speed-?up|share|^vs\b|\bvs\.? ", re.I)
 
 
 @dataclass(frozen=True)

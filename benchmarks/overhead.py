@@ -356,6 +356,10 @@ class Measured:
     def device(self) -> Stats:
         return Stats.of([sum(run[p] for p in DEVICE) for run in self.runs])
 
+    def share(self) -> Stats:
+        """The harness's part of each run's step (the timeline included)."""
+        return Stats.of([sum(run[p] for p in HARNESS) / run["total"] for run in self.runs])
+
 
 def _measure_all(
     devices: Sequence[tuple[str, SimDriver]], steps: int, blocks: int, out: Path
@@ -409,6 +413,7 @@ def run(
             "**harness overhead**",
             "without the timeline",
             "min of the runs",
+            "harness share of the step",
         ],
         [
             [
@@ -418,6 +423,7 @@ def run(
                 f"**{_us(m.harness().median)}**",
                 _us(m.harness(timeline=False).median),
                 _us(m.harness().min),
+                f"{m.share().median:.1%}",
             ]
             for m in measured
         ],

@@ -196,3 +196,12 @@ def test_min_time_gives_a_fast_contender_more_calls_per_sample(monkeypatch: pyte
     common.interleaved({"fast": count("fast"), "slow": count("slow")}, blocks=1, min_time=0.004)
     # Warm-up: fast 1 ms per call -> 4 calls per sample; slow 4 ms -> 1 call.
     assert calls == {"fast": 1 + 4, "slow": 1 + 1}
+
+
+def test_a_share_column_is_a_ratio_and_a_time_column_is_not() -> None:
+    text = "### Overhead\n\n| device | µs | harness share of the step |\n|---|---:|---:|\n"
+    text += "| sim | 700 | 41.2% |\n"
+    (table,) = agree.read_tables(text)
+    assert [table.headers[i] for i in agree.ratio_columns(table)] == ["harness share of the step"]
+    (cell,) = agree.agreement([text, text.replace("41.2%", "47.0%")])
+    assert cell.values == (41.2, 47.0) and cell.over(0.10)
