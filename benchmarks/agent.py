@@ -1,7 +1,7 @@
 """The agent surface: what an MCP tool call adds to a step, and what the LLM planner sends per turn.
 
 First table: one tap by its text on the simulated Android Settings screen (then ``back``, so every
-round starts on the same screen), recorded in a run timeline, three ways, interleaved round by round:
+round starts on the same screen), recorded in a run timeline, three ways, in rounds whose order rotates:
 ``Session.run_step`` with the ``TimelineRecorder`` (the baseline: a flow step), the same call through
 ``DeviceService.call`` (the argument checks, the skip rule, the reply and its redaction), and through
 the MCP SDK's client connected in process to the server (the protocol's own cost, no stdio pipe).
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
@@ -34,7 +35,7 @@ from amc.storage.timeline import RunInfo, TimelineWriter
 from amc.world.model import WorldModel
 from mcp import Client
 
-from benchmarks.common import Table, median
+from benchmarks.common import Stats, Table, median, rotations, trim_allocator
 
 __all__ = ["run"]
 
@@ -96,15 +97,24 @@ def _mcp_steps(folder: Path, rounds: int) -> list[float]:
 
 
 def _call_table(rounds: int) -> Table:
-    samples: dict[str, list[float]] = {"session": [], "service": [], "mcp": []}
+    ways: dict[str, Callable[[Path, int], list[float]]] = {
+        "session": _session_steps,
+        "service": _service_steps,
+        "mcp": _mcp_steps,
+    }
+    samples: dict[str, list[float]] = {name: [] for name in ways}
     memory = Path("/dev/shm")  # the timeline on tmpfs: fsync on a shared disk would drown the difference
     with tempfile.TemporaryDirectory(dir=memory if memory.is_dir() else None) as tmp:
-        for n in range(rounds):  # interleaved: one batch of each per round
-            base = Path(tmp) / str(n)
-            samples["session"] += _session_steps(base / "a", 20)
-            samples["service"] += _service_steps(base / "b", 20)
-            samples["mcp"] += _mcp_steps(base / "c", 20)
-    baseline = median(samples["session"])
+        for name, way in ways.items():
+            way(Path(tmp) / f"warm-{name}", 2)  # untimed: imports, caches, the SDK's first session
+        # One batch of each per round, the order rotating from round to round, the allocator
+        # trimmed before each batch.
+        for n, order in enumerate(rotations(list(ways), rounds)):
+            for name in order:
+                trim_allocator()
+                samples[name] += ways[name](Path(tmp) / f"{n}-{name}", 20)
+    stats = {name: Stats.of(times) for name, times in samples.items()}
+    baseline = stats["session"]
     labels = {
         "session": "Session.run_step + timeline (a flow step)",
         "service": "DeviceService.call (the MCP tool, no protocol)",
@@ -113,19 +123,21 @@ def _call_table(rounds: int) -> Table:
     rows = [
         [
             labels[name],
-            f"{median(times) * 1e6:,.0f}",
-            f"{(median(times) - baseline) * 1e6:+,.0f}",
-            f"{median(times) / baseline:.2f}x",
+            f"{s.median * 1e6:,.0f}",
+            f"{s.min * 1e6:,.0f}",
+            f"{(s.median - baseline.median) * 1e6:+,.0f}",
+            f"{s.median / baseline.median:.2f}x",
         ]
-        for name, times in samples.items()
+        for name, s in stats.items()
     ]
     return Table(
-        "An MCP tool call against the same step run directly (sim Android, tap by text, µs per call, median)",
-        ["path", "µs per tap", "µs added", "vs a flow step"],
+        "An MCP tool call against the same step run directly (sim Android, tap by text, µs per call)",
+        ["path", "µs per tap (median)", "min", "µs added", "vs a flow step"],
         rows,
         [
-            f"{rounds} rounds of 20 taps each way, interleaved; every tap is written to a run timeline "
-            "(fsynced) on tmpfs (/dev/shm), so a disk's fsync does not drown the difference.",
+            f"{rounds} rounds of 20 taps each way, the order of the three rotating from round to round, the "
+            "allocator trimmed before each batch; every tap is written to a run timeline (fsynced) on tmpfs "
+            "(/dev/shm), so a disk's fsync does not drown the difference.",
         ],
     )
 

@@ -1,13 +1,25 @@
-"""What every benchmark shares: the machine line, medians, Markdown tables, RSS, and device latency.
+"""What every benchmark shares: the machine line, interleaved timing, Markdown tables, RSS, latency.
 
-Rules kept by every benchmark here: candidates that are compared run in the same process, in the
-same run, interleaved round by round (these machines are noisy), and the median of the rounds is
-reported; nothing here asserts on time.
+Rules kept by every benchmark here (issue 17: benchmarks that do not lie):
+
+- contenders that are compared run in the same process, in the same run, interleaved in blocks
+  whose order rotates from block to block (:func:`interleaved`), so no contender always runs right
+  after the same other one (a fixed order moved the parse ratios by about 25%);
+- before every timed run the allocator is put back in one state (:func:`trim_allocator`:
+  ``gc.collect()``, then glibc's ``malloc_trim(0)`` where the C library has it), and the run's
+  result is released only after the clock stops;
+- the minimum and the median of all samples are both reported (:class:`Stats`); nothing here
+  asserts on time.
+
+The parse benchmark and the device benchmarks reuse these: import them, do not copy them.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
+import math
 import os
 import platform
 import statistics
@@ -26,11 +38,14 @@ __all__ = [
     "LIBRARIES",
     "RouteLatency",
     "SceneSimDriver",
+    "Stats",
     "Table",
     "interleaved",
     "machine",
     "median",
+    "rotations",
     "rss_kib",
+    "trim_allocator",
     "warm_up",
 ]
 
@@ -79,17 +94,118 @@ def warm_up(seconds: float = 0.5) -> None:
         sum(range(10_000))
 
 
-def interleaved(candidates: Mapping[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
-    """Run each candidate once per round, in turn, after a ``gc.collect()``; seconds per run."""
-    times: dict[str, list[float]] = {name: [] for name in candidates}
-    for _ in range(rounds):
-        for name, run in candidates.items():
-            gc.collect()
-            started = time.perf_counter()
-            kept = run()
-            times[name].append(time.perf_counter() - started)
-            del kept
-    return times
+def _load_malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none (musl, macOS, Windows)."""
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return None
+    try:
+        libc = ctypes.CDLL(name)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError):
+        return None
+    trim.argtypes = [ctypes.c_size_t]
+    trim.restype = ctypes.c_int
+    return trim  # type: ignore[no-any-return]
+
+
+_MALLOC_TRIM = _load_malloc_trim()
+
+
+def trim_allocator() -> bool:
+    """Put the heap back in one state before a timed run: ``gc.collect()``, then glibc's
+    ``malloc_trim(0)`` (hands free pages back to the system, so a run does not inherit the free
+    lists the previous contender left). True if ``malloc_trim`` ran; elsewhere only the collection."""
+    gc.collect()
+    if _MALLOC_TRIM is None:
+        return False
+    _MALLOC_TRIM(0)
+    return True
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The samples of one contender (seconds per call) with their minimum and median."""
+
+    min: float
+    median: float
+    samples: tuple[float, ...]
+
+    @classmethod
+    def of(cls, samples: Sequence[float]) -> Stats:
+        if not samples:
+            raise ValueError("Stats needs at least one sample")
+        values = tuple(samples)
+        return cls(min(values), statistics.median(values), values)
+
+    def ratio(self, baseline: Stats) -> tuple[float, float]:
+        """(minimum over the baseline's minimum, median over the baseline's median)."""
+        return self.min / baseline.min, self.median / baseline.median
+
+
+def rotations(names: Sequence[str], blocks: int) -> list[tuple[str, ...]]:
+    """The order of the contenders in each block: block ``b`` starts at contender ``b mod n`` and odd
+    rotations of two or more run backwards too, so every contender runs before and after every
+    other one. ``rotations("ABC", 3)`` is ``[ABC, BCA, CAB]``; ``rotations("AB", 2)`` ``[AB, BA]``."""
+    n = len(names)
+    if n == 0:
+        return [() for _ in range(blocks)]
+    out: list[tuple[str, ...]] = []
+    for b in range(blocks):
+        shift = b % n
+        order = tuple(names[shift:]) + tuple(names[:shift])
+        if (b // n) % 2 == 1:
+            order = order[::-1]
+        out.append(order)
+    return out
+
+
+def interleaved(
+    contenders: Mapping[str, Callable[[], object]],
+    *,
+    blocks: int,
+    per_block: int = 1,
+    warmup: float = 0.0,
+    number: int = 1,
+    min_time: float = 0.0,
+) -> dict[str, Stats]:
+    """Time every contender in ``blocks`` blocks, the order rotating between blocks (:func:`rotations`).
+
+    In a block each contender runs ``per_block`` timed samples in a row; a sample is ``number``
+    calls timed together with ``perf_counter_ns`` (seconds per call), taken after
+    :func:`trim_allocator`, and whatever the last call returned is released only after the clock
+    stops. ``warmup`` seconds of untimed calls (every contender at least once, in turn) come first.
+    With ``min_time`` each contender makes as many calls per sample (at least ``number``) as its
+    warm-up call says fill ``min_time`` seconds, so a fast contender's sample is not a handful of
+    microseconds that one interruption doubles. Each contender gets ``blocks * per_block`` samples."""
+    if blocks < 1 or per_block < 1 or number < 1 or min_time < 0:
+        raise ValueError("blocks, per_block and number must be >= 1, min_time >= 0")
+    names = list(contenders)
+    calls = dict.fromkeys(names, number)
+    deadline = time.perf_counter() + warmup
+    while True:
+        for name in names:
+            started = time.perf_counter_ns()
+            contenders[name]()
+            took = (time.perf_counter_ns() - started) / 1e9
+            if min_time and took > 0:
+                calls[name] = max(calls[name], math.ceil(min_time / took))
+        if time.perf_counter() >= deadline:
+            break
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for order in rotations(names, blocks):
+        for name in order:
+            run, repeat = contenders[name], calls[name]
+            for _ in range(per_block):
+                trim_allocator()
+                kept: object = None
+                started = time.perf_counter_ns()
+                for _ in range(repeat):
+                    kept = run()
+                took = time.perf_counter_ns() - started
+                del kept
+                samples[name].append(took / repeat / 1e9)
+    return {name: Stats.of(values) for name, values in samples.items()}
 
 
 def rss_kib() -> int:

@@ -1,51 +1,57 @@
-"""What the harness costs per step on top of the device: ``TaskRunner`` against a loop calling the driver.
+"""What the harness costs per step on top of the device, measured from inside a real ``TaskRunner`` step.
 
-Both sides make the same device calls per step (one tap, one observation). The loop taps fixed
-coordinates; the task loop plans the step, resolves its selector on the latest Scene, executes it,
-observes, names the page (semantic enrichment), folds the step into the world model and records it.
-The difference of the two, measured interleaved in the same run, is the harness's overhead.
+A task of taps found by their selectors (alternately opening a sub-page and coming back) runs through
+``TaskRunner`` with the run timeline attached, as ``amc run`` runs it; every seam the loop already
+has is wrapped in a timer on one :class:`PhaseClock` (``perf_counter_ns``): the driver (its
+observation and its actions), the parse inside the observation, the enricher, the planner, the
+executor, the world model and the timeline listener. The clock charges each nanosecond to exactly
+one phase, the innermost open one (a parse inside an observation is the parse's, a device action
+inside the executor is the device's), and whatever no seam covers (the session's records, the
+observer, the loop itself) to ``loop & records``. So
 
-Four devices: the simulated phone as ``SimDriver`` ships, on Android and iOS, whose observation is
-its platform's real source text (uiautomator XML, WebDriverAgent XML) parsed by
-``drivers.hierarchy.parse_source`` as for a real phone (the direct loop reads the text and parses
-nothing, as a client library's user gets it); and the same phones handing over a ready-made Scene
-(``SceneSimDriver``), which shows the harness's cost without the parse.
+    harness overhead per step = everything but the device's own time (its observation and actions),
 
-A second, instrumented run times each seam (timing wrappers around the driver, the planner, the
-enricher, the executor and the world model) to split the step; the wrappers add about a microsecond
-each. Then the same comparison with 100 ms of device latency per call shows the overhead as a
-share of a step's wall time.
+read off one clock in one run, not the difference of two noisy totals.
+
+Four devices: the simulated phone as ``SimDriver`` ships, on Android and iOS, whose observation is its
+platform's real source text (uiautomator XML, WebDriverAgent XML) parsed by
+``drivers.hierarchy.parse_source`` as for a real phone; and the same phones handing over a ready-made
+Scene (``SceneSimDriver``), which shows the harness without the parse. The four run interleaved in
+rotating blocks, the allocator trimmed before each run (:func:`benchmarks.common.interleaved`). Then
+the same task on a device answering each call in 100 ms gives the overhead's share of a real step.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import shutil
+import tempfile
 import time
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from amc.core.models import PlannedStep, Platform, Scene, StepResult
-from amc.core.selectors import Selector, tap_point
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.hierarchy import parse_source
 from amc.drivers.simulated import SimDriver
+from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor, Screen
 from amc.runtime.planner import Planner, ScriptedPlanner
+from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.semantic.enricher import DefaultEnricher
 from amc.semantic.models import Observation, SemanticScene
 from amc.sim.render_android import render_hierarchy
 from amc.sim.render_wda import render_xml, wda_tree
+from amc.storage.timeline import RunInfo, TimelineWriter
 from amc.world.model import WorldModel
 from amc.world.models import WorldState
 
-from benchmarks.common import SceneSimDriver, Table, interleaved, median
+from benchmarks.common import SceneSimDriver, Stats, Table, interleaved
 
-__all__ = ["FLOWS", "SourceSimDriver", "run"]
-
-Clock = defaultdict[str, float]
+__all__ = ["DEVICE", "FLOWS", "HARNESS", "PHASES", "PhaseClock", "SourceSimDriver", "measure", "run"]
 
 # Per platform: the app, and the selectors of a step that opens a sub-page and one that comes back.
 FLOWS: dict[Platform, tuple[str, dict[str, str], dict[str, str]]] = {
@@ -53,16 +59,71 @@ FLOWS: dict[Platform, tuple[str, dict[str, str], dict[str, str]]] = {
     "ios": ("com.apple.Preferences", {"text": "General"}, {"id": "BackButton"}),
 }
 
+DEVICE = ("device: observe", "device: action")
+HARNESS = ("parse", "enrich", "plan", "execute", "world hook", "timeline", "loop & records")
+PHASES = DEVICE + HARNESS
+ROOT = "loop & records"
+
+
+class PhaseClock:
+    """Exclusive nanoseconds per phase: each moment is charged to the innermost open phase.
+
+    ``enter(name)`` / ``leave()`` nest; between ``start()`` and ``stop()`` any moment inside no
+    phase is the root's (``loop & records``). Costs two ``perf_counter_ns`` calls per seam."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, int] = dict.fromkeys(PHASES, 0)
+        self._stack: list[str] = []
+        self._since = 0
+
+    def start(self) -> None:
+        self._stack = [ROOT]
+        self._since = time.perf_counter_ns()
+
+    def stop(self) -> None:
+        self.leave()
+        if self._stack:
+            raise RuntimeError(f"phases left open: {self._stack}")
+
+    def enter(self, name: str) -> None:
+        now = time.perf_counter_ns()
+        if self._stack:
+            self.totals[self._stack[-1]] += now - self._since
+        self._stack.append(name)
+        self._since = now
+
+    def leave(self) -> None:
+        now = time.perf_counter_ns()
+        self.totals[self._stack.pop()] += now - self._since
+        self._since = now
+
+    def phase(self, name: str) -> _Phase:
+        """``with clock.phase(name):`` enters ``name`` and leaves it however the block ends."""
+        return _Phase(self, name)
+
+
+class _Phase:
+    __slots__ = ("clock", "name")
+
+    def __init__(self, clock: PhaseClock, name: str) -> None:
+        self.clock, self.name = clock, name
+
+    def __enter__(self) -> None:
+        self.clock.enter(self.name)
+
+    def __exit__(self, *exc: object) -> None:
+        self.clock.leave()
+
 
 class SourceSimDriver(SimDriver):
     """``SimDriver``'s observation (its platform's real source, parsed by ``parse_source``) split in two:
-    ``source()`` is the device's work, the parse the harness's (timed in ``parse_seconds``)."""
+    ``source()`` is the device's work, the parse (charged to ``clock``'s ``parse``) the harness's."""
 
     backend = "sim"
 
     def __init__(self, platform: Platform, **kwargs: object) -> None:
         super().__init__(platform, **kwargs)  # type: ignore[arg-type]
-        self.parse_seconds = 0.0
+        self.clock: PhaseClock | None = None
 
     def _snapshot(self) -> tuple[str, str, str | None]:
         self._call()
@@ -83,24 +144,28 @@ class SourceSimDriver(SimDriver):
         started = time.perf_counter()
         source, foreground, activity = self._snapshot()
         dev = self.device
-        parsing = time.perf_counter()
-        scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
-        self.parse_seconds += time.perf_counter() - parsing
-        return dataclasses.replace(
-            scene,
-            foreground_app=scene.foreground_app or foreground,
-            activity=activity,
-            capture_duration=time.perf_counter() - started,
-        )
+        if self.clock is not None:
+            self.clock.enter("parse")
+        try:
+            scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
+            return dataclasses.replace(
+                scene,
+                foreground_app=scene.foreground_app or foreground,
+                activity=activity,
+                capture_duration=time.perf_counter() - started,
+            )
+        finally:
+            if self.clock is not None:
+                self.clock.leave()
 
 
-# --- timing wrappers around the seams ----------------------------------------------------------
+# --- timers at the seams the loop already has ----------------------------------------------------
 
 
 class _TimedDriver:
-    """Delegates to a driver, adding the time of observations and of actions to ``clock``."""
+    """Delegates to a driver; its observations and actions are the device's phases."""
 
-    def __init__(self, inner: SimDriver, clock: Clock) -> None:
+    def __init__(self, inner: SimDriver, clock: PhaseClock) -> None:
         self.inner, self.clock = inner, clock
         self.backend = inner.backend
 
@@ -113,15 +178,12 @@ class _TimedDriver:
         return self.inner.platform
 
     def _act(self, call: Callable[[], None]) -> None:
-        started = time.perf_counter()
-        call()
-        self.clock["device action"] += time.perf_counter() - started
+        with self.clock.phase("device: action"):
+            call()
 
     def observe(self) -> Scene:
-        started = time.perf_counter()
-        scene = self.inner.observe()
-        self.clock["observe"] += time.perf_counter() - started
-        return scene
+        with self.clock.phase("device: observe"):
+            return self.inner.observe()
 
     def tap(self, x: int, y: int) -> None:
         self._act(lambda: self.inner.tap(x, y))
@@ -133,7 +195,8 @@ class _TimedDriver:
         self._act(lambda: self.inner.terminate_app(app_id))
 
     def current_app(self) -> str | None:
-        return self.inner.current_app()
+        with self.clock.phase("device: action"):
+            return self.inner.current_app()
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
         self._act(lambda: self.inner.long_press(x, y, duration))
@@ -148,64 +211,67 @@ class _TimedDriver:
         self._act(lambda: self.inner.press(key))
 
     def screenshot(self) -> bytes:
-        return self.inner.screenshot()
+        with self.clock.phase("device: action"):
+            return self.inner.screenshot()
 
     def close(self) -> None:
         self.inner.close()
 
 
 class _TimedPlanner:
-    def __init__(self, inner: Planner, clock: Clock) -> None:
+    def __init__(self, inner: Planner, clock: PhaseClock) -> None:
         self.inner, self.clock = inner, clock
 
     def plan(
         self, *, goal: str, observation: Observation, world: WorldState | None, steps: Sequence[StepRecord]
     ) -> list[PlannedStep]:
-        started = time.perf_counter()
-        planned = self.inner.plan(goal=goal, observation=observation, world=world, steps=steps)
-        self.clock["plan"] += time.perf_counter() - started
-        return planned
+        with self.clock.phase("plan"):
+            return self.inner.plan(goal=goal, observation=observation, world=world, steps=steps)
 
 
 class _TimedEnricher:
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: PhaseClock) -> None:
         self.inner, self.clock = DefaultEnricher(), clock
 
     def enrich(self, scene: Scene) -> SemanticScene | None:
-        started = time.perf_counter()
-        semantic = self.inner.enrich(scene)
-        self.clock["enrich"] += time.perf_counter() - started
-        return semantic
+        with self.clock.phase("enrich"):
+            return self.inner.enrich(scene)
 
 
 class _TimedExecutor(Executor):
-    """The executor's own time: the step's wall time minus the device action inside it."""
-
-    def __init__(self, driver: Driver, clock: Clock) -> None:
+    def __init__(self, driver: Driver, clock: PhaseClock) -> None:
         super().__init__(driver)
         self.clock = clock
 
     def execute(self, step: PlannedStep, screen: Screen) -> StepResult:
-        device_before = self.clock["device action"]
-        started = time.perf_counter()
-        result = super().execute(step, screen)
-        inside = self.clock["device action"] - device_before
-        self.clock["execute"] += time.perf_counter() - started - inside
-        return result
+        with self.clock.phase("execute"):
+            return super().execute(step, screen)
 
 
 class _TimedWorld(WorldModel):
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: PhaseClock) -> None:
         super().__init__()
         self.clock = clock
 
+    def see(self, observation: Observation) -> None:
+        with self.clock.phase("world hook"):
+            super().see(observation)
+
     def observe(self, observation: Observation | None, step: PlannedStep, result: StepResult) -> None:
-        started = time.perf_counter()
-        super().observe(observation, step, result)
-        self.clock["world hook"] += time.perf_counter() - started
+        with self.clock.phase("world hook"):
+            super().observe(observation, step, result)
 
 
-# --- the two ways ------------------------------------------------------------------------------
+class _TimedListener:
+    def __init__(self, inner: TimelineRecorder, clock: PhaseClock) -> None:
+        self.inner, self.clock = inner, clock
+
+    def __call__(self, record: StepRecord, context: TaskContext) -> None:
+        with self.clock.phase("timeline"):
+            self.inner(record, context)
+
+
+# --- one instrumented task ----------------------------------------------------------------------
 
 
 def _steps(platform: Platform, n: int) -> list[PlannedStep]:
@@ -220,88 +286,96 @@ def _fresh(driver: SimDriver) -> None:
     driver.device.launch(app)
 
 
-def _points(driver: SimDriver) -> tuple[tuple[int, int], tuple[int, int]]:
-    """The coordinates the direct loop taps: the forward row, then the back button."""
-    _app, forward, back = FLOWS[driver.platform]
+def _folder() -> Path:
+    """Where the timelines go: tmpfs when there is one, so a shared disk's fsync does not drown the
+    harness (each step fsyncs its page source, the folder and its timeline line)."""
+    memory = Path("/dev/shm")
+    return Path(tempfile.mkdtemp(prefix="amc-bench-overhead-", dir=memory if memory.is_dir() else None))
+
+
+def measure(driver: SimDriver, steps: int, out: Path) -> dict[str, float]:
+    """One task of ``steps`` taps through ``TaskRunner`` with every seam timed: seconds per step
+    of each phase (``PHASES``) and ``total`` (the task loop's wall time, from the same clock)."""
+    clock = PhaseClock()
+    if isinstance(driver, SourceSimDriver):
+        driver.clock = clock
     _fresh(driver)
-    first = driver.observe()
-    there = tap_point(Selector.from_mapping(forward).resolve(first), first.window)
-    driver.tap(*there)
-    second = driver.observe()
-    home = tap_point(Selector.from_mapping(back).resolve(second), second.window)
-    _fresh(driver)
-    return there, home
+    timed = _TimedDriver(driver, clock)
+    writer = TimelineWriter(Path(tempfile.mkdtemp(dir=out)))
+    writer.start(RunInfo("bench", "bench", driver.device_id, driver.platform, driver.backend))
+    runner = TaskRunner(
+        timed,
+        _TimedPlanner(ScriptedPlanner(_steps(driver.platform, steps)), clock),
+        _TimedExecutor(timed, clock),
+        TaskRunnerConfig(max_steps=steps),
+        _TimedWorld(clock),
+        enricher=_TimedEnricher(clock),
+        listeners=[_TimedListener(TimelineRecorder(writer, timed, screenshots="failure"), clock)],
+    )
+    clock.start()
+    result = runner.run("bench")
+    clock.stop()
+    writer.finish(result.status.value)
+    writer.close()
+    if isinstance(driver, SourceSimDriver):
+        driver.clock = None
+    if not result.succeeded or len(result.steps) != steps:
+        raise RuntimeError(f"the benchmark task did not run: {result.status.value}: {result.error}")
+    per_step = {name: ns / 1e9 / steps for name, ns in clock.totals.items()}
+    per_step["total"] = sum(clock.totals.values()) / 1e9 / steps
+    return per_step
 
 
-def _direct(driver: SimDriver, n: int, points: tuple[tuple[int, int], tuple[int, int]]) -> Callable[[], int]:
-    """Tap fixed points and read the screen as the client library gives it: a Scene for the in-process
-    phone, the source text (not parsed) for the phone that answers with source."""
-    look: Callable[[], object] = driver.source if isinstance(driver, SourceSimDriver) else driver.observe
-
-    def run() -> int:
-        _fresh(driver)
-        look()
-        for k in range(n):
-            driver.tap(*points[k % 2])
-            look()
-        return n
-
-    return run
-
-
-def _runner(driver: SimDriver, n: int) -> Callable[[], int]:
-    config = TaskRunnerConfig(max_steps=n + 1)
-
-    def run() -> int:
-        _fresh(driver)
-        result = TaskRunner(driver, ScriptedPlanner(_steps(driver.platform, n)), config=config).run("bench")
-        assert result.succeeded and len(result.steps) == n, result.error
-        return n
-
-    return run
-
-
-def _instrumented(driver: SimDriver, n: int, rounds: int) -> dict[str, float]:
-    """Median seconds per step of each part of the loop, over ``rounds`` instrumented runs."""
-    per_round: list[dict[str, float]] = []
-    config = TaskRunnerConfig(max_steps=n + 1)
+def clock_cost(rounds: int = 20_000) -> float:
+    """Seconds one timed seam adds (an ``enter`` and a ``leave`` through ``phase()``)."""
+    clock = PhaseClock()
+    clock.start()
+    started = time.perf_counter_ns()
     for _ in range(rounds):
-        _fresh(driver)
-        clock: Clock = defaultdict(float)
-        timed = _TimedDriver(driver, clock)
-        parse_before = getattr(driver, "parse_seconds", 0.0)
-        runner = TaskRunner(
-            timed,
-            _TimedPlanner(ScriptedPlanner(_steps(driver.platform, n)), clock),
-            _TimedExecutor(timed, clock),
-            config,
-            _TimedWorld(clock),
-            enricher=_TimedEnricher(clock),
-        )
-        started = time.perf_counter()
-        result = runner.run("bench")
-        total = time.perf_counter() - started
-        assert result.succeeded, result.error
-        parse = getattr(driver, "parse_seconds", 0.0) - parse_before
-        parts = dict(clock)
-        parts["parse"] = parse
-        parts["observe"] = clock["observe"] - parse
-        parts["loop & records"] = total - sum(parts.values())
-        parts["total"] = total
-        per_round.append({k: v / n for k, v in parts.items()})
-    return {key: median([r[key] for r in per_round]) for key in per_round[0]}
+        with clock.phase("plan"):
+            pass
+    took = time.perf_counter_ns() - started
+    clock.stop()
+    return took / rounds / 1e9
 
 
 @dataclass(frozen=True)
-class _Row:
+class Measured:
+    """The per-step phases of one device over the runs (seconds), with their minimum and median."""
+
     name: str
-    parts: dict[str, float]
-    runner: float
-    direct: float
+    runs: tuple[dict[str, float], ...]
+
+    def stats(self, key: str) -> Stats:
+        return Stats.of([run[key] for run in self.runs])
+
+    def harness(self, *, timeline: bool = True) -> Stats:
+        parts = HARNESS if timeline else tuple(p for p in HARNESS if p != "timeline")
+        return Stats.of([sum(run[p] for p in parts) for run in self.runs])
+
+    def device(self) -> Stats:
+        return Stats.of([sum(run[p] for p in DEVICE) for run in self.runs])
+
+    def share(self) -> Stats:
+        """The harness's part of each run's step (the timeline included)."""
+        return Stats.of([sum(run[p] for p in HARNESS) / run["total"] for run in self.runs])
 
 
-PARTS = ("observe", "parse", "enrich", "plan", "execute", "device action", "world hook", "loop & records")
-HARNESS = ("parse", "enrich", "plan", "execute", "world hook", "loop & records")
+def _measure_all(
+    devices: Sequence[tuple[str, SimDriver]], steps: int, blocks: int, out: Path
+) -> list[Measured]:
+    seen: dict[str, list[dict[str, float]]] = {name: [] for name, _ in devices}
+
+    def contender(name: str, driver: SimDriver) -> Callable[[], object]:
+        def go() -> object:
+            seen[name].append(measure(driver, steps, out))
+            return None
+
+        return go
+
+    interleaved({name: contender(name, driver) for name, driver in devices}, blocks=blocks, warmup=0.0)
+    # The first call of each is the untimed warm-up (caches: selector regexes, xpath views, parsers).
+    return [Measured(name, tuple(seen[name][-blocks:])) for name, _ in devices]
 
 
 def _us(seconds: float) -> str:
@@ -311,79 +385,87 @@ def _us(seconds: float) -> str:
 def run(
     *, steps: int = 200, rounds: int = 7, latency_steps: int = 10, latency_rounds: int = 3
 ) -> list[Table]:
-    """The overhead tables: per step split and overhead without latency; share with 100 ms latency."""
-    rows: list[_Row] = []
+    """The overhead tables: every phase per step without latency, and the share with 100 ms latency."""
     devices: list[tuple[str, SimDriver]] = [
         ("sim Android: uiautomator XML, parsed", SourceSimDriver("android")),
         ("sim iOS: WDA XML, parsed", SourceSimDriver("ios")),
         ("sim Android: a ready Scene (no parse)", SceneSimDriver("android")),
         ("sim iOS: a ready Scene (no parse)", SceneSimDriver("ios")),
     ]
-    for name, driver in devices:
-        points = _points(driver)
-        _runner(driver, 10)()  # warm caches (selector regexes, xpath views, the parser per thread)
-        times = interleaved(
-            {"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, rounds
-        )
-        parts = _instrumented(driver, steps, rounds)
-        rows.append(_Row(name, parts, median(times["runner"]) / steps, median(times["direct"]) / steps))
+    out = _folder()
+    try:
+        measured = _measure_all(devices, steps, rounds, out)
+        slow = _measure_all(
+            [("sim Android, 100 ms per call", SourceSimDriver("android", latency=0.1))],
+            latency_steps,
+            latency_rounds,
+            out,
+        )[0]
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    seam = clock_cost()
     split = Table(
-        "Harness overhead per step, no device latency (µs per step, median)",
-        ["device", *PARTS, "task loop total", "direct loop", "**harness overhead**"],
+        "Harness overhead per step, no device latency (µs per step, median of the runs)",
+        [
+            "device",
+            *PHASES,
+            "task loop total",
+            "**harness overhead**",
+            "without the timeline",
+            "min of the runs",
+            "harness share of the step",
+        ],
         [
             [
-                r.name,
-                *(_us(r.parts.get(p, 0.0)) for p in PARTS),
-                _us(r.runner),
-                _us(r.direct),
-                f"**{_us(r.runner - r.direct)}**",
+                m.name,
+                *(_us(m.stats(p).median) for p in PHASES),
+                _us(m.stats("total").median),
+                f"**{_us(m.harness().median)}**",
+                _us(m.harness(timeline=False).median),
+                _us(m.harness().min),
+                f"{m.share().median:.1%}",
             ]
-            for r in rows
+            for m in measured
         ],
         notes=[
-            f"{steps} steps per run (a tap found by its selector, alternately opening a sub-page and coming "
-            f"back), {rounds} rounds, task loop and direct loop interleaved; overhead = task loop total "
-            "minus the direct loop (same device calls: one tap and one observation per step).",
-            "observe and device action are the simulated device's own work (building its screen and its "
-            "source text); parse, "
-            "enrich, plan, execute (dispatch, argument checks, selector resolution), world hook and loop & "
-            "records (context, step records, retries bookkeeping) are the harness's, from an instrumented "
-            "run whose wrappers add about 1 µs per seam.",
+            f"{steps} steps per task (a tap found by its selector, alternately opening a sub-page and coming "
+            f"back; one tap and one observation each), {rounds} tasks per device, the four devices "
+            "interleaved in rotating blocks after trimming the allocator "
+            "(`python -m benchmarks --only overhead`).",
+            "Read off one clock inside the loop: `device: observe` and `device: action` are the simulated "
+            "phone's own work (building its screen and its source text, acting); everything else is the "
+            "harness's: parse (the source into a Scene), enrich (naming the page), plan, execute (dispatch, "
+            "argument checks, selector resolution), world hook, timeline (the run timeline as `amc run` "
+            "writes it, on tmpfs: a disk adds its fsyncs) and loop & records (the observer, the step "
+            "records, the session's bookkeeping: whatever no seam covers). "
+            f"**harness overhead** = their sum; each timed seam adds about {seam * 1e9:,.0f} ns.",
         ],
     )
-    share = _latency_share({r.name: r.runner - r.direct for r in rows}, latency_steps, latency_rounds)
-    return [split, share]
-
-
-def _latency_share(overheads: dict[str, float], steps: int, rounds: int) -> Table:
-    driver = SourceSimDriver("android", latency=0.1)
-    points = _points(driver)
-    times = interleaved({"runner": _runner(driver, steps), "direct": _direct(driver, steps, points)}, rounds)
-    runner, direct = median(times["runner"]) / steps, median(times["direct"]) / steps
-    rows: list[list[object]] = [
-        ["direct loop (tap + read the source), sim Android", f"{direct * 1e3:,.1f}", ""],
-        ["task loop, same device", f"{runner * 1e3:,.1f}", ""],
-        ["difference, measured", f"{(runner - direct) * 1e3:,.2f}", f"{(runner - direct) / runner:.2%}"],
-    ]
-    for name, overhead in overheads.items():
-        rows.append(
-            [
-                f"harness overhead measured without latency: {name}",
-                f"{overhead * 1e3:,.2f}",
-                f"**{overhead / runner:.2%}**",
-            ]
-        )
-    return Table(
-        "Harness overhead with 100 ms device latency per call",
+    total = slow.stats("total").median
+    harness = slow.harness().median
+    device = slow.device().median
+    share = Table(
+        "Harness overhead with 100 ms device latency per call (sim Android, uiautomator XML parsed)",
         ["", "ms per step", "share of the step"],
-        rows,
+        [
+            ["the step (task loop total)", f"{total * 1e3:,.1f}", "100%"],
+            [
+                "the device's own time (2 calls of 100 ms, and their work)",
+                f"{device * 1e3:,.1f}",
+                f"{device / total:.2%}",
+            ],
+            ["**harness overhead**", f"**{harness * 1e3:,.2f}**", f"**{harness / total:.2%}**"],
+            [
+                "harness overhead without the timeline",
+                f"{slow.harness(timeline=False).median * 1e3:,.2f}",
+                f"{slow.harness(timeline=False).median / total:.2%}",
+            ],
+        ],
         notes=[
-            f"{steps} steps per run (plus the first observation), {rounds} rounds, interleaved. Each step "
-            "makes two device calls (the tap and the observation), so it cannot take less than 200 ms; the "
-            "measured difference is within the jitter of the sleeps, so the shares divide the overhead "
-            "measured without latency (table above) by the measured step.",
+            f"{latency_steps} steps per task, {latency_rounds} tasks, each phase timed as above; medians.",
         ],
     )
+    return [split, share]
 
 
 if __name__ == "__main__":

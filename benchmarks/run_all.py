@@ -8,7 +8,10 @@ planner's requests (``agent``) and the parsers' benchmark (``parse.py``). Each s
 fresh interpreter of its own (``--suite NAME``), so no suite measures against the heap another one
 left behind.
 ``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
-``--quick`` runs everything small (a smoke run: the figures are not worth keeping).
+``--quick`` runs everything small (a smoke run: the figures are not worth keeping). ``--runs N``
+runs the chosen suites N times in a row and ends with the agreement table of
+:mod:`benchmarks.agree` (every ratio cell of every run, flagged when the runs differ by over 10%);
+``--save DIR`` keeps each run's Markdown there (``run-1.md`` ...) for ``python -m benchmarks.agree``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/false")
 os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
 os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 
+from benchmarks.agree import agreement, render  # noqa: E402
 from benchmarks.common import Table, machine, warm_up  # noqa: E402
 
 __all__ = ["README", "SUITES", "main"]
@@ -79,7 +83,14 @@ def _wire(quick: bool) -> list[Table]:
 def _world(quick: bool) -> list[Table]:
     from benchmarks import world
 
-    return world.run(steps=10_000, every=2_500, task_steps=500, task_every=250) if quick else world.run()
+    quick_args = {
+        "steps": 10_000,
+        "every": 2_500,
+        "task_steps": 2_000,
+        "task_every": 500,
+        "traced_steps": 1_000,
+    }
+    return world.run(**quick_args) if quick else world.run()
 
 
 def _screens(quick: bool) -> list[Table]:
@@ -140,34 +151,55 @@ def _child(name: str, quick: bool) -> str:
     return done.stdout
 
 
+def _one_run(chosen: Sequence[str], quick: bool, label: str) -> str:
+    """Every chosen suite once, each in a fresh interpreter, printed as it ends; the run's Markdown."""
+    started = time.perf_counter()
+    header = f"Machine: {machine()}\n\nRun: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}{label}"
+    print(header + "\n", flush=True)
+    parts = [header + "\n"]
+    for name in chosen:
+        began = time.perf_counter()
+        text = _child(name, quick)
+        print(text, flush=True)
+        print(f"({name}: {time.perf_counter() - began:.0f} s)\n", file=sys.stderr, flush=True)
+        parts.append(text)
+    footer = f"All suites: {time.perf_counter() - started:.0f} s, each in a fresh interpreter."
+    print(footer + "\n", flush=True)
+    parts.append(footer + "\n")
+    return "\n".join(parts)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="everything small: a smoke run")
     parser.add_argument("--write", action="store_true", help="replace the results section of the README")
     parser.add_argument("--only", choices=sorted(SUITES), action="append", help="run only these suites")
+    parser.add_argument("--runs", type=int, default=1, help="run everything N times, then compare (1)")
+    parser.add_argument("--save", type=Path, help="keep each run's Markdown in this folder")
     parser.add_argument("--suite", choices=sorted(SUITES), help=argparse.SUPPRESS)  # one suite, in process
     args = parser.parse_args(argv)
     if args.suite:
         print(_run_suite(args.suite, args.quick), end="")
         return 0
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if args.write and (args.quick or args.only):
+        parser.error("--write keeps full runs only: leave out --quick and --only")
     chosen = args.only or list(SUITES)
-    started = time.perf_counter()
-    header = f"Machine: {machine()}\n\nRun: {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}"
-    print(header + "\n", flush=True)
-    parts = [header + "\n"]
-    for name in chosen:
-        began = time.perf_counter()
-        text = _child(name, args.quick)
-        print(text, flush=True)
-        print(f"({name}: {time.perf_counter() - began:.0f} s)\n", file=sys.stderr, flush=True)
-        parts.append(text)
-    footer = f"All suites: {time.perf_counter() - started:.0f} s, each in a fresh interpreter."
-    print(footer)
-    parts.append(footer + "\n")
+    reports: list[str] = []
+    for run in range(1, args.runs + 1):
+        label = f" (run {run} of {args.runs})" if args.runs > 1 else ""
+        reports.append(_one_run(chosen, args.quick, label))
+        if args.save is not None:
+            args.save.mkdir(parents=True, exist_ok=True)
+            (args.save / f"run-{run}.md").write_text(reports[-1], encoding="utf-8")
+    report = reports[-1]
+    if args.runs > 1:
+        agreed = render(agreement(reports), args.runs)
+        print(agreed)
+        report += "\n" + agreed
     if args.write:
-        if args.quick or args.only:
-            raise SystemExit("--write keeps full runs only: leave out --quick and --only")
-        _write("\n".join(parts))
+        _write(report)
     return 0
 
 

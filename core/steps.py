@@ -151,13 +151,15 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
     return " ".join(parts) or "-"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StepRecord:
     """One executed step: what was planned, what happened, and the screen it led to.
 
     ``scene`` is the observation made right after the step (None when the device could not be
     observed, and dropped once the record is older than the task's ``scene_history``); ``page``
-    and ``foreground_app`` summarise it and stay.
+    and ``foreground_app`` summarise it and stay. A task keeps every record, so a record is kept
+    small: slots, no per-instance dict (see :mod:`amc.runtime.session` for what a long task's
+    memory grows by).
     """
 
     index: int

@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 
 StepListener = Callable[[StepRecord, TaskContext], None]
 
+# How many distinct page and app names a session shares between its step records (see _shared).
+_SHARED_NAMES = 256
+
 
 @dataclass(frozen=True)
 class StepOutcome:
@@ -85,6 +88,7 @@ class Session:
         self.step_retries = step_retries
         self.context = TaskContext(goal=goal, device_id=driver.device_id, scene_history=scene_history)
         self.listeners: list[StepListener] = list(listeners)
+        self._names: dict[str, str] = {}
         context = self.context
 
         def seen(observation: Observation) -> None:
@@ -134,9 +138,24 @@ class Session:
                 self.step_retries,
             )
 
+    def _shared(self, name: str | None) -> str | None:
+        """One string object per distinct page or app name across the step records: each look
+        builds its names anew, and a long task would otherwise keep a copy of both per step (the
+        table holds at most ``_SHARED_NAMES`` names, then starts again)."""
+        if name is None:
+            return None
+        kept = self._names.get(name)
+        if kept is not None:
+            return kept
+        if len(self._names) >= _SHARED_NAMES:
+            self._names.clear()
+        self._names[name] = name
+        return name
+
     def _forget_old_scene(self) -> None:
-        """Keep full Scenes only on the last ``scene_history`` step records, so a long task's memory
-        stays flat (the run timeline keeps every page source on disk)."""
+        """Keep full Scenes only on the last ``scene_history`` step records, so a long task grows by
+        its lean records alone, about 0.8 KiB per step (``benchmarks/world.py``; the run timeline
+        keeps every page source on disk)."""
         steps = self.context.steps
         old = len(steps) - self.context.scene_history - 1
         if old >= 0 and steps[old].scene is not None:
@@ -165,8 +184,8 @@ class Session:
             index=len(self.context.steps),
             step=step,
             result=result,
-            page=observation.page if observation is not None else None,
-            foreground_app=observation.foreground_app if observation is not None else None,
+            page=self._shared(observation.page) if observation is not None else None,
+            foreground_app=self._shared(observation.foreground_app) if observation is not None else None,
             scene=observation.scene if observation is not None else None,
         )
         self.context.steps.append(record)

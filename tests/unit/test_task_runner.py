@@ -10,6 +10,7 @@ import pytest
 from amc.core.errors import DeviceOffline, DeviceTimeout, SessionLost
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
+from amc.drivers.simulated import SimDriver
 from amc.runtime.planner import ScriptedPlanner, StubPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from amc.semantic.models import Observation
@@ -311,3 +312,21 @@ def test_only_recent_step_records_keep_their_full_scene() -> None:
     assert [r.scene is not None for r in result.steps] == [False] * 5 + [True] * 3
     assert all(r.foreground_app == "com.example.app" for r in result.steps)  # the summary stays
     assert result.context.latest is not None and result.context.latest.scene is result.steps[-1].scene
+
+
+def test_a_long_task_keeps_every_record_and_only_the_last_50_scenes_with_one_copy_of_each_name() -> None:
+    driver = SimDriver("android")
+    driver.launch_app("com.android.settings")
+    plan = [
+        PlannedStep("tap", {"text": "Network & internet"} if k % 2 == 0 else {"label": "Navigate up"})
+        for k in range(60)
+    ]
+    result = TaskRunner(driver, ScriptedPlanner(plan), config=TaskRunnerConfig(max_steps=60)).run("go")
+    assert result.succeeded and len(result.steps) == 60
+    assert [r.scene is not None for r in result.steps] == [False] * 10 + [True] * 50
+    assert [r.step for r in result.steps] == plan and all(r.result.success for r in result.steps)
+    pages = {r.page for r in result.steps}
+    assert len(pages) == 2 and None not in pages  # Settings' first page and the network page
+    first, third = result.steps[0], result.steps[2]
+    assert first.page == third.page and first.page is third.page  # one copy, not one per record
+    assert first.foreground_app == "com.android.settings" and first.foreground_app is third.foreground_app
