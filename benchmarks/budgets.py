@@ -15,6 +15,13 @@ or app shows after 0.1-0.4 s), so a check that comes before the app is in front 
   once, then the app's name is known).
 - ``launch_app``: Settings from the home screen; ``launch (prompt)``: the Notes app, which asks for
   a permission on its first launch (the launch returns with the prompt over the app).
+- ``type_text first`` / ``type_text``: ``"qa"`` into the demo app's focused user name field, the
+  first time and the next (over uiautomator2 the first time makes its AdbKeyboard the current
+  input method: three commands more, once per driver).
+- ``no AdbKeyboard first`` / ``no AdbKeyboard``: the same on an Android phone without uiautomator2's
+  AdbKeyboard, with a new driver (over uiautomator2: the broadcast nobody takes and ``ime enable``,
+  which says it does not know the id, then the clipboard's three RPCs; after that the three RPCs
+  alone). The other backends do not use AdbKeyboard; iOS rows show ``-``.
 
 Prints a Markdown table; ``tests/load/test_budgets.py`` checks the same counts.
 """
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +44,7 @@ os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 
 from amc.drivers.base import Driver  # noqa: E402
 from amc.drivers.connect import connect  # noqa: E402
+from amc.sim.catalog import DEMO_APP  # noqa: E402
 from amc.sim.device import SimDevice  # noqa: E402
 from amc.sim.faults import FaultInjector  # noqa: E402
 from amc.sim.profiles import ANDROID_APIS, AndroidProfile, IosProfile  # noqa: E402
@@ -56,7 +65,17 @@ BACKENDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
 NOTES = "com.example.amc.notes"
-CALLS = ("observe first", "observe again", "current_app", "launch_app", "launch (prompt)")
+CALLS = (
+    "observe first",
+    "observe again",
+    "current_app",
+    "launch_app",
+    "launch (prompt)",
+    "type_text first",
+    "type_text",
+    "no AdbKeyboard first",
+    "no AdbKeyboard",
+)
 
 
 @dataclass(frozen=True)
@@ -83,17 +102,24 @@ def _counter(driver: Driver, faults: FaultInjector | None) -> Callable[[], int]:
     return count
 
 
-def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -> Budget:
+def _connect(
+    backend: str, platform: str, profile: AndroidProfile | IosProfile, *, adb_keyboard: bool = True
+) -> tuple[Driver, SimDevice, Callable[[], int]]:
     scheme, _ = BACKENDS[backend]
     spec = f"{scheme}:{platform}?{profile.label}"
     device = SimDevice("android" if platform == "android" else "ios", profile=profile, timing=REALISTIC)
+    device.adb_keyboard = adb_keyboard
     faults = None if scheme == "sim" else FaultInjector()
     options = (
         {} if faults is None else {"device": device, "faults": faults, "timeout": 5.0, "launch_timeout": 2.0}
     )
     driver = connect(spec, **options)
     device = getattr(driver, "device", device) if scheme == "sim" else device
-    count = _counter(driver, faults)
+    device.adb_keyboard = adb_keyboard
+    return driver, device, _counter(driver, faults)
+
+
+def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -> Budget:
     counts: dict[str, int] = {}
 
     def cost(name: str, call: Callable[[], object]) -> None:
@@ -101,6 +127,7 @@ def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -
         call()
         counts[name] = count() - before
 
+    driver, device, count = _connect(backend, platform, profile)
     try:
         device.launch(SETTINGS[platform])
         cost("observe first", driver.observe)
@@ -110,9 +137,32 @@ def measure(backend: str, platform: str, profile: AndroidProfile | IosProfile) -
         cost("launch_app", lambda: driver.launch_app(SETTINGS[platform]))
         device.home()
         cost("launch (prompt)", lambda: driver.launch_app(NOTES))
+        _focus_the_user_name(device)
+        cost("type_text first", lambda: driver.type_text("qa"))
+        cost("type_text", lambda: driver.type_text("qa"))
     finally:
         driver.close()
+    if platform == "android":
+        driver, device, count = _connect(backend, platform, profile, adb_keyboard=False)
+        try:
+            _focus_the_user_name(device)
+            cost("no AdbKeyboard first", lambda: driver.type_text("qa"))
+            cost("no AdbKeyboard", lambda: driver.type_text("qa"))
+        finally:
+            driver.close()
     return Budget(backend, platform, profile.label, counts)
+
+
+def _focus_the_user_name(device: SimDevice) -> None:
+    """The demo app's sign-in screen with its user name field focused, straight on the phone."""
+    device.launch(DEMO_APP)
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
+        field = next((n for n in device.tree().iter() if n.ref == "widget:username"), None)
+        if field is not None and device.tap(*field.bounds.center) and device.keyboard_shown():
+            return
+        time.sleep(0.05)
+    raise RuntimeError("the demo app's user name field did not take the focus")
 
 
 def every_budget() -> list[Budget]:
@@ -132,7 +182,7 @@ def table(budgets: list[Budget]) -> str:
     for b in budgets:
         lines.append(
             f"| {b.backend} | {b.platform} | `{b.profile}` | "
-            + " | ".join(str(b.counts[c]) for c in CALLS)
+            + " | ".join(str(b.counts.get(c, "-")) for c in CALLS)
             + " |"
         )
     return "\n".join(lines)

@@ -1,5 +1,10 @@
 """Requests and wall time per user action: the harness's adapters against each client used directly.
 
+First, what one ``launch_app`` (Settings from the home screen) and one ``type_text`` (into a
+focused field) cost each way, counted at the faces: the harness's launch checks that the app came
+to the front (one request the clients do not send), its typing is one request. The contenders are
+built in :mod:`benchmarks.contenders`.
+
 The action: on Settings' first screen, tap the row found by its text (``Network & internet`` on
 Android, ``General`` on iOS), which opens a sub-page. The harness does it its way, observe once and
 tap by a selector resolved on that Scene (``Executor`` with a ``PlannedStep("tap", {"text": …})``);
@@ -20,265 +25,30 @@ the next step's input), the clients as 20 element clicks.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-import adbutils
-import uiautomator2
-import wda
-from amc.core.models import PlannedStep, Platform
-from amc.drivers.appium import AppiumDriver, options_for
-from amc.drivers.base import Driver
-from amc.drivers.u2 import U2Config, U2Driver
-from amc.drivers.wda import WdaDriver
-from amc.runtime.executor import Executor
-from amc.runtime.observer import Observer
+from amc.core.models import PlannedStep
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
-from amc.sim.adb_face import AdbFace
-from amc.sim.appium_face import AppiumFace
+from amc.sim.catalog import DEMO_APP
 from amc.sim.device import SimDevice
-from amc.sim.wda_face import WdaFace
-from appium import webdriver
-from appium.options.android import UiAutomator2Options
-from appium.options.ios import XCUITestOptions
-from appium.webdriver.common.appiumby import AppiumBy
 
-from benchmarks.common import RouteLatency, Table, median
+from benchmarks.common import Table, median
+from benchmarks.contenders import APPS, BACK, BUILDERS, LATENCY, SUBPAGE, Contender, contenders
 
-__all__ = ["ActionResult", "Contender", "FlowResult", "contenders", "measure_actions", "measure_flows", "run"]
+__all__ = [
+    "BUILDERS",
+    "FLOW_STEPS",
+    "ActionResult",
+    "CallResult",
+    "FlowResult",
+    "measure_actions",
+    "measure_calls",
+    "measure_flows",
+    "run",
+]
 
-LATENCY = 0.05
 FLOW_STEPS = 20
-ADB_DEVICE_ROUTES = ("rpc:", "adb:shell", "adb:sync")
-APPS: dict[Platform, str] = {"android": "com.android.settings", "ios": "com.apple.Preferences"}
-SUBPAGE: dict[Platform, tuple[str, str]] = {
-    "android": ("network", "Network & internet"),
-    "ios": ("general", "General"),
-}
-BACK: dict[Platform, dict[str, str]] = {"android": {"label": "Navigate up"}, "ios": {"id": "BackButton"}}
-
-
-@dataclass
-class Contender:
-    """One way of doing the action on its own face and phone.
-
-    ``forward`` opens the sub-page, ``back`` returns; ``device_requests`` and ``hops`` read the
-    face's counters (requests that reach the phone; everything the face served).
-    """
-
-    backend: str
-    way: str
-    code: str
-    harness: bool
-    device: SimDevice
-    faults: RouteLatency
-    forward: Callable[[], None]
-    back: Callable[[], None]
-    adb: bool = False
-    driver: Driver | None = None
-    closers: list[Callable[[], None]] = field(default_factory=list)
-
-    @property
-    def platform(self) -> Platform:
-        return self.device.platform
-
-    def device_requests(self) -> int:
-        if not self.adb:
-            return self.faults.count()
-        routes = [r for r in list(self.faults.counts) if r.startswith(ADB_DEVICE_ROUTES)]
-        return self.faults.count(*routes) if routes else 0
-
-    def hops(self) -> int:
-        return self.faults.count() - self.device_requests()
-
-    def reset_screen(self) -> None:
-        """Settings in front on its first screen, straight on the phone (nothing on the wire)."""
-        app = APPS[self.platform]
-        self.device.terminate(app)
-        self.device.launch(app)
-
-    def on_subpage(self) -> bool:
-        run = self.device.current_run()
-        return run is not None and run.stack == ["main", SUBPAGE[self.platform][0]]
-
-    def set_latency(self, seconds: float) -> None:
-        self.faults.route_latency = seconds
-
-
-def _injector(adb: bool) -> RouteLatency:
-    return RouteLatency(0.0, ADB_DEVICE_ROUTES if adb else ("",))
-
-
-def _harness_action(driver: Driver, selector: dict[str, str]) -> Callable[[], None]:
-    """Observe once, then tap by the selector resolved on that Scene: the executor's path."""
-    executor = Executor(driver)
-
-    def act() -> None:
-        screen = Observer(driver)
-        screen.look()
-        result = executor.execute(PlannedStep("tap", selector), screen)
-        if not result.success:
-            raise RuntimeError(f"the harness's tap failed: {result.error}")
-
-    return act
-
-
-# --- the contenders, each on its own face ------------------------------------------------------
-
-
-@contextmanager
-def _wda(harness: bool) -> Iterator[Contender]:
-    device = SimDevice("ios")
-    faults = _injector(adb=False)
-    face = WdaFace(device, faults=faults).start()
-    try:
-        if harness:
-            driver = WdaDriver.from_url(face.url, device_id=device.device_id, timeout=30.0).connect()
-            text = SUBPAGE["ios"][1]
-            yield Contender(
-                "WebDriverAgent",
-                "harness: WdaDriver",
-                f'observe + tap {{text: "{text}"}}',
-                True,
-                device,
-                faults,
-                _harness_action(driver, {"text": text}),
-                _harness_action(driver, BACK["ios"]),
-                driver=driver,
-                closers=[driver.close],
-            )
-        else:
-            client = wda.Client(face.url)
-            yield Contender(
-                "WebDriverAgent",
-                "facebook-wda",
-                'client(name="General").click()',
-                False,
-                device,
-                faults,
-                lambda: client(name="General").click(),
-                lambda: client(name="BackButton").click(),
-            )
-    finally:
-        face.stop()
-
-
-@contextmanager
-def _u2(way: str) -> Iterator[Contender]:
-    device = SimDevice("android")
-    faults = _injector(adb=True)
-    face = AdbFace([device], faults=faults).start()
-    text = SUBPAGE["android"][1]
-    try:
-        if way == "harness":
-            config = U2Config(adb_host=face.host, adb_port=face.port, timeout=30.0)
-            driver = U2Driver(device.device_id, config).connect()
-            yield Contender(
-                "uiautomator2",
-                "harness: U2Driver",
-                f'observe + tap {{text: "{text}"}}',
-                True,
-                device,
-                faults,
-                _harness_action(driver, {"text": text}),
-                _harness_action(driver, BACK["android"]),
-                adb=True,
-                driver=driver,
-                closers=[driver.close],
-            )
-            return
-        d = uiautomator2.Device(
-            adbutils.AdbClient(host=face.host, port=face.port).device(serial=device.device_id)
-        )
-        if way == "selector":
-            forward = lambda: d(text=text).click()  # noqa: E731
-            back = lambda: d(description="Navigate up").click()  # noqa: E731
-            code = f'd(text="{text}").click()'
-        else:
-            forward = lambda: d.xpath(f'//*[@text="{text}"]').click()  # noqa: E731
-            back = lambda: d.xpath('//*[@content-desc="Navigate up"]').click()  # noqa: E731
-            code = f"d.xpath('//*[@text=\"{text}\"]').click()"
-        yield Contender(
-            "uiautomator2", f"uiautomator2 ({way})", code, False, device, faults, forward, back, adb=True
-        )
-    finally:
-        face.stop()
-
-
-@contextmanager
-def _appium(platform: Platform, harness: bool) -> Iterator[Contender]:
-    device = SimDevice(platform)
-    faults = _injector(adb=False)
-    face = AppiumFace(device, faults=faults).start()
-    name = f"Appium ({'UiAutomator2' if platform == 'android' else 'XCUITest'})"
-    text = SUBPAGE[platform][1]
-    try:
-        if harness:
-            driver = AppiumDriver(
-                face.url, options_for(platform, udid=device.device_id), timeout=30.0
-            ).connect()
-            yield Contender(
-                name,
-                "harness: AppiumDriver",
-                f'observe + tap {{text: "{text}"}}',
-                True,
-                device,
-                faults,
-                _harness_action(driver, {"text": text}),
-                _harness_action(driver, BACK[platform]),
-                driver=driver,
-                closers=[driver.close],
-            )
-            return
-        options: Any = UiAutomator2Options() if platform == "android" else XCUITestOptions()
-        options.udid = device.device_id
-        wd = webdriver.Remote(face.url, options=options)
-        by: str = AppiumBy.XPATH if platform == "android" else AppiumBy.ACCESSIBILITY_ID
-        value = f'//*[@text="{text}"]' if platform == "android" else text
-        back_by, back_value = (
-            AppiumBy.ACCESSIBILITY_ID,
-            "Navigate up" if platform == "android" else "BackButton",
-        )
-        yield Contender(
-            name,
-            "Appium-Python-Client",
-            f"find_element({by!r}, {value!r}).click()",
-            False,
-            device,
-            faults,
-            lambda: wd.find_element(by, value).click(),
-            lambda: wd.find_element(back_by, back_value).click(),
-            closers=[wd.quit],
-        )
-    finally:
-        face.stop()
-
-
-BUILDERS: dict[str, list[Callable[[], Any]]] = {
-    "WebDriverAgent": [lambda: _wda(True), lambda: _wda(False)],
-    "uiautomator2": [lambda: _u2("harness"), lambda: _u2("selector"), lambda: _u2("xpath")],
-    "Appium Android": [lambda: _appium("android", True), lambda: _appium("android", False)],
-    "Appium iOS": [lambda: _appium("ios", True), lambda: _appium("ios", False)],
-}
-
-
-@contextmanager
-def contenders(backend: str) -> Iterator[list[Contender]]:
-    """The harness and the client ways for one backend, each on its own started face, warmed up."""
-    with ExitStack() as stack:
-        made: list[Contender] = []
-        for build in BUILDERS[backend]:
-            contender = stack.enter_context(build())
-            for close in contender.closers:
-                stack.callback(close)
-            contender.reset_screen()
-            contender.forward()  # the first action may open a session or learn an id: not measured
-            contender.back()
-            made.append(contender)
-        yield made
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -397,6 +167,60 @@ def measure_flows(backend: str, steps: int, rounds: int, latency: float = LATENC
         ]
 
 
+@dataclass(frozen=True)
+class CallResult:
+    """Requests of one ``launch_app`` (Settings from the home screen) and one ``type_text`` ("qa"
+    into a focused field, after one unmeasured call) for one way."""
+
+    backend: str
+    way: str
+    harness: bool
+    launch_code: str
+    launch_requests: int
+    typing_code: str
+    typing_requests: int
+
+
+def _focus_user_name(device: SimDevice) -> None:
+    """The demo app's sign-in screen, its user name field focused, straight on the phone."""
+    device.launch(DEMO_APP)
+    node = next(n for n in device.tree().iter() if n.ref == "widget:username")
+    device.tap(*node.bounds.center)
+    if not device.keyboard_shown():
+        raise RuntimeError("the demo app's user name field did not take the focus")
+
+
+def measure_calls(backend: str) -> list[CallResult]:
+    """Per way (the uiautomator2 client once): the requests of a launch and of typing."""
+    out: list[CallResult] = []
+    with contenders(backend) as made:
+        for c in made:
+            if c.launch is None or c.typing is None or any(r.launch_code == c.launch_code for r in out):
+                continue
+            app = APPS[c.platform]
+            c.device.home()
+            c.faults.reset_counts()
+            c.launch(app)
+            launched = c.device_requests()
+            if c.device.foreground() != app:
+                raise RuntimeError(f"{c.way}: {app} is not in front after the launch")
+            _focus_user_name(c.device)
+            c.typing("q")  # the first time may select an input method or open a session: not measured
+            c.faults.reset_counts()
+            c.typing("qa")
+            typed = c.device_requests()
+            run = c.device.current_run()
+            if run is None or not run.values.get("username", "").endswith("qa"):
+                raise RuntimeError(f"{c.way}: the field holds {run and run.values.get('username')!r}")
+            way = c.way if c.harness else c.way.split(" (")[0]  # uiautomator2's calls: one row
+            out.append(CallResult(c.backend, way, c.harness, c.launch_code, launched, c.typing_code, typed))
+    return out
+
+
+def _difference(more: int) -> str:
+    return "level" if more == 0 else f"harness {more:+d}"
+
+
 def _verdict(mine: float, theirs: float) -> str:
     if mine < theirs:
         return "ahead"
@@ -404,6 +228,7 @@ def _verdict(mine: float, theirs: float) -> str:
 
 
 def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> list[Table]:
+    calls = [r for backend in BUILDERS for r in measure_calls(backend)]
     actions = [r for backend in BUILDERS for r in measure_actions(backend, rounds, latency_rounds)]
     flows = [r for backend in BUILDERS for r in measure_flows(backend, FLOW_STEPS, flow_rounds)]
     action_rows: list[list[object]] = []
@@ -437,7 +262,46 @@ def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> l
                 verdict,
             ]
         )
+    call_rows: list[list[object]] = []
+    for r in calls:
+        ours = next(g for g in calls if g.backend == r.backend and g.harness)
+        call_rows.append(
+            [
+                r.backend,
+                r.way,
+                f"`{r.launch_code}`",
+                f"**{r.launch_requests}**",
+                "" if r.harness else _difference(ours.launch_requests - r.launch_requests),
+                f"`{r.typing_code}`",
+                f"**{r.typing_requests}**",
+                "" if r.harness else _difference(ours.typing_requests - r.typing_requests),
+            ]
+        )
     return [
+        Table(
+            "Requests per call: launch an app, type into a field",
+            [
+                "backend",
+                "way",
+                "launch",
+                "requests",
+                "vs client",
+                "type",
+                "requests",
+                "vs client",
+            ],
+            call_rows,
+            notes=[
+                'launch: Settings from the home screen; type: "qa" into the demo app\'s focused user '
+                "name field, after one unmeasured call (over uiautomator2 the first one makes "
+                "AdbKeyboard the current input method: 3 commands more, once per driver).",
+                "The harness's launch is the launch and one check that the app came to the front (the "
+                "clients send the launch alone and check nothing): one request more, the one "
+                "verification. Its typing over uiautomator2 is one AdbKeyboard broadcast whose "
+                "answer says a field took the text; uiautomator2's send_keys also asks whether "
+                "AdbKeyboard is installed and current and hides the keyboard afterwards.",
+            ],
+        ),
         Table(
             "Requests and wall time per user action: tap an element found by its text",
             [

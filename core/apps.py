@@ -56,6 +56,11 @@ IME_PACKAGES: frozenset[str] = frozenset(
         "com.baidu.input_mi",
         "com.sohu.inputmethod.sogou",
         "com.iflytek.inputmethod",
+        # uiautomator2's app-uiautomator.apk, whose AdbKeyboard input method the harness types
+        # through: its input view is dumped as a window of this package at the bottom of the
+        # screen (sim/layout_android.py cites the real dumps). The same package holds the ATX
+        # app's own activity, which a user of the harness does not drive.
+        "com.github.uiautomator",
     }
 )
 

@@ -40,7 +40,7 @@ from .adb_sync import recv_exact, serve_sync
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .replay import Reply
-from .server import BackgroundServer
+from .server import BackgroundServer, FaceServerMixIn
 from .u2_rpc import U2Server
 
 __all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone"]
@@ -111,7 +111,7 @@ def _fail(text: str) -> bytes:
     return b"FAIL" + _block(text)
 
 
-class _AdbTcpServer(socketserver.ThreadingTCPServer):
+class _AdbTcpServer(FaceServerMixIn, socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     daemon_threads = True
     face: AdbFace
@@ -199,6 +199,12 @@ class AdbFace:
         """Stop listening (later connections are refused) and release every held request."""
         self.stopped.set()
         self._server.stop()
+
+    @property
+    def connections(self) -> int:
+        """TCP connections this adb server accepted: one per host request, shell command or
+        uiautomator2 RPC (adb serves one service per connection)."""
+        return self._server.connections
 
     @property
     def running(self) -> bool:

@@ -2,10 +2,11 @@
 
 :class:`AndroidShell` runs one command line and returns what a real phone of the device's
 release (its :class:`~sim.profiles.AndroidProfile`) prints, in the formats the clients parse:
-``monkey``/``am start`` (launch), ``am force-stop``, ``dumpsys window [windows|displays]`` and
-``dumpsys activity activities|top`` (per release, see :mod:`sim.dumpsys`), ``dumpsys display``,
-``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
-``wm size``, ``getprop``, ``ime list``, ``settings``, ``input``, ``ps``, ``screencap -p``,
+``monkey``/``am start`` (launch: :mod:`sim.adb_am`), ``am force-stop``, ``dumpsys window
+[windows|displays]`` and ``dumpsys activity activities|top`` (per release, see :mod:`sim.dumpsys`),
+``dumpsys display``, ``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
+``wm size``, ``getprop``, ``ime``, ``settings``, ``am broadcast`` (the input methods:
+:mod:`sim.adb_ime`), ``input``, ``ps``, ``screencap -p``,
 ``toybox md5sum``/``md5sum`` and ``echo``. Commands joined by ``&&`` or ``;`` run in turn, as
 ``sh -c`` runs them, and a trailing ``; echo X4EXIT:$?`` (how adbutils reads exit codes) is
 honoured. Unknown commands answer as ``sh`` does (exit 127). State changes go to the
@@ -22,12 +23,12 @@ from __future__ import annotations
 import hashlib
 import shlex
 import threading
-import time
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core.errors import AppLaunchFailed
+from .adb_am import am_start, monkey, short_activity
+from .adb_ime import InputMethods, broadcast_extras
 from .device import SimDevice
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
@@ -44,7 +45,6 @@ from .replay import Reply
 __all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
 
 EXIT_MARKER = "; echo X4EXIT:$?"
-IME_ID = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
 _KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape"})
@@ -75,8 +75,17 @@ def _pid(package: str) -> int:
     return 2000 + zlib.crc32(package.encode()) % 20000
 
 
-def _short(package: str, activity: str) -> str:
-    return activity[len(package) :] if activity.startswith(package + ".") else activity
+def _is_assignment(word: str) -> bool:
+    return "=" in word and word.split("=", 1)[0].isidentifier()
+
+
+def _without_assignments(argv: list[str]) -> list[str]:
+    """``argv`` without the leading ``NAME=value`` words (sh reads those as the command's
+    environment; later ones, such as a base64 argument ending in ``=``, are arguments)."""
+    k = 0
+    while k < len(argv) and _is_assignment(argv[k]):
+        k += 1
+    return argv[k:]
 
 
 def command_name(command: str) -> str:
@@ -85,7 +94,7 @@ def command_name(command: str) -> str:
         argv = shlex.split(command.removesuffix(EXIT_MARKER))
     except ValueError:
         return "sh"
-    argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())] or ["sh"]
+    argv = _without_assignments(argv) or ["sh"]
     if argv[0] == "toybox" and len(argv) > 1:
         return argv[1]
     return argv[0].rsplit("/", 1)[-1]
@@ -105,6 +114,7 @@ class AndroidShell:
         self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._lock = threading.Lock()
         self.history: list[str] = []
+        self.input_methods = InputMethods(device)
 
     @property
     def profile(self) -> AndroidProfile:
@@ -139,7 +149,7 @@ class AndroidShell:
                 argv.append(token)
                 continue
             if joiner == ";" or code == 0:
-                argv = [a for a in argv if not ("=" in a and a.split("=", 1)[0].isidentifier())]
+                argv = _without_assignments(argv)
                 result = self._dispatch(argv) if argv else ShellResult(b"", code)
                 output, code = output + result.output, result.code
             argv, joiner = [], token
@@ -187,15 +197,6 @@ class AndroidShell:
         """Every installed package: the simulated apps, the launcher and the system packages."""
         return sorted({*self.device.installed_apps(), self.device.launcher, *SYSTEM_PACKAGES})
 
-    def _launchable(self, package: str) -> bool:
-        return package in self.device.apps or package == self.device.launcher
-
-    def _activity(self, package: str) -> str:
-        if package == self.device.launcher:
-            return LAUNCHER_ACTIVITY
-        spec = self.device.apps[package]
-        return spec.screen(spec.start).activity or f"{package}.MainActivity"
-
     def _md5sum(self, argv: list[str]) -> ShellResult:
         lines, code = [], 0
         for path in argv[1:]:
@@ -207,130 +208,22 @@ class AndroidShell:
                 lines.append(f"{entry.md5}  {path}")
         return self._text("\n".join(lines) + "\n", code)
 
-    def _monkey(self, argv: list[str]) -> ShellResult:
-        """``monkey -p PKG -c CATEGORY 1``, in the lines a real monkey prints (``car-monkey-*.txt``:
-        ``args: [...]`` / ``Events injected: 1`` / ``## Network stats``, and ``data="PKG"`` /
-        ``** No activities found to run, monkey aborted.``). An app starts through the launcher
-        categories it declares (``AppSpec.categories``). The failure's exit status was not
-        collected: 252 is what AOSP's Monkey returns (-4) when it finds no activity."""
-        package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
-        category = argv[argv.index("-c") + 1] if "-c" in argv[:-1] else "android.intent.category.LAUNCHER"
-        spec = self.device.apps.get(package) if package is not None else None
-        declared = spec.categories if spec is not None else ("android.intent.category.LAUNCHER",)
-        if package is None or not self._launchable(package) or category not in declared:
-            return self._text(f'data="{package}"\n** No activities found to run, monkey aborted.\n', 252)
-        self.device.launch(package)
-        return self._text(
-            f"args: [{', '.join(argv[1:])}]\n"
-            "Events injected: 1\n"
-            "## Network stats: elapsed time=18ms (0ms mobile, 0ms wifi, 18ms not connected)\n"
-        )
-
     def _am(self, argv: list[str]) -> ShellResult:
-        """``am start -n PKG/ACT`` and friends. A missing activity prints ``Error type 3`` and
-        ``Error: Activity class {…} does not exist.`` (``xiaomi-mi3-…``, ``genymotion-nexus5-…``);
-        ``am start`` still exits 0 (``emulator-api34-…``), ``am start-activity`` exits 1
-        (``uia2-driver-3.9.5-a15-…``)."""
+        """``am force-stop PKG``, ``am start`` (see :func:`sim.adb_am.am_start`) and ``am
+        broadcast`` (the input methods' actions, :mod:`sim.adb_ime`)."""
         verb = argv[1] if len(argv) > 1 else ""
         if verb == "force-stop" and len(argv) > 2:
             self.device.terminate(argv[-1])
             return ShellResult(b"")
-        if verb in ("start", "start-activity") and "-d" in argv[:-1]:
-            return self._view(argv)
-        if verb in ("start", "start-activity") and "-n" not in argv[:-1]:
-            return self._start_main(argv)
         if verb in ("start", "start-activity"):
-            component = argv[argv.index("-n") + 1] if "-n" in argv[:-1] else ""
-            package, _, activity = component.partition("/")
-            intent = f"Starting: Intent {{ act=android.intent.action.MAIN cmp={component} }}\n"
-            if not package or not self._launchable(package):
-                full = f"{package}/{package}{activity}" if activity.startswith(".") else component
-                return self._text(
-                    intent + f"Error type 3\nError: Activity class {{{full}}} does not exist.\n",
-                    1 if verb == "start-activity" else 0,
-                )
-            self.device.launch(package)
-            return self._text(intent)
+            return self._text(*am_start(self.device, self.profile, argv))
         if verb == "broadcast":
-            return self._text("Broadcasting: Intent { flg=0x400000 }\nBroadcast completed: result=0\n")
+            action, extras = broadcast_extras(argv)
+            return self._text(self.input_methods.broadcast(action, extras))
         return self._text(f"Error: unknown command '{verb}'\n", 255)
 
-    def _start_main(self, argv: list[str]) -> ShellResult:
-        """``am start [-W] -a android.intent.action.MAIN -c CATEGORY -p PKG`` (or ``am start PKG``):
-        the app's launcher activity in that category. Nothing answers the intent (no such package,
-        or no activity in that category): ``Starting: Intent { … pkg=… }`` and ``Error: Activity not
-        started, unable to resolve Intent { … flg=0x10000000 pkg=… }``, exit 0
-        (``pixel2-am-start-package-unable-to-resolve-intent-fenix.txt``; the exit status from
-        callstack/agent-device#115). With ``-W`` am waits until the activity is displayed and prints
-        ``Status: ok``, ``LaunchState:`` (Android 10 and later), ``Activity:``, the times and
-        ``Complete`` (``am-start-W-S-status-ok-ThisTime-blog.txt``, whose ``ThisTime:`` Android 10
-        dropped). An app already running comes back with its task: AOSP prints ``Warning: Activity
-        not started, its current task has been brought to the front`` (from its source; no capture
-        was collected)."""
-        waits = "-W" in argv
-        words = [a for a in argv[2:] if a != "-W"]
-        options: dict[str, list[str]] = {}
-        rest: list[str] = []
-        i = 0
-        while i < len(words):
-            if words[i] in ("-a", "-c", "-p", "--user", "-f") and i + 1 < len(words):
-                options.setdefault(words[i], []).append(words[i + 1])
-                i += 2
-            else:
-                rest.append(words[i])
-                i += 1
-        package = (options.get("-p") or rest[-1:] or [""])[0]
-        categories = options.get("-c") or ["android.intent.category.LAUNCHER"]
-        action = (options.get("-a") or ["android.intent.action.MAIN"])[0]
-        described = f"act={action} cat=[{','.join(categories)}]"
-        starting = f"Starting: Intent {{ {described} pkg={package} }}\n"
-        spec = self.device.apps.get(package)
-        declared = spec.categories if spec is not None else ("android.intent.category.LAUNCHER",)
-        if not self._launchable(package) or not set(categories) <= set(declared):
-            return self._text(
-                starting + f"Error: Activity not started, unable to resolve Intent {{ {described} "
-                f"flg=0x10000000 pkg={package} }}\n"
-            )
-        running = package in self.device.running_apps()
-        self.device.launch(package)
-        lines = [starting.rstrip("\n")]
-        if running:
-            lines.append("Warning: Activity not started, its current task has been brought to the front")
-        if waits:
-            left = self.device.transition_left()
-            time.sleep(min(left, 5.0))  # am waits until the activity is displayed
-            waited = max(1, round(left * 1000))
-            state = "HOT" if running else "COLD"
-            lines += ["Status: ok"]
-            if self.profile.api >= 29:
-                lines.append(f"LaunchState: {state}")
-            lines += [
-                f"Activity: {package}/{_short(package, self._activity(package))}",
-                f"TotalTime: {waited}",
-                f"WaitTime: {waited + 4}",
-                "Complete",
-            ]
-        return self._text("\n".join(lines) + "\n")
-
-    def _view(self, argv: list[str]) -> ShellResult:
-        """``am start -a android.intent.action.VIEW -d URL [-p PACKAGE]``: the lines am prints, and
-        its "unable to resolve Intent" error when no activity takes the link. The wording is AOSP's
-        ActivityManagerShellCommand (runStartActivity: "Starting: Intent { … }", then "Error:
-        Activity not started, unable to resolve Intent { … }"), written from its source as we know
-        it, not from a capture; real output also carries flags we leave out."""
-        url = argv[argv.index("-d") + 1]
-        package = argv[argv.index("-p") + 1] if "-p" in argv[:-1] else None
-        intent = f"Intent {{ act=android.intent.action.VIEW dat={url}" + (
-            f" pkg={package}" if package else ""
-        )
-        try:
-            self.device.open_link(url, package)
-        except AppLaunchFailed:
-            return self._text(
-                f"Starting: {intent} }}\n"
-                f"Error: Activity not started, unable to resolve {intent} flg=0x10000000 }}\n"
-            )
-        return self._text(f"Starting: {intent} }}\n")
+    def _monkey(self, argv: list[str]) -> ShellResult:
+        return self._text(*monkey(self.device, argv))
 
     def _pm(self, argv: list[str]) -> ShellResult:
         verb = argv[1] if len(argv) > 1 else ""
@@ -359,7 +252,7 @@ class AndroidShell:
         if argv[1:3] == ["package", "resolve-activity"] and "android.intent.category.HOME" in argv:
             return self._text(
                 "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
-                f"{self.device.launcher}/{_short(self.device.launcher, LAUNCHER_ACTIVITY)}\n"
+                f"{self.device.launcher}/{short_activity(self.device.launcher, LAUNCHER_ACTIVITY)}\n"
             )
         return self._text(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}\n", 255)
 
@@ -458,13 +351,16 @@ class AndroidShell:
         return self._text("".join(f"[{k}]: [{v}]\n" for k, v in sorted(props.items())))
 
     def _ime(self, argv: list[str]) -> ShellResult:
-        if argv[1:2] == ["list"]:
-            return self._text(IME_ID + "\n")
-        return ShellResult(b"")
+        """``ime list|enable|disable|set`` (see :mod:`sim.adb_ime`)."""
+        output, code = self.input_methods.ime(argv)
+        return self._text(output, code)
 
     def _settings(self, argv: list[str]) -> ShellResult:
         if argv[1:4] == ["get", "secure", "default_input_method"]:
-            return self._text(IME_ID + "\n")
+            return self._text(self.input_methods.current + "\n")
+        if argv[1:4] == ["put", "secure", "default_input_method"] and len(argv) > 4:
+            self.input_methods.put_default(argv[4])
+            return ShellResult(b"")
         if argv[1:2] == ["get"]:
             return self._text("null\n")
         return ShellResult(b"")

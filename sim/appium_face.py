@@ -36,7 +36,7 @@ from .appium_input import Gesture, HangRequest, W3CError, execute_route
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .replay import Reply, hold
-from .server import BackgroundServer
+from .server import BackgroundServer, FaceServerMixIn
 
 __all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
 
@@ -88,6 +88,10 @@ def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
         if match is not None and route_method == method:
             return name, match.groupdict()
     return "unknown", {}
+
+
+class _AppiumServer(FaceServerMixIn, ThreadingHTTPServer):
+    """Appium's HTTP server: kept-alive connections (Appium-Python-Client's urllib3 pool reuses them)."""
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -212,8 +216,8 @@ class AppiumFace:
         self.faults = faults or FaultInjector()
         # Real answers played back by route name (an execute by its script, "mobile: activateApp").
         self.replies: dict[str, Reply] = replies if replies is not None else {}
-        self.background: BackgroundServer[ThreadingHTTPServer] = BackgroundServer(
-            ThreadingHTTPServer, _Handler, host=host, port=port, faults=self.faults, face=self
+        self.background: BackgroundServer[_AppiumServer] = BackgroundServer(
+            _AppiumServer, _Handler, host=host, port=port, faults=self.faults, face=self
         )
 
     @property

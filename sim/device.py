@@ -148,6 +148,10 @@ class SimDevice:
         self._events: list[tuple[float, int, Callable[[], None]]] = []
         self._shown: tuple[float, SimNode, str | None, str | None] | None = None  # until, tree, app, activity
         self._data: dict[str, dict[str, str]] = {}  # what apps keep on disk (a signed-in user)
+        # Android's input methods: whether uiautomator2's AdbKeyboard is installed, and the current
+        # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
+        self.adb_keyboard = True
+        self._input_method = layout.LATIN_IME
 
     # --- time -------------------------------------------------------------------------------
 
@@ -198,6 +202,19 @@ class SimDevice:
                 run.rows_at[top.name] = now + self.timing.list_rows
 
     # --- queries ----------------------------------------------------------------------------
+
+    @property
+    def input_method(self) -> str:
+        """The current Android input method's id (``settings get secure default_input_method``)."""
+        with self._lock:
+            return self._input_method
+
+    @input_method.setter
+    def input_method(self, ime: str) -> None:
+        with self._lock:
+            if ime != self._input_method:
+                self._input_method = ime
+                self.changes += 1
 
     def installed_apps(self) -> tuple[str, ...]:
         return tuple(self.apps)

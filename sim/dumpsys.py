@@ -46,7 +46,7 @@ import zlib
 from dataclasses import dataclass
 
 from .device import SimDevice
-from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .layout import ANDROID_SYSTEMUI
 from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .profiles import AndroidProfile
 
@@ -199,7 +199,7 @@ def windows_dump(device: SimDevice, profile: AndroidProfile) -> str:
     add(_window("ScreenDecorOverlayBottom"), ANDROID_SYSTEMUI, 1)
     add(_window("StatusBar"), ANDROID_SYSTEMUI, 1)
     if device.keyboard_shown():
-        add(_window("InputMethod"), ANDROID_IME, 1)
+        add(_window("InputMethod"), device.input_method.split("/")[0], 1)  # the current keyboard's
     if focus.package != focus.app:
         token = _record(profile, focus.package, focus.activity, focus.task)
         add(_window(focus.package, focus.activity), focus.package, focus.task, token)

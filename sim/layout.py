@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 __all__ = ["build", "content_viewport", "max_scroll", "widget_height", "widget_text"]
 
 ANDROID_IME = "com.google.android.inputmethod.latin"
+# Input method ids (``ime list``): Gboard's LatinIME, and uiautomator2's AdbKeyboard, which ships in
+# its app-uiautomator.apk (package com.github.uiautomator, uiautomator2 ``_input.py``).
+LATIN_IME = f"{ANDROID_IME}/com.android.inputmethod.latin.LatinIME"
+ADB_KEYBOARD_PACKAGE = "com.github.uiautomator"
+ADB_KEYBOARD = f"{ADB_KEYBOARD_PACKAGE}/.AdbKeyboard"
 ANDROID_SYSTEMUI = "com.android.systemui"
 
 # Android geometry (px) and iOS geometry (pt).

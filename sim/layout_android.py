@@ -12,6 +12,8 @@ from .layout import (
     A_MARGIN,
     A_STATUS,
     A_TOOLBAR,
+    ADB_KEYBOARD,
+    ADB_KEYBOARD_PACKAGE,
     ANDROID_IME,
     ANDROID_SYSTEMUI,
     content_viewport,
@@ -60,23 +62,38 @@ def android_screen(device: SimDevice) -> SimNode:
         )
     )
     if device.keyboard_shown():
-        keyboard = Bounds(0, height - 837, width, height)
-        windows.append(
-            SimNode(
-                "android.widget.FrameLayout",
-                keyboard,
-                package=ANDROID_IME,
-                children=(
-                    SimNode(
-                        "android.widget.FrameLayout",
-                        keyboard,
-                        ident=f"{ANDROID_IME}:id/keyboard_holder",
-                        package=ANDROID_IME,
-                    ),
-                ),
-            )
-        )
+        windows.append(_keyboard(device, window))
     return SimNode("hierarchy", window, children=tuple(windows))
+
+
+def _keyboard(device: SimDevice, window: Bounds) -> SimNode:
+    """The current input method's window at the bottom of the screen.
+
+    Gboard: its keyboard holder, 837 px high. uiautomator2's AdbKeyboard: its input view, a
+    ``KeyboardView`` (openatx/android-uiautomator-server inflates ``R.layout.keyboard`` into an
+    ``android.inputmethodservice.KeyboardView`` in ``onCreateInputView``) of one short row of keys.
+    Real dumps show it as nodes of package ``com.github.uiautomator`` at the bottom of the screen
+    (a bench's test of its dump filter keeps one at ``[71,2274][254,2400]`` on a 2400 px screen:
+    qualgentbench ``test_keyboard_chrome_is_neither_a_tap_target_nor_an_oracle``), and scripts find
+    it by the resource id ``com.github.uiautomator:id/keyboard`` (a uiautomator2 user's
+    ``xpath("com.github.uiautomator:id/keyboard").exists`` before ``adb_input_hide()``), so it is
+    dumped with that id, 126 px high.
+    """
+    if device.input_method == ADB_KEYBOARD:
+        bounds = Bounds(0, window.bottom - 126, window.width, window.bottom)
+        view = SimNode(
+            "android.inputmethodservice.KeyboardView",
+            bounds,
+            ident=f"{ADB_KEYBOARD_PACKAGE}:id/keyboard",
+            package=ADB_KEYBOARD_PACKAGE,
+            clickable=True,
+        )
+        return SimNode("android.widget.FrameLayout", bounds, package=ADB_KEYBOARD_PACKAGE, children=(view,))
+    bounds = Bounds(0, window.bottom - 837, window.width, window.bottom)
+    holder = SimNode(
+        "android.widget.FrameLayout", bounds, ident=f"{ANDROID_IME}:id/keyboard_holder", package=ANDROID_IME
+    )
+    return SimNode("android.widget.FrameLayout", bounds, package=ANDROID_IME, children=(holder,))
 
 
 def _android_launcher(device: SimDevice, window: Bounds) -> SimNode:

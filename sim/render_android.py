@@ -13,6 +13,7 @@ serves the Appium UiAutomator2 face's building blocks (:func:`node_attributes`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from .nodes import SimNode
@@ -31,26 +32,27 @@ _NAF_EXCLUDED = (
 )
 
 
+_SPECIAL = re.compile('[&<>"\x00-\x1f\ud800-\udfff\ufffe\uffff]')
+_ENTITIES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "\n": "&#10;",
+    "\r": "&#13;",
+    "\t": "&#9;",
+}
+
+
+def _entity(found: re.Match[str]) -> str:
+    # the server replaces characters XML cannot carry (other controls, lone surrogates, U+FFFE/F)
+    # with a dot
+    return _ENTITIES.get(found.group(), ".")
+
+
 def _escape(value: str) -> str:
     """Escape an attribute value as Android's KXmlSerializer does (``&``, ``<``, ``>``, ``"``, controls)."""
-    out: list[str] = []
-    for ch in value:
-        code = ord(ch)
-        if ch == "&":
-            out.append("&amp;")
-        elif ch == "<":
-            out.append("&lt;")
-        elif ch == ">":
-            out.append("&gt;")
-        elif ch == '"':
-            out.append("&quot;")
-        elif ch in "\n\r\t":
-            out.append(f"&#{code};")
-        elif code < 0x20 or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
-            out.append(".")  # the server replaces characters XML cannot carry with a dot
-        else:
-            out.append(ch)
-    return "".join(out)
+    return _SPECIAL.sub(_entity, value) if _SPECIAL.search(value) else value
 
 
 def _bool(value: bool) -> str:

@@ -23,7 +23,11 @@ What each method sends (requests to the uiautomator2 server are JSON-RPC over an
                    (older), see :mod:`drivers.u2.focus`; None when nothing has focus or a
                    launcher does (the HOME package, learnt at connect, or a known one)
 ``tap`` …          RPC ``click`` / ``click(x, y, ms)`` / ``swipe`` / ``pressKey``
-``type_text``      RPC ``setClipboard``, ``getClipboard`` (checked), ``pasteClipboard``
+``type_text``      one ``am broadcast -a ADB_KEYBOARD_INPUT_TEXT`` to uiautomator2's AdbKeyboard
+                   input method, whose answer says a field took the text (the first time
+                   AdbKeyboard is not current: ``ime enable``, ``settings get``, ``ime set``
+                   first), see :mod:`drivers.u2.ime`; without AdbKeyboard RPC ``setClipboard``,
+                   ``getClipboard`` (checked), ``pasteClipboard``
 ``screenshot``     RPC ``takeScreenshot(1, 80)``: JPEG bytes (``screencap -p`` PNG if it returns none)
 =================  ==============================================================================
 
@@ -66,6 +70,7 @@ from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
 from .apps import AndroidApps
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
+from .ime import INSTALL_HINT, AdbKeyboard
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -101,6 +106,7 @@ class U2Driver:
             launch_timeout=self.config.launch_timeout,
             launch_poll=self.config.launch_poll,
         )
+        self._keyboard = AdbKeyboard(serial, self._shell)
         self._closed = False
 
     # --- the Driver protocol: identity ------------------------------------------------------
@@ -389,11 +395,22 @@ class U2Driver:
         self._rpc("press", lambda d: d.jsonrpc.pressKey(key, **self._timeout()), repeatable=False)
 
     def type_text(self, text: str) -> None:
-        """Type into the focused field through the clipboard, as uiautomator2's send_keys does."""
+        """Type into the focused field through uiautomator2's input method, AdbKeyboard: one
+        ``am broadcast -a ADB_KEYBOARD_INPUT_TEXT --es text BASE64`` (UTF-8, so any script and
+        emoji), whose answer says whether a field took it (see :mod:`drivers.u2.ime`). The first
+        time AdbKeyboard is not the phone's current input method the driver makes it current
+        (``ime enable``, ``settings get``, ``ime set``) and puts the previous one back on close.
+        A phone without AdbKeyboard (found out once per driver) is typed on through the clipboard,
+        as uiautomator2 does without it: ``setClipboard``, ``getClipboard`` to check it,
+        ``pasteClipboard``."""
         if not isinstance(text, str):
             raise StepArgumentError(f"type_text needs a string, got {type(text).__name__}")
         if not text:
             return
+        if not self._keyboard.type_text(text):
+            self._paste(text)
+
+    def _paste(self, text: str) -> None:
         self._rpc(
             "type_text", lambda d: d.jsonrpc.setClipboard(None, text, **self._timeout()), repeatable=True
         )
@@ -401,7 +418,8 @@ class U2Driver:
         if held != text:
             raise DeviceError(
                 f"type_text on {self.serial}: the phone did not take the text onto its clipboard",
-                hint="some ROMs block clipboard writes from the shell; use an input method (AdbKeyboard)",
+                hint="some ROMs block clipboard writes from the shell; "
+                + INSTALL_HINT.format(serial=self.serial),
             )
         self._rpc("type_text", lambda d: d.jsonrpc.pasteClipboard(**self._timeout()), repeatable=False)
 
@@ -423,10 +441,12 @@ class U2Driver:
     # --- lifecycle --------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Forget the connection; stop a uiautomator2 server this driver started (without waiting)."""
+        """Put back the input method ``type_text`` replaced, forget the connection, and stop a
+        uiautomator2 server this driver started (without waiting)."""
         with self._lock:
             if self._closed:
                 return
+            self._keyboard.restore()
             self._closed = True
             u2, self._u2 = self._u2, None
         try:

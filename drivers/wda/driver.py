@@ -13,11 +13,15 @@ What it promises (see ``openspec/specs/drivers/spec.md``):
   are errors, mapped like W3C ones (:func:`drivers.wda.errors.json_wire_error`); its only tap route
   is ``/wda/tap/:uuid``, which the tap falls back to, so a tap never silently does nothing.
 - Every request has this driver's own ``timeout`` (facebook-wda's default is a module-wide 180 s):
-  :class:`_TimedClient` applies it to each request the client makes, so drivers with different
-  timeouts can share a process. A request that gets no answer in time is ``DeviceTimeout``.
-  Limitation: over ``http+usbmux://`` (``ios:UDID``) facebook-wda 1.5.4 opens the usbmux socket
-  itself and sets no timeout on it, so a phone that never answers can block; where a bound matters,
-  forward the port (``iproxy 8100 8100``, ``ios forward``) and use ``ios:http://127.0.0.1:8100``.
+  :class:`~drivers.wda.client.TimedClient` applies it to each request the client makes, so
+  drivers with different timeouts can share a process. A request that gets no answer in time is
+  ``DeviceTimeout``.
+  Limitation: over ``http+usbmux://`` (``ios:UDID``) facebook-wda 1.5.4 connects through usbmuxd
+  with no timeout (the requests on that connection have one), so a usbmuxd that never answers the
+  connect can block; where a bound matters, forward the port (``iproxy 8100 8100``, ``ios
+  forward``) and use ``ios:http://127.0.0.1:8100``.
+- One HTTP/1.1 connection is kept alive per driver (:mod:`drivers.wda.http`); facebook-wda opens a
+  new one for every request.
 - facebook-wda's hidden retries are not used: its error callback (which renews the session and
   repeats the call up to ten times) is removed, ``tap`` is not the client's ``tap()`` (which repeats
   any failed tap on the legacy ``/wda/tap/0`` route, so a tap that timed out would happen twice),
@@ -38,11 +42,8 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
-
-import wda
 
 from ...core.errors import (
     AppLaunchFailed,
@@ -54,10 +55,11 @@ from ...core.errors import (
     Unsupported,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, gesture_seconds, timeout_seconds
+from ..base import DeviceInfo, coordinate, gesture_seconds
 from ..options import seconds, server_url, whole_number
 from .apps import WdaApps
-from .errors import CLIENT_ERRORS, WdaCall, json_wire_error, map_error, session_gone, wda_error
+from .client import TimedClient, WdaConfig
+from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -67,55 +69,6 @@ T = TypeVar("T")
 SUPPORTED_KEYS: Final = ("home", "enter", "volume_up", "volume_down")
 SPEC_OPTIONS: Final = frozenset({"timeout", "launch_timeout", "device_id", "port"})
 _UDID = re.compile(r"[0-9A-Fa-f][0-9A-Fa-f-]{19,63}")
-
-
-@dataclass(frozen=True)
-class WdaConfig:
-    """Per-driver settings: ``timeout`` for each request, ``launch_timeout`` for an app to come to the
-    front after a launch (polled every ``launch_poll_interval``), all in seconds."""
-
-    timeout: float = 30.0
-    launch_timeout: float = 10.0
-    launch_poll_interval: float = 0.2
-
-    def __post_init__(self) -> None:
-        for name in ("timeout", "launch_timeout", "launch_poll_interval"):
-            timeout_seconds(getattr(self, name), f"WdaConfig.{name}")
-
-
-class _TimedClient(wda.Client):  # type: ignore[misc]  # facebook-wda ships no type information
-    """facebook-wda's client with a per-client request timeout and no error callbacks.
-
-    Every request the client makes (including those it makes on its own, such as ``locked()``
-    inside other calls) goes through ``_fetch``; this applies ``request_timeout`` there unless the
-    caller passed one. Removing the ``ERROR`` callbacks stops the client from silently renewing
-    the session and repeating calls; the driver does that itself, once.
-    """
-
-    def __init__(self, url: str, request_timeout: float) -> None:
-        super().__init__(url)
-        self.request_timeout = request_timeout
-        self.unregister_callback(wda.Callback.ERROR)
-
-    def _fetch(
-        self,
-        method: str,
-        urlpath: str,
-        data: dict[str, Any] | None = None,
-        with_session: bool = False,
-        timeout: float | None = None,
-    ) -> Any:
-        reply = super()._fetch(
-            method, urlpath, data, with_session, self.request_timeout if timeout is None else timeout
-        )
-        # facebook-wda fills in status 0 when a reply has none, and since 2020 ignores any other:
-        # an archived WDA's error (HTTP 200, status != 0) would pass as a value.
-        error = json_wire_error(
-            reply.get("status") if isinstance(reply, dict) else None, getattr(reply, "value", None)
-        )
-        if error is not None:
-            raise error
-        return reply
 
 
 def _png_or_jpeg(data: bytes) -> bool:
@@ -146,7 +99,7 @@ class WdaDriver(WdaApps):
         self.config = config or WdaConfig()
         self._device_id = device_id or f"wda@{urlsplit(url).netloc}"
         self._on_close = on_close
-        self._client: _TimedClient | None = None
+        self._client: TimedClient | None = None
         self._session_id: str | None = None
         self._owns_session = False
         self._legacy_tap = False
@@ -213,14 +166,14 @@ class WdaDriver(WdaApps):
 
     # --- plumbing ---------------------------------------------------------------------------
 
-    def _ensure_client(self) -> _TimedClient:
+    def _ensure_client(self) -> TimedClient:
         if self._closed:
             raise DeviceError(f"the WdaDriver for {self.device_id} is closed")
         if self._client is None:
-            self._client = _TimedClient(self.url, self.config.timeout)
+            self._client = TimedClient(self.url, self.config.timeout)
         return self._client
 
-    def _request(self, op: str, fn: Callable[[_TimedClient], T], *, app_id: str | None = None) -> T:
+    def _request(self, op: str, fn: Callable[[TimedClient], T], *, app_id: str | None = None) -> T:
         """One client call, its errors mapped through the table (no session handling, no retry)."""
         client = self._ensure_client()
         try:
@@ -228,7 +181,7 @@ class WdaDriver(WdaApps):
         except CLIENT_ERRORS as exc:
             raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
 
-    def _call(self, op: str, fn: Callable[[_TimedClient], T], *, app_id: str | None = None) -> T:
+    def _call(self, op: str, fn: Callable[[TimedClient], T], *, app_id: str | None = None) -> T:
         """A session call: opens a session if there is none, and renews it once if WDA lost it."""
         self._ensure_session()
         client = self._ensure_client()
@@ -350,6 +303,8 @@ class WdaDriver(WdaApps):
         finally:
             self._closed = True
             self._session_id = None
+            if self._client is not None:
+                self._client.http_connection.close()
             if self._on_close is not None:
                 self._on_close()
 

@@ -30,3 +30,14 @@ def test_the_request_budgets_hold_on_every_profile(backend: str, platform: str, 
     assert counts["observe first"] == (1 if carries_bundle else 2)
     # the launch and one check that the app is in front, also with a permission prompt over it
     assert counts["launch_app"] <= 2 and counts["launch (prompt)"] <= 2
+    # typing is one request on every backend; over uiautomator2 the first type_text of a driver
+    # also makes AdbKeyboard the current input method (settings get, ime enable, ime set)
+    assert counts["type_text"] == 1
+    assert counts["type_text first"] == (5 if backend == "uiautomator2" else 1)
+    if platform == "android":
+        # without AdbKeyboard uiautomator2 types through the clipboard (setClipboard, getClipboard
+        # to check it, pasteClipboard); the first time also sends the broadcast nobody takes and
+        # the `ime enable` that says AdbKeyboard is unknown, once per driver
+        u2 = backend == "uiautomator2"
+        assert counts["no AdbKeyboard first"] == (5 if u2 else 1)
+        assert counts["no AdbKeyboard"] == (3 if u2 else 1)

@@ -1,15 +1,17 @@
-"""The harness makes no more device requests per action than each client used directly.
+"""The harness makes no more device requests per action than each client used directly, except
+one request for a verification the client does not do.
 
 The same measurement as ``python -m benchmarks`` (benchmarks/wire.py), counts only (no time is
 asserted): for every backend, the harness's observe-then-tap against the client's usual one-liner,
-and a 20-step flow through the task loop against 20 client clicks.
+a launch and typing against the client's own calls, and a 20-step flow through the task loop
+against 20 client clicks.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from benchmarks.wire import BUILDERS, FLOW_STEPS, measure_actions, measure_flows
+from benchmarks.wire import BUILDERS, FLOW_STEPS, measure_actions, measure_calls, measure_flows
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -30,6 +32,28 @@ def test_the_harness_is_ahead_or_level_on_requests_per_action(backend: str) -> N
     for theirs in (r for r in results if not r.harness):
         assert theirs.requests == CLIENT_REQUESTS[theirs.way]
         assert mine.requests <= theirs.requests
+
+
+# launch_app, type_text: what each client's own call costs (see benchmarks/README.md)
+CLIENT_CALLS = {
+    "facebook-wda": (1, 1),  # POST /wda/apps/launch; POST /wda/keys
+    # monkey; ime list -s -a, settings get secure default_input_method, two AdbKeyboard broadcasts
+    "uiautomator2": (1, 4),
+    "Appium-Python-Client": (1, 2),  # mobile: activateApp; GET /element/active, POST .../value
+}
+
+
+@pytest.mark.parametrize("backend", sorted(BUILDERS))
+def test_launch_costs_one_verification_more_and_typing_no_more_than_the_client(backend: str) -> None:
+    results = measure_calls(backend)
+    (mine,) = [r for r in results if r.harness]
+    assert (mine.launch_requests, mine.typing_requests) == (2, 1)  # the launch and its check; one
+    theirs = [r for r in results if not r.harness]
+    assert theirs
+    for client in theirs:
+        assert (client.launch_requests, client.typing_requests) == CLIENT_CALLS[client.way]
+        assert mine.launch_requests == client.launch_requests + 1  # the check the client does not do
+        assert mine.typing_requests <= client.typing_requests
 
 
 @pytest.mark.slow

@@ -233,9 +233,10 @@ def test_click_press_swipe_and_keys(u2: uiautomator2.Device, device: SimDevice, 
     assert face.faults.count("rpc:pressKeyCode") == 1 and face.faults.count("rpc:swipe") == 1
 
 
-def test_send_keys_goes_through_the_clipboard(
+def test_send_keys_goes_through_the_clipboard_without_adbkeyboard(
     u2: uiautomator2.Device, device: SimDevice, face: AdbFace
 ) -> None:
+    face.phone(device.device_id).shell.input_methods.adb_keyboard = False
     u2.app_start(DEMO)
     u2.click(540, 420)
     face.faults.reset_counts()
