@@ -104,7 +104,7 @@ class Bounds:
 EMPTY_BOUNDS = Bounds(0, 0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class UIElement:
     """One node of a device's UI tree in platform-neutral terms.
 
@@ -112,6 +112,9 @@ class UIElement:
     ``label`` is Android's content-desc or iOS's accessibility label; ``identifier`` is Android's
     resource-id or iOS's accessibility identifier (WDA ``name``). Flags a platform does not report
     are ``None`` rather than a guessed ``False``. ``attributes`` keeps the raw attributes as read.
+
+    Equality and hash are by value over every field but ``attributes``, as for a dataclass; an
+    element a parser builds on demand (:class:`~core.lazy.LazyElement`) equals the plain one.
     """
 
     type: str
@@ -131,6 +134,36 @@ class UIElement:
     password: bool | None = None
     children: tuple[UIElement, ...] = ()
     attributes: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.type,
+            self.text,
+            self.label,
+            self.identifier,
+            self.value,
+            self.bounds,
+            self.enabled,
+            self.visible,
+            self.clickable,
+            self.focusable,
+            self.focused,
+            self.selected,
+            self.checked,
+            self.scrollable,
+            self.password,
+            self.children,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, UIElement):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def iter(self) -> Iterator[UIElement]:
         """This element and all its descendants, depth first, in document order."""
@@ -198,7 +231,9 @@ class Scene:
         return list(self.root.iter())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.root.iter())
+        from .lazy import count  # answered natively when a parser built the tree
+
+        return count(self.root)
 
     @property
     def window(self) -> Bounds:
@@ -227,11 +262,9 @@ class Scene:
 
     def texts(self) -> list[str]:
         """The readable text of every visible element that has some, in document order."""
-        out: list[str] = []
-        for el in self.root.iter():
-            if el.visible and el.display_text:
-                out.append(el.display_text)
-        return out
+        from .lazy import texts  # answered natively when a parser built the tree
+
+        return texts(self.root)
 
     def to_dict(self, *, tree: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {

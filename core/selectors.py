@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, TargetNotFound
+from .lazy import Field, Query, candidates
 
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
@@ -161,6 +162,23 @@ class Selector:
                     return False
         return True
 
+    def query(self) -> Query:
+        """What an element must contain to be worth testing with :meth:`matches` (a necessary
+        condition; see :mod:`core.lazy`): a parser's document answers it natively."""
+        groups: list[tuple[tuple[Field, str], ...]] = []
+        for wanted in (self.text, self.text_contains):
+            if wanted is not None:
+                groups.append((("text", wanted), ("label", wanted), ("value", wanted)))
+        if self.text_regex is not None:
+            groups.append((("text", ""), ("label", ""), ("value", "")))
+        if self.id is not None:
+            groups.append((("identifier", self.id),))
+        if self.label is not None:
+            groups.append((("label", self.label),))
+        if self.type is not None:
+            groups.append((("type", self.type),))
+        return tuple(groups)
+
     def find_all(self, scene: Scene) -> list[UIElement]:
         """Every matching element in document order (just the ``index``-th one when it is set)."""
         if self.xpath is not None:
@@ -168,7 +186,7 @@ class Selector:
 
             found = [el for el in xpath_view(scene).select(self.xpath) if self.matches(el)]
         else:
-            found = [el for el in scene.root.iter() if self.matches(el)]
+            found = [el for el in candidates(scene.root, self.query()) if self.matches(el)]
         if self.index is not None:
             return found[self.index : self.index + 1]
         return found
