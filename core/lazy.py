@@ -33,6 +33,7 @@ __all__ = [
     "candidates",
     "count",
     "matches_query",
+    "set_children",
     "texts",
 ]
 
@@ -86,6 +87,11 @@ class LazyElement(UIElement):
     def __reduce__(self) -> tuple[type[UIElement], tuple[Any, ...]]:
         # Pickled and copied as the plain element it equals: the document stays behind.
         return UIElement, tuple(getattr(self, name) for name in _FIELDS)
+
+
+def set_children(el: LazyElement, children: tuple[UIElement, ...]) -> None:
+    """Fix ``el``'s children (a source does it once, when they are first read)."""
+    _CHILDREN.__set__(el, children)
 
 
 def _values(el: UIElement, field: Field) -> str | None:

@@ -5,44 +5,77 @@ All three share one schema: a ``<hierarchy>`` root whose children are the top-le
 ``class text resource-id content-desc package bounds="[l,t][r,b]"`` and boolean flags. uiautomator
 names every node ``<node>``; Appium names it after its class (``<android.widget.Button>``), adds
 ``displayed`` instead of ``visible-to-user`` and, in its newer form, gives the root a
-``width``/``height``.
+``width``/``height`` (the attribute names: :data:`~.schema.ANDROID`).
 
 The Scene root is the ``hierarchy`` element (type ``"hierarchy"``, bounds = the window) with the
-top-level windows as children, as :mod:`sim.scene` builds it.
+top-level windows as children, as :mod:`sim.scene` builds it. Only the root and the windows are
+built while parsing; every other element when it is first read (:mod:`core.lazy`). Every
+``bounds`` is checked while parsing all the same, natively: the shape ``[digits,digits][digits,digits]``
+in XPath, anything else by :func:`android_bounds`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from lxml import etree
+
 from ...core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ...core.errors import SceneParseError
+from ...core.lazy import LazyElement, set_children
 from ...core.models import Bounds, UIElement
-from .common import (
-    BOOL,
-    EMPTY,
-    Limits,
-    ParsedTree,
-    SourceFormat,
-    StreamingTarget,
-    new_bounds,
-    new_element,
-    parse_xml,
-)
+from .common import EMPTY, Limits, ParsedTree, SourceFormat, new_bounds, new_view
+from .schema import ANDROID
+from .xml_source import XmlSource, element_position, parse_xml
 
-__all__ = ["AndroidTarget", "foreground_package", "parse_android"]
+__all__ = ["android_bounds", "foreground_package", "parse_android"]
 
 # Packages that draw system windows: used for the foreground app only when nothing else is there.
 _SYSTEM_PACKAGES: Final = frozenset({ANDROID_SYSTEMUI, "android"})
-_FLAG: Final = BOOL.get
+_PACKAGE: Final = etree.XPath("(descendant-or-self::*[@package != ''])[1]/@package")
+# Bounds other than "[digits,digits][digits,digits]" (negative numbers, spaces, garbage): checked
+# one by one in Python; every bounds of the exact shape parses.
+_ODD_BOUNDS: Final = etree.XPath(
+    "/*/descendant::*[@bounds][translate(@bounds, '0123456789', '') != '[,][,]'"
+    " or not(starts-with(@bounds, '[')) or substring(@bounds, string-length(@bounds)) != ']'"
+    " or not(contains(@bounds, '][')) or contains(@bounds, '[,') or contains(@bounds, ',]')]"
+)
+_BOUNDS_CACHE_SIZE: Final = 4096
+_bounds_cache: dict[str, Bounds] = {}
 
 
-def _package_of(window: UIElement) -> str | None:
-    for el in window.iter():
-        package = el.attributes.get("package")
-        if package:
-            return package
-    return None
+def android_bounds(raw: str | None) -> Bounds:
+    """``"[l,t][r,b]"`` as Bounds (``EMPTY`` when absent); ``ValueError`` when malformed."""
+    if raw is None:
+        return EMPTY
+    bounds = _bounds_cache.get(raw)
+    if bounds is not None:
+        return bounds
+    # Splitting is about a third cheaper than a regex.
+    if raw[:1] == "[" and raw[-1:] == "]":
+        parts = raw[1:-1].split("][")
+        if len(parts) == 2:
+            left, top = parts[0].split(",")
+            right, bottom = parts[1].split(",")
+            bounds = new_bounds(int(left), int(top), int(right), int(bottom))
+            if len(_bounds_cache) >= _BOUNDS_CACHE_SIZE:
+                _bounds_cache.clear()
+            _bounds_cache[raw] = bounds
+            return bounds
+    raise ValueError(raw)
+
+
+def _check_bounds(root: Any, fmt: SourceFormat) -> None:
+    for node in _ODD_BOUNDS(root):  # type: ignore[union-attr]
+        raw = node.get("bounds")
+        try:
+            android_bounds(raw)
+        except ValueError:
+            raise SceneParseError(
+                f"<{node.tag}> has malformed bounds {raw[:60]!r} (expected [left,top][right,bottom])",
+                format=fmt,
+                position=element_position(node),
+            ) from None
 
 
 def foreground_package(windows: tuple[UIElement, ...]) -> str | None:
@@ -64,7 +97,19 @@ def foreground_package(windows: tuple[UIElement, ...]) -> str | None:
     return best[2] if best else None
 
 
-def _int_attr(attrib: dict[str, str], name: str) -> int:
+def _package_of(window: UIElement) -> str | None:
+    """The first package in the window's subtree (natively when the parser built it)."""
+    if type(window) is LazyElement:
+        found = _PACKAGE(window._node)  # type: ignore[attr-defined]
+        return str(found[0]) if found else None  # type: ignore[index]
+    for el in window.iter():
+        package = el.attributes.get("package")
+        if package:
+            return package
+    return None
+
+
+def _int_attr(attrib: Any, name: str) -> int:
     raw = attrib.get(name)
     if raw is None:
         return 0
@@ -74,119 +119,49 @@ def _int_attr(attrib: dict[str, str], name: str) -> int:
         return 0
 
 
-class AndroidTarget(StreamingTarget):
-    """Builds the Scene tree while lxml streams an Android dump; see the module docstring."""
-
-    __slots__ = ("_bounds",)
-
-    def __init__(self) -> None:
-        super().__init__("uiautomator")
-        self._bounds: dict[str, Bounds] = {}
-
-    def release(self) -> None:
-        super().release()
-        self._bounds = {}
-
-    def end(self, tag: str) -> None:
-        stack = self._stack
-        frame = stack.pop()
-        if not stack:
-            self._finish(frame)
-            return
-        attrib: dict[str, str] = frame[1]
-        get = attrib.get
-        raw = get("bounds")
-        if raw is None:
-            bounds = EMPTY
-        else:
-            bounds = self._bounds.get(raw)  # type: ignore[assignment]
-            if bounds is None:
-                bounds = self._bounds[raw] = self._parse_bounds(raw, frame)
-        shown = get("visible-to-user") or get("displayed")
-        flag = _FLAG
-        stack[-1].append(
-            new_element(
-                get("class") or tag,
-                get("text") or None,
-                get("content-desc") or None,
-                get("resource-id") or None,
-                None,
-                bounds,
-                get("enabled") != "false",
-                shown != "false",
-                flag(get("clickable")),
-                flag(get("focusable")),
-                flag(get("focused")),
-                flag(get("selected")),
-                flag(get("checked")),
-                flag(get("scrollable")),
-                flag(get("password")),
-                tuple(frame[3:]) if len(frame) > 3 else (),
-                attrib,
-            )
-        )
-
-    def _parse_bounds(self, raw: str, frame: list[Any]) -> Bounds:
-        # "[l,t][r,b]": splitting is about a third cheaper than a regex on this hot path.
-        if raw[:1] == "[" and raw[-1:] == "]":
-            parts = raw[1:-1].split("][")
-            if len(parts) == 2:
-                try:
-                    left, top = parts[0].split(",")
-                    right, bottom = parts[1].split(",")
-                    return new_bounds(int(left), int(top), int(right), int(bottom))
-                except ValueError:
-                    pass
-        raise SceneParseError(
-            f"<{frame[0]}> has malformed bounds {raw[:60]!r} (expected [left,top][right,bottom])",
-            format=self._fmt,
-            position=f"element {frame[2]}",
-        )
-
-    def _finish(self, frame: list[Any]) -> None:
-        attrib: dict[str, str] = frame[1]
-        windows: tuple[UIElement, ...] = tuple(frame[3:])
-        # The device's window: the union of the top-level windows, and at least the size Appium
-        # reports on its root (which can be smaller than the nodes when it leaves out the
-        # navigation bar).
-        width, height = _int_attr(attrib, "width"), _int_attr(attrib, "height")
-        for window in windows:
-            b = window.bounds
-            if not b.is_empty():
-                width, height = max(width, b.right), max(height, b.bottom)
-        root = new_element(
-            "hierarchy" if frame[0] == "hierarchy" else attrib.get("class") or frame[0],
-            None,
-            None,
-            None,
-            None,
-            new_bounds(0, 0, width, height),
-            True,
-            True,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            windows,
-            attrib,
-        )
-        self._result = ParsedTree(
-            root=root,
-            platform="android",
-            format=self._fmt,
-            window_size=(width, height),
-            foreground_app=foreground_package(windows),
-            element_count=self._count,
-        )
-
-    def close(self) -> ParsedTree | None:
-        # lxml calls close() while unwinding an error too: raising here would mask that error.
-        return self._result
-
-
 def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a uiautomator or Appium UiAutomator2 dump."""
-    return parse_xml(data, AndroidTarget, fmt, limits)
+    node, count = parse_xml(data, fmt, limits)
+    _check_bounds(node, fmt)
+    source = XmlSource(ANDROID)
+    windows = tuple(source.view(child) for child in node)
+    attrib = dict(node.attrib)
+    # The device's window: the union of the top-level windows, and at least the size Appium
+    # reports on its root (which can be smaller than the nodes when it leaves out the
+    # navigation bar).
+    width, height = _int_attr(attrib, "width"), _int_attr(attrib, "height")
+    for window in windows:
+        b = window.bounds
+        if not b.is_empty():
+            width, height = max(width, b.right), max(height, b.bottom)
+    tag: str = node.tag
+    root = new_view(
+        source,
+        node,
+        "hierarchy" if tag == "hierarchy" else attrib.get("class") or tag,
+        None,
+        None,
+        None,
+        None,
+        new_bounds(0, 0, width, height),
+        True,
+        True,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        attrib,
+    )
+    set_children(root, windows)
+    source.adopt(node, root)
+    return ParsedTree(
+        root=root,
+        platform="android",
+        format=fmt,
+        window_size=(width, height),
+        foreground_app=foreground_package(windows),
+        element_count=count,
+    )
