@@ -8,28 +8,44 @@ Each node is an object with ``type`` (the short name: ``"Button"``), ``name``, `
 
 Types are normalised to the XML spelling (``XCUIElementTypeButton``) so a selector or an enricher
 sees the same Scene whichever format WDA answered in; ``attributes`` keeps the raw scalars plus
-``x``/``y``/``width``/``height``. Conversion is iterative: nesting cannot exhaust the Python
+``x``/``y``/``width``/``height``. Checking the tree is iterative: nesting cannot exhaust the Python
 stack, and ``json.loads``' own recursion limit surfaces as ``SceneParseError``.
+
+``json.loads`` has already built a dict per node, so the Scene keeps those dicts behind a
+:class:`JsonSource`: the Application element is built while parsing, every other one when it is
+first read (:mod:`core.lazy`), and the whole-tree questions walk the dicts without building any.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ...core.errors import SceneParseError
+from ...core.lazy import Field, LazyElement, Query, set_children
 from ...core.models import Bounds, UIElement
-from .common import EMPTY, Limits, ParsedTree, new_element, rect_bounds
+from .common import EMPTY, Limits, ParsedTree, new_view, rect_bounds
 from .ios import SWITCH_TYPES, ios_window_size
 
-__all__ = ["from_json_tree", "load_json", "unwrap"]
+__all__ = ["FIELDS", "JsonSource", "from_json_tree", "load_json", "unwrap"]
 
 _FORMAT: Final = "wda-json"
 _PREFIX: Final = "XCUIElementType"
 _FRAME: Final = re.compile(r"\{\{\s*([-\d.eE+]+),\s*([-\d.eE+]+)\},\s*\{\s*([-\d.eE+]+),\s*([-\d.eE+]+)\}\}")
 _TRUE: Final = frozenset({"1", "true", "True", "YES", True})  # True == 1
+# Where each string field comes from (the first non-empty one wins); "type" is normalised to
+# the XML spelling. The element builder and the queries of JsonSource both read this table.
+FIELDS: Final[Mapping[Field, tuple[str, ...]]] = {
+    "type": ("type",),
+    "text": ("label", "value"),
+    "label": ("label",),
+    "identifier": ("name",),
+    "value": ("value",),
+}
+_DISPLAY: Final = FIELDS["text"] + FIELDS["label"] + FIELDS["value"]
 
 
 def load_json(text: str) -> Any:
@@ -113,7 +129,26 @@ def _flag(value: Any, default: bool) -> bool:
     return default  # null or a stray object keeps the default
 
 
-def _element(node: Mapping[str, Any], children: tuple[UIElement, ...]) -> UIElement:
+def _native(short: str) -> str:
+    return short if short.startswith(_PREFIX) else _PREFIX + short
+
+
+def _string(node: Mapping[str, Any], key: str) -> str | None:
+    """A node's raw value as ``attributes`` keeps it (the type normalised), or None."""
+    raw = node.get(key)
+    text = raw if type(raw) is str else _scalar(raw)
+    return _native(text) if key == "type" and text is not None else text
+
+
+def _first(node: Mapping[str, Any], keys: tuple[str, ...]) -> str | None:
+    for key in keys:
+        text = _string(node, key)
+        if text:
+            return text
+    return None
+
+
+def _element(source: JsonSource, node: Mapping[str, Any]) -> LazyElement:
     # Raw scalars as XML would carry them; "children" (a list) and "rect" (an object) drop out.
     attributes: dict[str, str] = {}
     for key, raw in node.items():
@@ -123,17 +158,16 @@ def _element(node: Mapping[str, Any], children: tuple[UIElement, ...]) -> UIElem
             text = _scalar(raw)
             if text is not None:
                 attributes[key] = text
-    short: str = node["type"]
-    native = short if short.startswith(_PREFIX) else _PREFIX + short
-    get = attributes.get
-    label = get("label") or None
-    value = get("value") or None
+    native = _first(node, FIELDS["type"]) or _PREFIX
+    value = _first(node, FIELDS["value"])
     focused = node.get("isFocused")
-    return new_element(
+    return new_view(
+        source,
+        node,
         native,
-        label or value,
-        label,
-        get("name") or None,
+        _first(node, FIELDS["text"]),
+        _first(node, FIELDS["label"]),
+        _first(node, FIELDS["identifier"]),
         value,
         _bounds(node, attributes),
         _flag(node.get("isEnabled"), True),
@@ -145,9 +179,82 @@ def _element(node: Mapping[str, Any], children: tuple[UIElement, ...]) -> UIElem
         (value == "1") if native in SWITCH_TYPES else None,
         None,
         None,
-        children,
         attributes,
     )
+
+
+def _below(node: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """The descendants of a checked node, in document order."""
+    stack: list[Iterator[Any]] = [iter(node.get("children") or ())]
+    while stack:
+        for kid in stack[-1]:
+            yield kid
+            grand = kid.get("children")
+            if grand:
+                stack.append(iter(grand))
+                break
+        else:
+            stack.pop()
+
+
+def _holds(node: Mapping[str, Any], query: Query) -> bool:
+    for group in query:
+        for field, needle in group:
+            text = _first(node, FIELDS[field])
+            if text and needle in text:
+                break
+        else:
+            return False
+    return True
+
+
+class JsonSource:
+    """The dicts ``json.loads`` built, behind one Scene (see the module docstring)."""
+
+    __slots__ = ("_lock", "_nodes", "_views")
+
+    def __init__(self, nodes: list[Mapping[str, Any]]) -> None:
+        self._nodes = nodes  # every node in document order, the root first
+        self._views: dict[int, LazyElement] = {}  # by id(): the tree keeps every node alive
+        self._lock = threading.RLock()
+
+    def view(self, node: Mapping[str, Any]) -> LazyElement:
+        el = self._views.get(id(node))
+        if el is None:
+            with self._lock:
+                el = self._views.get(id(node))
+                if el is None:
+                    el = self._views[id(node)] = _element(self, node)
+        return el
+
+    def _descendants(self, el: LazyElement) -> Iterator[Mapping[str, Any]]:
+        node = el._node  # type: ignore[attr-defined]
+        return iter(self._nodes[1:]) if node is self._nodes[0] else _below(node)
+
+    def children_of(self, el: LazyElement) -> tuple[UIElement, ...]:
+        with self._lock:
+            view = self.view
+            kids: tuple[UIElement, ...] = tuple(view(k) for k in el._node.get("children") or ())  # type: ignore[attr-defined]
+            set_children(el, kids)
+        return el.children
+
+    def count(self, el: LazyElement) -> int:
+        return 1 + sum(1 for _ in self._descendants(el))
+
+    def candidates(self, el: LazyElement, query: Query) -> list[UIElement]:
+        view = self.view
+        found: list[UIElement] = [el]
+        found.extend(view(node) for node in self._descendants(el) if _holds(node, query))
+        return found
+
+    def texts(self, el: LazyElement) -> list[str]:
+        out: list[str] = []
+        for node in self._descendants(el):
+            if _flag(node.get("isVisible"), True):
+                text = _first(node, _DISPLAY)
+                if text:
+                    out.append(text)
+        return out
 
 
 def _path(parents: list[int], slots: list[int], index: int) -> str:
@@ -158,8 +265,8 @@ def _path(parents: list[int], slots: list[int], index: int) -> str:
     return "$" + "".join(reversed(steps))
 
 
-def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
-    """Convert a WDA JSON element tree (the Application node) into a :class:`ParsedTree`."""
+def _refuse(tree: Mapping[str, Any], limits: Limits) -> None:
+    """Raise the error the first bad node in document order deserves, with its JSON path."""
     nodes: list[Mapping[str, Any]] = []
     parents: list[int] = []
     slots: list[int] = []
@@ -197,18 +304,42 @@ def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
             )
         for pos in range(len(kids) - 1, -1, -1):
             pending.append((kids[pos], index, pos, depth + 1))
-    # Build bottom-up: every node's children come after it in document order.
-    built: list[list[UIElement]] = [[] for _ in nodes]
-    root: UIElement | None = None
-    for index in range(len(nodes) - 1, -1, -1):
-        kids_built = built[index]
-        kids_built.reverse()
-        el = _element(nodes[index], tuple(kids_built))
-        if parents[index] < 0:
-            root = el
+    raise AssertionError("_refuse found nothing wrong")  # pragma: no cover
+
+
+def _checked(tree: Mapping[str, Any], limits: Limits) -> list[Mapping[str, Any]] | None:
+    """Every node in document order, or None when one breaks a rule (:func:`_refuse` says which)."""
+    nodes: list[Mapping[str, Any]] = []
+    append = nodes.append
+    most, deepest = limits.max_elements, limits.max_depth
+    stack: list[Iterator[Any]] = [iter((tree,))]
+    while stack:
+        for node in stack[-1]:
+            if type(node) is not dict or type(node.get("type")) is not str:
+                return None
+            append(node)
+            kids = node.get("children")
+            if kids is not None:
+                if type(kids) is not list:
+                    return None
+                if kids:
+                    if len(stack) >= deepest:
+                        return None
+                    stack.append(iter(kids))
+                    break
         else:
-            built[parents[index]].append(el)
-    assert root is not None
+            stack.pop()
+    return nodes if len(nodes) <= most else None
+
+
+def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
+    """The :class:`ParsedTree` of a WDA JSON element tree (the Application node)."""
+    nodes = _checked(tree, limits)
+    if nodes is None:
+        _refuse(tree, limits)
+        raise AssertionError("unreachable")  # pragma: no cover
+    source = JsonSource(nodes)
+    root = source.view(tree)
     return ParsedTree(
         root=root,
         platform="ios",

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from amc.core.errors import SceneParseError
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.hierarchy.android import AndroidTarget
-from amc.drivers.hierarchy.common import Limits, parse_xml
+from amc.drivers.hierarchy.common import Limits
+from amc.drivers.hierarchy.xml_source import parse_xml
 
 from tests.parsers.support import fixture
 
@@ -78,7 +78,7 @@ def test_the_parser_itself_opens_no_file_even_past_the_doctype_check(canary: Pat
         f'<!DOCTYPE h [<!ENTITY x SYSTEM "file://{canary}">]><hierarchy><node text="&x;"/></hierarchy>',
     ):
         with pytest.raises(SceneParseError) as info:
-            parse_xml(doc.encode(), AndroidTarget, "uiautomator", Limits())
+            parse_xml(doc.encode(), "uiautomator", Limits())
         assert SECRET not in str(info.value)
 
 

@@ -9,14 +9,7 @@ import pytest
 from amc.core.errors import SceneParseError
 from amc.core.models import Bounds, UIElement
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.hierarchy.common import (
-    EMPTY,
-    ampersand_refs,
-    new_bounds,
-    new_element,
-    rect_bounds,
-    restore_ampersands,
-)
+from amc.drivers.hierarchy.common import EMPTY, new_bounds, new_element, rect_bounds
 
 from tests.parsers.support import fixture
 
@@ -63,12 +56,14 @@ def test_rect_bounds_rounds_like_from_rect(rect: tuple[float, ...], expected: Bo
     assert rect_bounds(*rect) == expected
 
 
-def test_ampersand_references_are_counted_and_restored_exactly() -> None:
-    assert ampersand_refs(b'<a t="&amp; &#38; &#x26; &#038; &lt;"/>') == 4
-    assert ampersand_refs(b"<a/>") == 0
-    attrib = {"t": "a &#38; b", "u": "&#38;#38;", "v": "plain"}
-    assert restore_ampersands(attrib) == 2
-    assert attrib == {"t": "a & b", "u": "&#38;", "v": "plain"}
+def test_ampersand_references_read_as_ampersands() -> None:
+    scene = parse_source(
+        '<hierarchy><node text="&amp; &#38; &#x26; &#038; &lt;" content-desc="a&amp;b" '
+        'bounds="[0,0][1,1]"/></hierarchy>'
+    )
+    node = scene.root.children[0]
+    assert (node.text, node.label) == ("& & & & <", "a&b")
+    assert node.attributes["text"] == "& & & & <"
 
 
 def test_literal_character_references_in_text_survive() -> None:
