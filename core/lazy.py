@@ -11,9 +11,9 @@ which texts) go to the source through :func:`candidates`, :func:`count` and :fun
 answer natively over the document; for a tree of plain ``UIElement`` (built by hand, by
 ``sim.scene``) they walk it in Python. Either way the answer is the same.
 
-A :data:`Query` says what an element must contain for a caller to look at it: every group must
-hold (AND) and a group holds when one of its ``(field, needle)`` pairs does (OR): the field's
-value contains the needle (an empty needle: the field is not empty). Answers are a superset, in
+A :data:`Query` says what an element must hold for a caller to look at it: every group must
+hold (AND) and a group holds when one of its ``(field, op, needle)`` tests does (OR): the field's
+value equals the needle (``"="``) or contains it (``"~"``; an empty needle: the field is not empty). Answers are a superset, in
 document order, of the elements the caller wants, always starting with the element asked about:
 the caller applies its exact rule to each (one rule, spelled once, whichever way the tree was built).
 """
@@ -28,7 +28,9 @@ from .models import UIElement
 __all__ = [
     "Field",
     "LazyElement",
+    "Op",
     "Query",
+    "Test",
     "TreeSource",
     "candidates",
     "count",
@@ -38,7 +40,9 @@ __all__ = [
 ]
 
 Field = Literal["type", "text", "label", "identifier", "value"]
-Query = tuple[tuple[tuple[Field, str], ...], ...]
+Op = Literal["=", "~"]
+Test = tuple[Field, Op, str]
+Query = tuple[tuple[Test, ...], ...]
 
 _CHILDREN: Final[Any] = UIElement.children  # the slot descriptor the property below stands in for
 _FIELDS: Final = tuple(UIElement.__match_args__)
@@ -101,9 +105,9 @@ def _values(el: UIElement, field: Field) -> str | None:
 def matches_query(el: UIElement, query: Query) -> bool:
     """Whether ``el`` itself satisfies ``query`` (see the module docstring)."""
     for group in query:
-        for field, needle in group:
+        for field, op, needle in group:
             value = _values(el, field)
-            if value and needle in value:
+            if value and (value == needle if op == "=" else needle in value):
                 break
         else:
             return False

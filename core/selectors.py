@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, TargetNotFound
-from .lazy import Field, Query, candidates
+from .lazy import Query, Test, candidates
 
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
@@ -165,18 +165,21 @@ class Selector:
     def query(self) -> Query:
         """What an element must contain to be worth testing with :meth:`matches` (a necessary
         condition; see :mod:`core.lazy`): a parser's document answers it natively."""
-        groups: list[tuple[tuple[Field, str], ...]] = []
-        for wanted in (self.text, self.text_contains):
-            if wanted is not None:
-                groups.append((("text", wanted), ("label", wanted), ("value", wanted)))
+        groups: list[tuple[Test, ...]] = []
+        if self.text is not None:
+            groups.append((("text", "=", self.text), ("label", "=", self.text), ("value", "=", self.text)))
+        if self.text_contains is not None:
+            wanted = self.text_contains
+            groups.append((("text", "~", wanted), ("label", "~", wanted), ("value", "~", wanted)))
         if self.text_regex is not None:
-            groups.append((("text", ""), ("label", ""), ("value", "")))
+            groups.append((("text", "~", ""), ("label", "~", ""), ("value", "~", "")))
         if self.id is not None:
-            groups.append((("identifier", self.id),))
+            exact: Test = ("identifier", "=", self.id)
+            groups.append((exact, ("identifier", "~", ":id/" + self.id)) if ":id/" not in self.id else (exact,))
         if self.label is not None:
-            groups.append((("label", self.label),))
+            groups.append((("label", "=", self.label),))
         if self.type is not None:
-            groups.append((("type", self.type),))
+            groups.append((("type", "~", self.type),))
         return tuple(groups)
 
     def find_all(self, scene: Scene) -> list[UIElement]:

@@ -41,9 +41,10 @@ _ANDROID_TITLE_IDS = ("toolbar", "action_bar", "action_bar_title", "collapsing_t
 _IOS_NAVBAR = "XCUIElementTypeNavigationBar"
 # What a title bar's element must contain (the exact rules are the functions below).
 _TITLE_QUERY: dict[str, Query] = {
-    "ios": ((("type", _IOS_NAVBAR),),),
+    "ios": ((("type", "=", _IOS_NAVBAR),),),
     "android": (
-        tuple(("type", t) for t in _ANDROID_TITLE_TYPES) + tuple(("identifier", i) for i in _ANDROID_TITLE_IDS),
+        tuple(("type", "~", t) for t in _ANDROID_TITLE_TYPES)
+        + tuple(("identifier", "~", i) for i in _ANDROID_TITLE_IDS),
     ),
 }
 
@@ -64,7 +65,7 @@ def semantic_enabled(environ: Mapping[str, str] | None = None) -> bool:
     return parse_bool(ENV_SEMANTIC, raw)
 
 
-_HAS_TEXT: Query = ((("text", ""),),)
+_HAS_TEXT: Query = ((("text", "~", ""),),)
 
 
 def _first_text(el: UIElement) -> str | None:
@@ -83,7 +84,7 @@ def _alert_name(el: UIElement, platform: str) -> str:
     if platform == "ios" and (el.label or el.identifier):
         return el.label or el.identifier or el.type
     for wanted in _ANDROID_ALERT_TEXT_IDS:
-        for node in candidates(el, ((("identifier", wanted),), *_HAS_TEXT)):
+        for node in candidates(el, ((("identifier", "~", wanted),), *_HAS_TEXT)):
             ident = node.identifier or ""
             if node.visible and node.text and ident.rsplit("/", 1)[-1] == wanted:
                 return node.text.strip() or node.text

@@ -22,10 +22,10 @@ _ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
 # ``com.google.android.permissioncontroller``: tests/fixtures/real/android, uiautomator dumps).
 _PERMISSION_ID_PREFIXES = tuple(f"{package}:id/" for package in PERMISSION_DIALOG_PACKAGES)
 # What the elements the rules below look for must contain (see core.lazy).
-_IOS_KEYBOARD_QUERY: Query = (tuple(("type", t) for t in sorted(_IOS_KEYBOARD_TYPES)),)
-_IOS_ALERT_QUERY: Query = (tuple(("type", t) for t in sorted(_IOS_ALERT_TYPES)),)
+_IOS_KEYBOARD_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_TYPES)),)
+_IOS_ALERT_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_ALERT_TYPES)),)
 _ANDROID_DIALOG_QUERY: Query = (
-    tuple(("identifier", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
+    tuple(("identifier", "~", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
 )
 
 

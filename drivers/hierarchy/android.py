@@ -16,56 +16,46 @@ in XPath, anything else by :func:`android_bounds`.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from lxml import etree
 
 from ...core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ...core.errors import SceneParseError
-from ...core.lazy import LazyElement, set_children
-from ...core.models import Bounds, UIElement
-from .common import EMPTY, Limits, ParsedTree, SourceFormat, new_bounds, new_view
-from .schema import ANDROID
+from .bounds import android_bounds
+from .common import Limits, ParsedTree, SourceFormat, new_bounds, new_view
+from .schema import ANDROID, shown
 from .xml_source import XmlSource, element_position, parse_xml
 
-__all__ = ["android_bounds", "foreground_package", "parse_android"]
+__all__ = ["foreground_package", "parse_android"]
 
 # Packages that draw system windows: used for the foreground app only when nothing else is there.
 _SYSTEM_PACKAGES: Final = frozenset({ANDROID_SYSTEMUI, "android"})
 _PACKAGE: Final = etree.XPath("(descendant-or-self::*[@package != ''])[1]/@package")
-# Bounds other than "[digits,digits][digits,digits]" (negative numbers, spaces, garbage): checked
-# one by one in Python; every bounds of the exact shape parses.
+# A bounds attribute in the raw bytes that is not "[digits,digits][digits,digits]": searching for
+# one runs in C at memory speed; only when there is one (negative numbers, entities, garbage) are
+# the elements' bounds checked one by one, in _ODD_BOUNDS' order.
+_ODD_BOUNDS_BYTES: Final = re.compile(rb"""bounds\s*=\s*(["'])(?!\[\d+,\d+\]\[\d+,\d+\]\1)""")
+_NAME_BYTES: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
+# The same shape in XPath, for the elements below the root (the root's bounds are never read).
 _ODD_BOUNDS: Final = etree.XPath(
     "/*/descendant::*[@bounds][translate(@bounds, '0123456789', '') != '[,][,]'"
     " or not(starts-with(@bounds, '[')) or substring(@bounds, string-length(@bounds)) != ']'"
     " or not(contains(@bounds, '][')) or contains(@bounds, '[,') or contains(@bounds, ',]')]"
 )
-_BOUNDS_CACHE_SIZE: Final = 4096
-_bounds_cache: dict[str, Bounds] = {}
+def _odd_bounds(data: bytes) -> bool:
+    """Whether a ``bounds`` attribute in ``data`` may not be ``[digits,digits][digits,digits]``."""
+    for match in _ODD_BOUNDS_BYTES.finditer(data):
+        start = match.start()
+        if start == 0 or data[start - 1] not in _NAME_BYTES:  # not the end of another name
+            return True
+    return False
 
 
-def android_bounds(raw: str | None) -> Bounds:
-    """``"[l,t][r,b]"`` as Bounds (``EMPTY`` when absent); ``ValueError`` when malformed."""
-    if raw is None:
-        return EMPTY
-    bounds = _bounds_cache.get(raw)
-    if bounds is not None:
-        return bounds
-    # Splitting is about a third cheaper than a regex.
-    if raw[:1] == "[" and raw[-1:] == "]":
-        parts = raw[1:-1].split("][")
-        if len(parts) == 2:
-            left, top = parts[0].split(",")
-            right, bottom = parts[1].split(",")
-            bounds = new_bounds(int(left), int(top), int(right), int(bottom))
-            if len(_bounds_cache) >= _BOUNDS_CACHE_SIZE:
-                _bounds_cache.clear()
-            _bounds_cache[raw] = bounds
-            return bounds
-    raise ValueError(raw)
-
-
-def _check_bounds(root: Any, fmt: SourceFormat) -> None:
+def _check_bounds(data: bytes, root: Any, fmt: SourceFormat) -> None:
+    if not _odd_bounds(data):
+        return
     for node in _ODD_BOUNDS(root):  # type: ignore[union-attr]
         raw = node.get("bounds")
         try:
@@ -78,35 +68,31 @@ def _check_bounds(root: Any, fmt: SourceFormat) -> None:
             ) from None
 
 
-def foreground_package(windows: tuple[UIElement, ...]) -> str | None:
-    """The package of the app's main window among the top-level ``windows``.
+def foreground_package(windows: list[tuple[str | None, bool, int]]) -> str | None:
+    """The package of the app's main window among the top-level windows, each given as
+    ``(package, visible, area)``.
 
     Input-method windows never count. The largest visible window of a non-system package wins
     (the first one on a tie); SystemUI or the ``android`` package are answered only when no app
     window is there at all (lock screen, notification shade on its own).
     """
     best: tuple[int, int, str] | None = None  # (rank, area, package); higher rank wins
-    for window in windows:
-        package = _package_of(window)
+    for package, visible, area in windows:
         if not package or is_ime_package(package):
             continue
-        rank = (0 if package in _SYSTEM_PACKAGES else 2) + (1 if window.visible else 0)
-        area = window.bounds.area
+        rank = (0 if package in _SYSTEM_PACKAGES else 2) + (1 if visible else 0)
         if best is None or (rank, area) > (best[0], best[1]):
             best = (rank, area, package)
     return best[2] if best else None
 
 
-def _package_of(window: UIElement) -> str | None:
-    """The first package in the window's subtree (natively when the parser built it)."""
-    if type(window) is LazyElement:
-        found = _PACKAGE(window._node)  # type: ignore[attr-defined]
-        return str(found[0]) if found else None  # type: ignore[index]
-    for el in window.iter():
-        package = el.attributes.get("package")
-        if package:
-            return package
-    return None
+def _package_of(window: Any) -> str | None:
+    """The first package in a window node's subtree, itself first."""
+    package: str | None = window.get("package")
+    if package:
+        return package
+    found = _PACKAGE(window)
+    return str(found[0]) if found else None  # type: ignore[index]
 
 
 def _int_attr(attrib: Any, name: str) -> int:
@@ -122,19 +108,21 @@ def _int_attr(attrib: Any, name: str) -> int:
 def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a uiautomator or Appium UiAutomator2 dump."""
     node, count = parse_xml(data, fmt, limits)
-    _check_bounds(node, fmt)
-    source = XmlSource(ANDROID)
-    windows = tuple(source.view(child) for child in node)
+    _check_bounds(data, node, fmt)
     attrib = dict(node.attrib)
     # The device's window: the union of the top-level windows, and at least the size Appium
     # reports on its root (which can be smaller than the nodes when it leaves out the
-    # navigation bar).
+    # navigation bar). The windows are read from their nodes, and built only when asked for.
     width, height = _int_attr(attrib, "width"), _int_attr(attrib, "height")
-    for window in windows:
-        b = window.bounds
+    windows: list[tuple[str | None, bool, int]] = []
+    for child in node:
+        get = child.get
+        b = android_bounds(get("bounds"))
         if not b.is_empty():
             width, height = max(width, b.right), max(height, b.bottom)
+        windows.append((_package_of(child), shown(ANDROID, get), b.area))
     tag: str = node.tag
+    source = XmlSource(ANDROID, data)
     root = new_view(
         source,
         node,
@@ -155,7 +143,6 @@ def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
         None,
         attrib,
     )
-    set_children(root, windows)
     source.adopt(node, root)
     return ParsedTree(
         root=root,

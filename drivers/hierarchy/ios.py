@@ -13,42 +13,18 @@ Application element is built while parsing; every other element when it is first
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from ...core.errors import SceneParseError
-from ...core.models import Bounds, UIElement
-from .common import Limits, ParsedTree, SourceFormat, new_bounds, rect_bounds
+from ...core.models import UIElement
+from .common import Limits, ParsedTree, SourceFormat
 from .schema import IOS
 from .xml_source import XmlSource, parse_xml
 
-__all__ = ["SWITCH_TYPES", "ios_bounds", "ios_window_size", "parse_ios"]
+__all__ = ["SWITCH_TYPES", "ios_window_size", "parse_ios"]
 
 SWITCH_TYPES: Final = IOS.switch_types
 _WRAPPER: Final = "AppiumAUT"
-
-
-def _number(raw: str | None) -> float:
-    if not raw:
-        return 0
-    try:
-        return int(raw)
-    except ValueError:
-        pass
-    try:
-        return float(raw)
-    except ValueError:
-        return 0
-
-
-def ios_bounds(get: Callable[[str], str | None]) -> Bounds:
-    """An element's ``x y width height`` as Bounds; missing or malformed numbers count as 0."""
-    x, y, w, h = get("x"), get("y"), get("width"), get("height")
-    try:  # whole numbers, as WDA writes them
-        left, top = int(x), int(y)  # type: ignore[arg-type]
-        return new_bounds(left, top, left + int(w), top + int(h))  # type: ignore[arg-type]
-    except (TypeError, ValueError):  # missing, or fractions as some Appium versions write
-        return rect_bounds(_number(x), _number(y), _number(w), _number(h))
 
 
 def ios_window_size(app: UIElement) -> tuple[int, int]:
@@ -69,7 +45,7 @@ def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
         node = next(iter(node), None)
         if node is None:
             raise SceneParseError("<AppiumAUT> holds no application element", format=fmt)
-    source = XmlSource(IOS)
+    source = XmlSource(IOS, data)
     root = source.view(node)
     return ParsedTree(
         root=root,

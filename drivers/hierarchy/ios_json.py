@@ -21,13 +21,13 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
 from ...core.errors import SceneParseError
-from ...core.lazy import Field, LazyElement, Query, set_children
+from ...core.lazy import Field, LazyElement, Query, Test, set_children
 from ...core.models import Bounds, UIElement
-from .common import EMPTY, Limits, ParsedTree, new_view, rect_bounds
+from .common import EMPTY, Limits, ParsedTree, new_view, prune, rect_bounds
 from .ios import SWITCH_TYPES, ios_window_size
 
 __all__ = ["FIELDS", "JsonSource", "from_json_tree", "load_json", "unwrap"]
@@ -197,24 +197,59 @@ def _below(node: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             stack.pop()
 
 
-def _holds(node: Mapping[str, Any], query: Query) -> bool:
-    for group in query:
-        for field, needle in group:
-            text = _first(node, FIELDS[field])
-            if text and needle in text:
-                break
-        else:
+def _test(test: Test) -> Callable[[Mapping[str, Any]], bool]:
+    """A predicate on raw nodes that holds for every node whose element passes ``test`` (it may
+    hold for more: a number or a flag where a string was expected always passes)."""
+    field, op, needle = test
+    keys = FIELDS[field]
+    if field == "type":
+        return lambda node: bool(_holds_value(_first(node, keys), op, needle))
+    if op == "=":
+
+        def equals(node: Mapping[str, Any]) -> bool:
+            for key in keys:
+                raw = node.get(key)
+                if raw == needle or (raw is not None and raw.__class__ is not str):
+                    return True
             return False
-    return True
+
+        return equals
+
+    def contains(node: Mapping[str, Any]) -> bool:
+        for key in keys:
+            raw = node.get(key)
+            if raw.__class__ is str:
+                if raw and needle in raw:
+                    return True
+            elif raw is not None:
+                return True
+        return False
+
+    return contains
+
+
+def _holds_value(value: str | None, op: str, needle: str) -> bool:
+    return bool(value) and (value == needle if op == "=" else needle in value)  # type: ignore[operator]
+
+
+def _spelled(test: Test) -> str | None:
+    """The text a needle shows in the raw JSON: a full XML type name as WDA's short one."""
+    field, _, needle = test
+    if field != "type":
+        return needle
+    return needle[len(_PREFIX) :] if needle.startswith(_PREFIX) else None
 
 
 class JsonSource:
     """The dicts ``json.loads`` built, behind one Scene (see the module docstring)."""
 
-    __slots__ = ("_lock", "_nodes", "_views")
+    __slots__ = ("_data", "_lock", "_nodes", "_pruned", "_seen", "_views")
 
-    def __init__(self, nodes: list[Mapping[str, Any]]) -> None:
+    def __init__(self, nodes: list[Mapping[str, Any]], data: bytes) -> None:
         self._nodes = nodes  # every node in document order, the root first
+        self._data = data  # the UTF-8 JSON: a needle it lacks needs no walk
+        self._seen: dict[str, bool] = {}
+        self._pruned: dict[Query, Query | None] = {}
         self._views: dict[int, LazyElement] = {}  # by id(): the tree keeps every node alive
         self._lock = threading.RLock()
 
@@ -242,9 +277,24 @@ class JsonSource:
         return 1 + sum(1 for _ in self._descendants(el))
 
     def candidates(self, el: LazyElement, query: Query) -> list[UIElement]:
-        view = self.view
         found: list[UIElement] = [el]
-        found.extend(view(node) for node in self._descendants(el) if _holds(node, query))
+        pruned = self._pruned.get(query, query)
+        if pruned is query:
+            verbatim = b"\\" not in self._data
+            pruned = self._pruned[query] = prune(query, self._data, verbatim, _spelled, self._seen)
+        if pruned is None:
+            return found
+        groups = [[_test(test) for test in group] for group in pruned]
+        view = self.view
+        if len(groups) == 1 and len(groups[0]) == 1:
+            only = groups[0][0]
+            found.extend(view(node) for node in self._descendants(el) if only(node))
+        else:
+            found.extend(
+                view(node)
+                for node in self._descendants(el)
+                if all(any(t(node) for t in group) for group in groups)
+            )
         return found
 
     def texts(self, el: LazyElement) -> list[str]:
@@ -332,13 +382,14 @@ def _checked(tree: Mapping[str, Any], limits: Limits) -> list[Mapping[str, Any]]
     return nodes if len(nodes) <= most else None
 
 
-def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
-    """The :class:`ParsedTree` of a WDA JSON element tree (the Application node)."""
+def from_json_tree(tree: Mapping[str, Any], limits: Limits, data: bytes = b"\\") -> ParsedTree:
+    """The :class:`ParsedTree` of a WDA JSON element tree (the Application node) read from the
+    UTF-8 ``data`` (which lets a query skip a walk for a needle the document lacks)."""
     nodes = _checked(tree, limits)
     if nodes is None:
         _refuse(tree, limits)
         raise AssertionError("unreachable")  # pragma: no cover
-    source = JsonSource(nodes)
+    source = JsonSource(nodes, data)
     root = source.view(tree)
     return ParsedTree(
         root=root,

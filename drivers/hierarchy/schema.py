@@ -19,9 +19,10 @@ from lxml import etree
 
 from ...core.lazy import Field, LazyElement, Query, TreeSource
 from ...core.models import Bounds
+from .bounds import android_bounds, ios_bounds
 from .common import BOOL, new_view
 
-__all__ = ["ANDROID", "IOS", "TAG", "Schema", "element_view", "query_xpath"]
+__all__ = ["ANDROID", "IOS", "TAG", "Schema", "element_view", "query_xpath", "shown"]
 
 TAG: Final = "#tag"  # the element's own name (``node``, ``android.widget.Button``, ``XCUIElementTypeCell``)
 _FLAG: Final = BOOL.get
@@ -43,8 +44,20 @@ class Schema:
     bounds: Callable[[Callable[[str], str | None]], Bounds]
     switch_types: frozenset[str] = frozenset()  # types whose ``checked`` is ``value == "1"``
     visible_xpath: str = field(init=False)  # the XPath predicate "this element is visible"
+    # What element_view reads: each string field's attributes (TAG, always last, left out: the
+    # builder falls back to the name), and each UIElement flag's attribute or None.
+    plan: tuple[tuple[str, ...], ...] = field(init=False)
+    flag_plan: tuple[str | None, ...] = field(init=False)
 
     def __post_init__(self) -> None:
+        for names in self.fields.values():
+            if TAG in names[:-1]:
+                raise ValueError("TAG can only be the last source of a field")
+        order: tuple[Field, ...] = ("type", "text", "label", "identifier", "value")
+        plan = tuple(tuple(n for n in self.fields[f] if n != TAG) for f in order)
+        object.__setattr__(self, "plan", plan)
+        flag_plan = tuple(name if name in self.flags else None for name in _FLAG_FIELDS)
+        object.__setattr__(self, "flag_plan", flag_plan)
         hidden, before = [], []
         for name in self.visible:  # hidden: the first non-empty visibility attribute says "false"
             hidden.append("(" + " and ".join([*before, f"@{name}='false'"]) + ")")
@@ -58,15 +71,7 @@ class Schema:
 
 
 def _android_bounds(get: Callable[[str], str | None]) -> Bounds:
-    from .android import android_bounds  # the format's own parser of "[l,t][r,b]"
-
     return android_bounds(get("bounds"))
-
-
-def _ios_bounds(get: Callable[[str], str | None]) -> Bounds:
-    from .ios import ios_bounds
-
-    return ios_bounds(get)
 
 
 ANDROID: Final = Schema(
@@ -93,9 +98,18 @@ IOS: Final = Schema(
     visible=("visible",),
     enabled="enabled",
     flags=("focused", "selected"),
-    bounds=_ios_bounds,
+    bounds=ios_bounds,
     switch_types=frozenset({"XCUIElementTypeSwitch", "XCUIElementTypeToggle"}),
 )
+
+
+def shown(schema: Schema, get: Callable[[str], str | None]) -> bool:
+    """Whether the element whose attributes ``get`` reads is visible (see :attr:`Schema.visible`)."""
+    for raw in schema.visible:
+        value = get(raw)
+        if value:
+            return value != "false"
+    return True
 
 
 def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
@@ -103,50 +117,30 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     attrib: dict[str, str] = dict(node.attrib)
     tag: str = node.tag
     get = attrib.get
-    fields = schema.fields
-    values: list[str | None] = []
-    for name in ("type", "text", "label", "identifier", "value"):
-        found = None
-        for raw in fields[name]:  # type: ignore[index]
-            found = tag if raw == TAG else get(raw)
-            if found:
-                break
-        values.append(found or None)
-    type_, text, label, identifier, value = values
-    visible = "true"
-    for raw in schema.visible:
-        shown = get(raw)
-        if shown:
-            visible = shown
-            break
-    flags = dict.fromkeys(_FLAG_FIELDS)
-    for name in schema.flags:
-        flags[name] = _FLAG(get(name))
+    type_keys, text_keys, label_keys, id_keys, value_keys = schema.plan
+    # next(filter(None, map(...))): the first non-empty value, looked up in C
+    type_ = next(filter(None, map(get, type_keys)), None) or tag
+    value = next(filter(None, map(get, value_keys)), None)
+    flags = [None if name is None else _FLAG(get(name)) for name in schema.flag_plan]
     if schema.switch_types:
-        flags["checked"] = (value == "1") if type_ in schema.switch_types else None
+        flags[4] = (value == "1") if type_ in schema.switch_types else None
     return new_view(
         source,
         node,
-        type_ or tag,
-        text,
-        label,
-        identifier,
+        type_,
+        next(filter(None, map(get, text_keys)), None),
+        next(filter(None, map(get, label_keys)), None),
+        next(filter(None, map(get, id_keys)), None),
         value,
         schema.bounds(get),
         get(schema.enabled) != "false",
-        visible != "false",
-        flags["clickable"],
-        flags["focusable"],
-        flags["focused"],
-        flags["selected"],
-        flags["checked"],
-        flags["scrollable"],
-        flags["password"],
+        shown(schema, get),
+        *flags,
         attrib,
     )
 
 
-_compiled: dict[tuple[int, tuple[tuple[tuple[str, bool], ...], ...]], etree.XPath] = {}
+_compiled: dict[tuple[int, tuple[tuple[tuple[str, str, bool], ...], ...]], etree.XPath] = {}
 _compiled_lock = threading.Lock()
 
 
@@ -156,19 +150,20 @@ def query_xpath(schema: Schema, query: Query) -> tuple[etree.XPath, dict[str, st
     Needles travel as XPath variables (``$v0`` …), never inside the expression, so any text is
     safe; one compiled expression serves every query of the same shape.
     """
-    shape = tuple(tuple((f, bool(n)) for f, n in group) for group in query)
+    shape = tuple(tuple((f, op, bool(n)) for f, op, n in group) for group in query)
     vars_: dict[str, str] = {}
     groups: list[str] = []
     for group in query:
         tests: list[str] = []
-        for name, needle in group:
+        for name, op, needle in group:
             for raw in schema.fields[name]:
-                if needle:
-                    var = f"v{len(vars_)}"
-                    vars_[var] = needle
-                    tests.append(f"contains({_attr_xpath(raw)}, ${var})")
-                else:
-                    tests.append(f"string({_attr_xpath(raw)}) != ''")
+                attr = _attr_xpath(raw)
+                if not needle:
+                    tests.append(f"string({attr}) != ''" if op == "~" else "false()")
+                    continue
+                var = f"v{len(vars_)}"
+                vars_[var] = needle
+                tests.append(f"{attr} = ${var}" if op == "=" else f"contains({attr}, ${var})")
         groups.append("(" + (" or ".join(tests) or "false()") + ")")
     key = (id(schema), shape)
     xpath = _compiled.get(key)

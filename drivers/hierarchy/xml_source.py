@@ -20,9 +20,9 @@ from typing import Any, Final
 from lxml import etree
 
 from ...core.errors import SceneParseError
-from ...core.lazy import LazyElement, Query, set_children
+from ...core.lazy import LazyElement, Query, Test, set_children
 from ...core.models import UIElement
-from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
+from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat, prune
 from .schema import Schema, element_view, query_xpath
 
 __all__ = ["XmlSource", "element_position", "parse_xml"]
@@ -119,20 +119,38 @@ def parse_xml(data: bytes, fmt: SourceFormat, limits: Limits) -> tuple[Any, int]
     return root, count
 
 
-class XmlSource:
-    """The lxml tree behind one Scene; see the module docstring."""
+_texts_compiled: dict[int, etree.XPath] = {}
 
-    __slots__ = ("_lock", "_texts", "_views", "schema")
 
-    def __init__(self, schema: Schema) -> None:
-        self.schema = schema
-        self._views: dict[Any, LazyElement] = {}
-        self._lock = threading.RLock()
-        self._texts = etree.XPath(
+def _texts_xpath(schema: Schema) -> etree.XPath:
+    xpath = _texts_compiled.get(id(schema))
+    if xpath is None:
+        xpath = _texts_compiled[id(schema)] = etree.XPath(
             f"descendant::*[{schema.visible_xpath} and ("
             + " or ".join(f"string(@{a}) != ''" for a in schema.display)
             + ")]"
         )
+    return xpath
+
+
+def _spelled(test: Test) -> str:
+    return test[2]  # attribute values and element names appear in the bytes as they are
+
+
+class XmlSource:
+    """The lxml tree behind one Scene; see the module docstring."""
+
+    __slots__ = ("_data", "_lock", "_pruned", "_seen", "_texts", "_verbatim", "_views", "schema")
+
+    def __init__(self, schema: Schema, data: bytes) -> None:
+        self.schema = schema
+        self._data = data  # the UTF-8 document: a needle it lacks needs no query
+        self._verbatim: bool | None = None
+        self._seen: dict[str, bool] = {}
+        self._pruned: dict[Query, Query | None] = {}
+        self._views: dict[Any, LazyElement] = {}
+        self._lock = threading.RLock()
+        self._texts = _texts_xpath(schema)
 
     def adopt(self, node: Any, el: LazyElement) -> None:
         """Make ``el`` the view of ``node`` (a root a parser built itself)."""
@@ -159,9 +177,16 @@ class XmlSource:
         return 1 + int(_COUNT_BELOW(el._node))  # type: ignore[attr-defined]
 
     def candidates(self, el: LazyElement, query: Query) -> list[UIElement]:
-        xpath, variables = query_xpath(self.schema, query)
-        view = self.view
         found: list[UIElement] = [el]
+        pruned = self._pruned.get(query, query)
+        if pruned is query:
+            if self._verbatim is None:
+                self._verbatim = b"&#" not in self._data
+            pruned = self._pruned[query] = prune(query, self._data, self._verbatim, _spelled, self._seen)
+        if pruned is None:
+            return found
+        xpath, variables = query_xpath(self.schema, pruned)
+        view = self.view
         found.extend(view(node) for node in xpath(el._node, **variables))  # type: ignore[attr-defined, union-attr]
         return found
 

@@ -33,7 +33,7 @@ def inputs() -> Iterator[tuple[str, Path | None, bytes | None]]:
             yield f"fixtures/real/{p.relative_to(TESTS / 'fixtures' / 'real')}", p, None
     for p in sorted(_SHARED.rglob("*.xml")):
         yield f"shared/{p.relative_to(_SHARED)}", p, None
-    from benchmarks.parse import synthetic_android, synthetic_ios, synthetic_ios_json
+    from benchmarks.parse_inputs import synthetic_android, synthetic_ios, synthetic_ios_json
 
     for n in (300,):
         yield f"synthetic/android-{n}", None, synthetic_android(n)
