@@ -23,6 +23,7 @@ __all__ = [
     "Scene",
     "StepResult",
     "UIElement",
+    "defer_source",
     "jsonable",
 ]
 
@@ -218,6 +219,8 @@ class Scene:
     backend: str = "unknown"
     capture_duration: float = 0.0
     source: str | None = field(default=None, compare=False, repr=False)
+    # UTF-8 bytes a parser checked and left to decode when ``source`` is first read.
+    _utf8: bytes | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.platform not in PLATFORMS:
@@ -281,6 +284,40 @@ class Scene:
         if tree:
             out["root"] = self.root.to_dict()
         return out
+
+
+_SOURCE_SLOT: Any = Scene.source
+_UTF8_SLOT: Any = Scene._utf8
+
+
+class _SourceText:
+    """``Scene.source``: the text given, or the UTF-8 bytes :func:`defer_source` left, decoded
+    (and kept) on first read."""
+
+    def __get__(self, obj: Scene | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        text = _SOURCE_SLOT.__get__(obj)
+        if text is None:
+            raw = _UTF8_SLOT.__get__(obj)
+            if raw is not None:
+                text = raw.decode("utf-8", "replace")
+                _SOURCE_SLOT.__set__(obj, text)
+                _UTF8_SLOT.__set__(obj, None)
+        return text
+
+    def __set__(self, obj: Scene, value: str | None) -> None:
+        _SOURCE_SLOT.__set__(obj, value)
+
+
+setattr(Scene, "source", _SourceText())  # noqa: B010 - the slot stays behind the descriptor
+
+
+def defer_source(scene: Scene, utf8: bytes) -> Scene:
+    """Give ``scene`` (built without a ``source``) the text of ``utf8``, decoded when first read:
+    a parser whose XML parser already checked the bytes saves the decoding while nobody asks."""
+    _UTF8_SLOT.__set__(scene, utf8)
+    return scene
 
 
 @dataclass(frozen=True)

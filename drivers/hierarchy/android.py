@@ -143,7 +143,7 @@ def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
         None,
         attrib,
     )
-    source.adopt(node, root)
+    source.adopt(node, root, "node" if fmt == "uiautomator" else None)
     return ParsedTree(
         root=root,
         platform="android",

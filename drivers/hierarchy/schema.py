@@ -29,6 +29,9 @@ _FLAG: Final = BOOL.get
 _FLAG_FIELDS: Final = ("clickable", "focusable", "focused", "selected", "checked", "scrollable", "password")
 
 
+_compiled_lock = threading.Lock()
+
+
 def _attr_xpath(name: str) -> str:
     return "name()" if name == TAG else f"@{name}"
 
@@ -140,35 +143,47 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     )
 
 
-_compiled: dict[tuple[int, tuple[tuple[tuple[str, str, bool], ...], ...]], etree.XPath] = {}
-_compiled_lock = threading.Lock()
+_compiled: dict[tuple[int, Query, str | None], tuple[etree.XPath, dict[str, str]]] = {}
+_COMPILED_MAX: Final = 1024
 
 
-def query_xpath(schema: Schema, query: Query) -> tuple[etree.XPath, dict[str, str]]:
+def _tag_test(op: str, needle: str, tag: str) -> bool:
+    return tag == needle if op == "=" else needle in tag
+
+
+def query_xpath(schema: Schema, query: Query, tag: str | None = None) -> tuple[etree.XPath, dict[str, str]]:
     """The XPath selecting the descendants that satisfy ``query``, and its variables.
 
     Needles travel as XPath variables (``$v0`` …), never inside the expression, so any text is
-    safe; one compiled expression serves every query of the same shape.
+    safe. ``tag``, when every descendant has that name (a uiautomator dump: ``node``), decides
+    the tests on the element name here instead of in libxml2. Compiled expressions are kept.
     """
-    shape = tuple(tuple((f, op, bool(n)) for f, op, n in group) for group in query)
-    vars_: dict[str, str] = {}
+    key = (id(schema), query, tag)
+    hit = _compiled.get(key)
+    if hit is not None:
+        return hit
+    variables: dict[str, str] = {}
     groups: list[str] = []
     for group in query:
         tests: list[str] = []
         for name, op, needle in group:
             for raw in schema.fields[name]:
+                if raw == TAG and tag is not None:
+                    if _tag_test(op, needle, tag):
+                        tests.append("true()")
+                    continue
                 attr = _attr_xpath(raw)
                 if not needle:
-                    tests.append(f"string({attr}) != ''" if op == "~" else "false()")
+                    if op == "~":
+                        tests.append(f"string({attr}) != ''")
                     continue
-                var = f"v{len(vars_)}"
-                vars_[var] = needle
+                var = f"v{len(variables)}"
+                variables[var] = needle
                 tests.append(f"{attr} = ${var}" if op == "=" else f"contains({attr}, ${var})")
         groups.append("(" + (" or ".join(tests) or "false()") + ")")
-    key = (id(schema), shape)
-    xpath = _compiled.get(key)
-    if xpath is None:
-        xpath = etree.XPath("descendant::*[" + " and ".join(groups) + "]")
-        with _compiled_lock:
-            _compiled[key] = xpath
-    return xpath, vars_
+    hit = (etree.XPath("descendant::*[" + " and ".join(groups) + "]"), variables)
+    with _compiled_lock:
+        if len(_compiled) >= _COMPILED_MAX:
+            _compiled.clear()
+        _compiled[key] = hit
+    return hit

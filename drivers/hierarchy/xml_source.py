@@ -140,7 +140,7 @@ def _spelled(test: Test) -> str:
 class XmlSource:
     """The lxml tree behind one Scene; see the module docstring."""
 
-    __slots__ = ("_data", "_lock", "_pruned", "_seen", "_texts", "_verbatim", "_views", "schema")
+    __slots__ = ("_data", "_lock", "_pruned", "_root", "_seen", "_tag", "_texts", "_verbatim", "_views", "schema")
 
     def __init__(self, schema: Schema, data: bytes) -> None:
         self.schema = schema
@@ -148,13 +148,25 @@ class XmlSource:
         self._verbatim: bool | None = None
         self._seen: dict[str, bool] = {}
         self._pruned: dict[Query, Query | None] = {}
+        self._tag: str | bool | None = None  # the one name every element below the root has
+        self._root: Any = None
         self._views: dict[Any, LazyElement] = {}
         self._lock = threading.RLock()
         self._texts = _texts_xpath(schema)
 
-    def adopt(self, node: Any, el: LazyElement) -> None:
-        """Make ``el`` the view of ``node`` (a root a parser built itself)."""
+    def adopt(self, node: Any, el: LazyElement, tag: str | None = None) -> None:
+        """Make ``el`` the view of ``node`` (a root a parser built itself); ``tag``: the name
+        every element below it may all have (checked on the first query)."""
         self._views[node] = el
+        self._root = node
+        self._tag = tag
+
+    def _single_tag(self) -> str | None:
+        tag = self._tag
+        if isinstance(tag, str):
+            other = etree.XPath(f"boolean(descendant::*[not(self::{tag})])")
+            self._tag = tag = False if other(self._root) else tag
+        return tag or None
 
     def view(self, node: Any) -> LazyElement:
         """The element of ``node``, built on first use."""
@@ -185,7 +197,7 @@ class XmlSource:
             pruned = self._pruned[query] = prune(query, self._data, self._verbatim, _spelled, self._seen)
         if pruned is None:
             return found
-        xpath, variables = query_xpath(self.schema, pruned)
+        xpath, variables = query_xpath(self.schema, pruned, self._single_tag())
         view = self.view
         found.extend(view(node) for node in xpath(el._node, **variables))  # type: ignore[attr-defined, union-attr]
         return found
