@@ -122,7 +122,7 @@ def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
             width, height = max(width, b.right), max(height, b.bottom)
         windows.append((_package_of(child), shown(ANDROID, get), b.area))
     tag: str = node.tag
-    source = XmlSource(ANDROID, data)
+    source = XmlSource(ANDROID)
     root = new_view(
         source,
         node,
@@ -143,7 +143,7 @@ def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
         None,
         attrib,
     )
-    source.adopt(node, root, "node" if fmt == "uiautomator" else None)
+    source.adopt(node, root)
     return ParsedTree(
         root=root,
         platform="android",

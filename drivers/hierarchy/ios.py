@@ -45,7 +45,7 @@ def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
         node = next(iter(node), None)
         if node is None:
             raise SceneParseError("<AppiumAUT> holds no application element", format=fmt)
-    source = XmlSource(IOS, data)
+    source = XmlSource(IOS)
     root = source.view(node)
     return ParsedTree(
         root=root,

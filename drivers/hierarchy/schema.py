@@ -1,11 +1,12 @@
 """Where each XML format keeps each field: one table per format, read by the element builder and
-by the XPath compiler alike, so that a rule is spelled once.
+by the queries alike, so that a rule is spelled once.
 
 A :class:`Schema` maps every string field of :class:`~core.models.UIElement` to the raw
-attributes it comes from (the first non-empty one wins; :data:`TAG` is the element's own name),
-says which attributes hide or disable an element (``"false"``) and which are plain flags.
-:func:`element_view` builds an element from a node with it; :func:`query_xpath` and
-:data:`Schema.visible_xpath` turn the same table into XPath 1.0 that libxml2 evaluates natively.
+attributes it comes from (the first non-empty one wins; :data:`TAG`, the element's own name,
+only as the last source of ``type``), says which attributes hide or disable an element
+(``"false"``) and which are plain flags. :func:`element_view` builds an element from a node with
+it; :func:`query_plan` turns a :data:`~core.lazy.Query` into tests on the same attributes, and
+:attr:`Schema.visible_xpath` the visibility rule into XPath 1.0.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ...core.models import Bounds
 from .bounds import android_bounds, ios_bounds
 from .common import BOOL, new_view
 
-__all__ = ["ANDROID", "IOS", "TAG", "Schema", "element_view", "query_xpath", "shown"]
+__all__ = ["ANDROID", "IOS", "TAG", "Plan", "Schema", "element_view", "query_plan", "shown"]
 
 TAG: Final = "#tag"  # the element's own name (``node``, ``android.widget.Button``, ``XCUIElementTypeCell``)
 _FLAG: Final = BOOL.get
@@ -143,47 +144,37 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     )
 
 
-_compiled: dict[tuple[int, Query, str | None], tuple[etree.XPath, dict[str, str]]] = {}
 _COMPILED_MAX: Final = 1024
+Plan = tuple[tuple[tuple[str | None, tuple[tuple[bool, str], ...]], ...], ...]
+_plans: dict[tuple[int, Query], tuple[Plan, bool]] = {}
 
 
-def _tag_test(op: str, needle: str, tag: str) -> bool:
-    return tag == needle if op == "=" else needle in tag
+def query_plan(schema: Schema, query: Query) -> tuple[Plan, bool]:
+    """``query`` in ``schema``'s attribute names, and whether it reads the element name.
 
-
-def query_xpath(schema: Schema, query: Query, tag: str | None = None) -> tuple[etree.XPath, dict[str, str]]:
-    """The XPath selecting the descendants that satisfy ``query``, and its variables.
-
-    Needles travel as XPath variables (``$v0`` …), never inside the expression, so any text is
-    safe. ``tag``, when every descendant has that name (a uiautomator dump: ``node``), decides
-    the tests on the element name here instead of in libxml2. Compiled expressions are kept.
+    Per group, ``(attribute or None for the name, ((equals?, needle), …))``: each attribute a
+    field comes from, read once per element, with the tests on it (a superset: a field's value is
+    one of its attributes). A "contains" test whose needle holds another one of the same field in
+    its group is left out: the shorter needle admits every element the longer would.
     """
-    key = (id(schema), query, tag)
-    hit = _compiled.get(key)
-    if hit is not None:
-        return hit
-    variables: dict[str, str] = {}
-    groups: list[str] = []
-    for group in query:
-        tests: list[str] = []
-        for name, op, needle in group:
-            for raw in schema.fields[name]:
-                if raw == TAG and tag is not None:
-                    if _tag_test(op, needle, tag):
-                        tests.append("true()")
+    key = (id(schema), query)
+    hit = _plans.get(key)
+    if hit is None:
+        groups = []
+        for group in query:
+            by_attr: dict[str | None, list[tuple[bool, str]]] = {}
+            for name, op, needle in group:
+                if op == "~" and any(
+                    f == name and o == "~" and n and n != needle and n in needle for f, o, n in group
+                ):
                     continue
-                attr = _attr_xpath(raw)
-                if not needle:
-                    if op == "~":
-                        tests.append(f"string({attr}) != ''")
-                    continue
-                var = f"v{len(variables)}"
-                variables[var] = needle
-                tests.append(f"{attr} = ${var}" if op == "=" else f"contains({attr}, ${var})")
-        groups.append("(" + (" or ".join(tests) or "false()") + ")")
-    hit = (etree.XPath("descendant::*[" + " and ".join(groups) + "]"), variables)
-    with _compiled_lock:
-        if len(_compiled) >= _COMPILED_MAX:
-            _compiled.clear()
-        _compiled[key] = hit
+                for raw in schema.fields[name]:
+                    by_attr.setdefault(None if raw == TAG else raw, []).append((op == "=", needle))
+            groups.append(tuple((attr, tuple(tests)) for attr, tests in by_attr.items()))
+        plan = tuple(groups)
+        hit = (plan, any(attr is None for group in plan for attr, _ in group))
+        with _compiled_lock:
+            if len(_plans) >= _COMPILED_MAX:
+                _plans.clear()
+            _plans[key] = hit
     return hit

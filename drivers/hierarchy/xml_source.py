@@ -8,7 +8,8 @@ where reading stopped.
 
 :class:`XmlSource` keeps the tree and builds :class:`~core.lazy.LazyElement` views of its nodes
 on demand (one view per node, the same object every time), and answers the whole-tree questions
-of :mod:`core.lazy` with XPath compiled from the format's :class:`~.schema.Schema`.
+of :mod:`core.lazy` from the format's :class:`~.schema.Schema`: counts in XPath, the rest as a
+loop over lxml's nodes that builds no element until one passes.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from typing import Any, Final
 from lxml import etree
 
 from ...core.errors import SceneParseError
-from ...core.lazy import LazyElement, Query, Test, set_children
+from ...core.lazy import LazyElement, Query, set_children
 from ...core.models import UIElement
-from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat, prune
-from .schema import Schema, element_view, query_xpath
+from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
+from .schema import Schema, element_view, query_plan
 
 __all__ = ["XmlSource", "element_position", "parse_xml"]
 
@@ -133,40 +134,30 @@ def _texts_xpath(schema: Schema) -> etree.XPath:
     return xpath
 
 
-def _spelled(test: Test) -> str:
-    return test[2]  # attribute values and element names appear in the bytes as they are
+def _passes(group: Any, get: Any, tag: str | None) -> bool:
+    for attr, tests in group:
+        value = tag if attr is None else get(attr)
+        if value:
+            for equal, needle in tests:
+                if value == needle if equal else needle in value:
+                    return True
+    return False
 
 
 class XmlSource:
     """The lxml tree behind one Scene; see the module docstring."""
 
-    __slots__ = ("_data", "_lock", "_pruned", "_root", "_seen", "_tag", "_texts", "_verbatim", "_views", "schema")
+    __slots__ = ("_lock", "_texts", "_views", "schema")
 
-    def __init__(self, schema: Schema, data: bytes) -> None:
+    def __init__(self, schema: Schema) -> None:
         self.schema = schema
-        self._data = data  # the UTF-8 document: a needle it lacks needs no query
-        self._verbatim: bool | None = None
-        self._seen: dict[str, bool] = {}
-        self._pruned: dict[Query, Query | None] = {}
-        self._tag: str | bool | None = None  # the one name every element below the root has
-        self._root: Any = None
         self._views: dict[Any, LazyElement] = {}
         self._lock = threading.RLock()
         self._texts = _texts_xpath(schema)
 
-    def adopt(self, node: Any, el: LazyElement, tag: str | None = None) -> None:
-        """Make ``el`` the view of ``node`` (a root a parser built itself); ``tag``: the name
-        every element below it may all have (checked on the first query)."""
+    def adopt(self, node: Any, el: LazyElement) -> None:
+        """Make ``el`` the view of ``node`` (a root a parser built itself)."""
         self._views[node] = el
-        self._root = node
-        self._tag = tag
-
-    def _single_tag(self) -> str | None:
-        tag = self._tag
-        if isinstance(tag, str):
-            other = etree.XPath(f"boolean(descendant::*[not(self::{tag})])")
-            self._tag = tag = False if other(self._root) else tag
-        return tag or None
 
     def view(self, node: Any) -> LazyElement:
         """The element of ``node``, built on first use."""
@@ -190,16 +181,22 @@ class XmlSource:
 
     def candidates(self, el: LazyElement, query: Query) -> list[UIElement]:
         found: list[UIElement] = [el]
-        pruned = self._pruned.get(query, query)
-        if pruned is query:
-            if self._verbatim is None:
-                self._verbatim = b"&#" not in self._data
-            pruned = self._pruned[query] = prune(query, self._data, self._verbatim, _spelled, self._seen)
-        if pruned is None:
-            return found
-        xpath, variables = query_xpath(self.schema, pruned, self._single_tag())
+        # lxml's iteration and attribute reads beat libxml2's XPath string tests several times
+        # over (measured: 49 µs against 183 µs on a 106-node dump), so the walk is a loop over
+        # nodes that builds no element until one passes.
+        plan, by_name = query_plan(self.schema, query)
         view = self.view
-        found.extend(view(node) for node in xpath(el._node, **variables))  # type: ignore[attr-defined, union-attr]
+        tag = None
+        for node in el._node.iterdescendants():  # type: ignore[attr-defined]
+            get = node.get
+            if by_name:
+                tag = node.tag
+            for group in plan:
+                if _passes(group, get, tag):
+                    continue
+                break
+            else:
+                found.append(view(node))
         return found
 
     def texts(self, el: LazyElement) -> list[str]:
