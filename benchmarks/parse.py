@@ -50,6 +50,7 @@ from amc.core.models import UIElement  # noqa: E402
 from amc.core.selectors import Selector  # noqa: E402
 from amc.drivers.hierarchy import decode_source, detect_format, parse_source  # noqa: E402
 from amc.semantic.enricher import DefaultEnricher  # noqa: E402
+
 from benchmarks.parse_inputs import inputs  # noqa: E402
 
 _BARE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)

@@ -12,15 +12,16 @@ answer natively over the document; for a tree of plain ``UIElement`` (built by h
 ``sim.scene``) they walk it in Python. Either way the answer is the same.
 
 A :data:`Query` says what an element must hold for a caller to look at it: every group must
-hold (AND) and a group holds when one of its ``(field, op, needle)`` tests does (OR): the field's
-value equals the needle (``"="``) or contains it (``"~"``; an empty needle: the field is not empty). Answers are a superset, in
-document order, of the elements the caller wants, always starting with the element asked about:
-the caller applies its exact rule to each (one rule, spelled once, whichever way the tree was built).
+hold (AND) and a group holds when one of its ``(field, op, needle)`` tests does (OR): the
+field's value equals the needle (``"="``) or contains it (``"~"``; an empty needle: the field is
+not empty). Answers are a superset, in document order, of the elements the caller wants, always
+starting with the element asked about: the caller applies its exact rule to each (one rule,
+spelled once, whichever way the tree was built).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final, Literal, Protocol
 
 from .models import UIElement
@@ -34,6 +35,7 @@ __all__ = [
     "TreeSource",
     "candidates",
     "count",
+    "first",
     "matches_query",
     "set_children",
     "texts",
@@ -44,7 +46,7 @@ Op = Literal["=", "~"]
 Test = tuple[Field, Op, str]
 Query = tuple[tuple[Test, ...], ...]
 
-_CHILDREN: Final[Any] = UIElement.children  # the slot descriptor the property below stands in for
+_CHILDREN: Final[Any] = vars(UIElement)["children"]  # the slot the property below stands in for
 _FIELDS: Final = tuple(UIElement.__match_args__)
 
 
@@ -59,8 +61,9 @@ class TreeSource(Protocol):
         """How many elements ``el``'s subtree holds, ``el`` included."""
         ...
 
-    def candidates(self, el: LazyElement, query: Query) -> list[UIElement]:
-        """``el``, then its descendants that satisfy ``query``, in document order."""
+    def candidates(self, el: LazyElement, query: Query) -> Iterator[UIElement]:
+        """``el``, then its descendants that satisfy ``query``, in document order (built as the
+        caller goes: one that stops at the first it wants builds no more)."""
         ...
 
     def texts(self, el: LazyElement) -> list[str]:
@@ -76,7 +79,7 @@ class LazyElement(UIElement):
     _source: TreeSource
     _node: Any
 
-    @property  # type: ignore[override]
+    @property
     def children(self) -> tuple[UIElement, ...]:
         try:
             kids: tuple[UIElement, ...] = _CHILDREN.__get__(self)
@@ -99,7 +102,7 @@ def set_children(el: LazyElement, children: tuple[UIElement, ...]) -> None:
 
 
 def _values(el: UIElement, field: Field) -> str | None:
-    return el.identifier if field == "identifier" else getattr(el, field)  # type: ignore[no-any-return]
+    return el.identifier if field == "identifier" else getattr(el, field)
 
 
 def matches_query(el: UIElement, query: Query) -> bool:
@@ -118,12 +121,25 @@ def _source(el: UIElement) -> TreeSource | None:
     return el._source if type(el) is LazyElement else None
 
 
-def candidates(el: UIElement, query: Query) -> Iterable[UIElement]:
+def candidates(el: UIElement, query: Query) -> Iterator[UIElement]:
     """``el`` and the descendants that may satisfy ``query`` (a superset), in document order."""
     source = _source(el)
     if source is not None and query:
         return source.candidates(el, query)  # type: ignore[arg-type]
     return el.iter() if not query else _walk(el, query)
+
+
+def first(
+    el: UIElement, query: Query, match: Callable[[UIElement], bool], index: int = 0
+) -> UIElement | None:
+    """The ``index``-th element under ``el`` (itself included) that ``match`` accepts among the
+    candidates of ``query``, built no further than needed."""
+    for found in candidates(el, query):
+        if match(found):
+            if index == 0:
+                return found
+            index -= 1
+    return None
 
 
 def _walk(el: UIElement, query: Query) -> Iterator[UIElement]:

@@ -256,8 +256,7 @@ class Scene:
         from .selectors import Selector
 
         if isinstance(match, Selector):
-            found = match.find_all(self)
-            return found[0] if found else None
+            return match.first(self)
         for el in self.root.iter():
             if match(el):
                 return el
@@ -286,8 +285,8 @@ class Scene:
         return out
 
 
-_SOURCE_SLOT: Any = Scene.source
-_UTF8_SLOT: Any = Scene._utf8
+_SOURCE_SLOT: Any = vars(Scene)["source"]  # the slots behind the descriptor below
+_UTF8_SLOT: Any = vars(Scene)["_utf8"]
 
 
 class _SourceText:

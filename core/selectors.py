@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, TargetNotFound
-from .lazy import Query, Test, candidates
+from .lazy import Query, Test, candidates, first
 
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
@@ -175,7 +175,9 @@ class Selector:
             groups.append((("text", "~", ""), ("label", "~", ""), ("value", "~", "")))
         if self.id is not None:
             exact: Test = ("identifier", "=", self.id)
-            groups.append((exact, ("identifier", "~", ":id/" + self.id)) if ":id/" not in self.id else (exact,))
+            groups.append(
+                (exact, ("identifier", "~", ":id/" + self.id)) if ":id/" not in self.id else (exact,)
+            )
         if self.label is not None:
             groups.append((("label", "=", self.label),))
         if self.type is not None:
@@ -196,14 +198,21 @@ class Selector:
 
     def resolve(self, scene: Scene) -> UIElement:
         """The one element to act on, or ``TargetNotFound`` naming the selector."""
-        found = self.find_all(scene)
-        if not found:
+        found = self.first(scene)
+        if found is None:
             raise TargetNotFound(
                 f"no element matches {self.describe()} on the current screen "
                 f"(app {scene.foreground_app or 'unknown'}, {len(scene)} elements)",
                 hint="check the selector against `amc inspect`; the screen may not have loaded yet",
             )
-        return found[0]
+        return found
+
+    def first(self, scene: Scene) -> UIElement | None:
+        """``find_all(scene)[0]``, or None, without building elements past it."""
+        if self.xpath is not None:
+            found = self.find_all(scene)
+            return found[0] if found else None
+        return first(scene.root, self.query(), self.matches, self.index or 0)
 
 
 @lru_cache(maxsize=256)

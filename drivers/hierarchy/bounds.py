@@ -35,7 +35,6 @@ def android_bounds(raw: str | None) -> Bounds:
     raise ValueError(raw)
 
 
-
 def _number(raw: str | None) -> float:
     if not raw:
         return 0

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from functools import lru_cache
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from ...core.lazy import LazyElement, Query, Test, TreeSource
+from ...core.lazy import LazyElement, TreeSource
 from ...core.models import Bounds, Platform, UIElement
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
     "new_bounds",
     "new_element",
     "new_view",
-    "prune",
     "rect_bounds",
 ]
 
@@ -199,8 +197,8 @@ def new_element(
     return el
 
 
-_VIEW_SOURCE: Final[Any] = LazyElement._source  # type: ignore[attr-defined]
-_VIEW_NODE: Final[Any] = LazyElement._node  # type: ignore[attr-defined]
+_VIEW_SOURCE: Final[Any] = LazyElement._source
+_VIEW_NODE: Final[Any] = LazyElement._node
 
 
 def new_view(
@@ -247,56 +245,3 @@ def new_view(
     _VIEW_SOURCE.__set__(el, source)
     _VIEW_NODE.__set__(el, node)
     return el
-
-
-_ESCAPED: Final = frozenset("&<>\"'\\")  # characters a document may write otherwise than as themselves
-
-
-@lru_cache(maxsize=512)
-def _without_redundant(query: Query) -> Query:
-    """``query`` without the "contains" tests whose needle holds another one of the same field in
-    their group: the shorter one already admits every element the longer would."""
-    out = []
-    for group in query:
-        kept = tuple(
-            (field, op, needle)
-            for field, op, needle in group
-            if op != "~"
-            or not any(f == field and o == "~" and n and n != needle and n in needle for f, o, n in group)
-        )
-        out.append(kept)
-    return tuple(out)
-
-
-def prune(
-    query: Query,
-    raw: bytes,
-    verbatim: bool,
-    spelled: Callable[[Test], str | None],
-    seen: dict[str, bool],
-) -> Query | None:
-    """``query`` without the tests that no element can pass because the document's raw bytes
-    lack their needle; None when a whole group goes (nothing but the scope can match).
-
-    A needle counts as absent only when every character of the document stands for itself
-    (``verbatim``: no character references in XML, no escapes in JSON) and the needle holds no
-    character a writer escapes; it is looked for piece by piece between whitespace, which XML
-    normalises in attribute values. ``spelled`` gives the text to look for (None: cannot tell);
-    ``seen`` remembers, per document, what was looked for.
-    """
-    kept_groups: list[tuple[Test, ...]] = []
-    for group in _without_redundant(query):
-        kept = []
-        for test in group:
-            text = spelled(test) if verbatim else None
-            if text and _ESCAPED.isdisjoint(text):
-                present = seen.get(text)
-                if present is None:
-                    present = seen[text] = all(piece.encode() in raw for piece in text.split())
-                if not present:
-                    continue
-            kept.append(test)
-        if not kept:
-            return None
-        kept_groups.append(tuple(kept))
-    return tuple(kept_groups)

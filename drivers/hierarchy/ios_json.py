@@ -27,7 +27,7 @@ from typing import Any, Final
 from ...core.errors import SceneParseError
 from ...core.lazy import Field, LazyElement, Query, Test, set_children
 from ...core.models import Bounds, UIElement
-from .common import EMPTY, Limits, ParsedTree, new_view, prune, rect_bounds
+from .common import EMPTY, Limits, ParsedTree, new_view, rect_bounds
 from .ios import SWITCH_TYPES, ios_window_size
 
 __all__ = ["FIELDS", "JsonSource", "from_json_tree", "load_json", "unwrap"]
@@ -203,7 +203,12 @@ def _test(test: Test) -> Callable[[Mapping[str, Any]], bool]:
     field, op, needle = test
     keys = FIELDS[field]
     if field == "type":
-        return lambda node: bool(_holds_value(_first(node, keys), op, needle))
+        if not needle.startswith(_PREFIX):
+            return lambda node: bool(_holds_value(_first(node, keys), op, needle))
+        short = needle[len(_PREFIX) :]  # WDA writes "Button" for XCUIElementTypeButton
+        if op == "=":
+            return lambda node: (raw := node["type"]) == short or raw == needle
+        return lambda node: short in node["type"]
     if op == "=":
 
         def equals(node: Mapping[str, Any]) -> bool:
@@ -232,23 +237,14 @@ def _holds_value(value: str | None, op: str, needle: str) -> bool:
     return bool(value) and (value == needle if op == "=" else needle in value)  # type: ignore[operator]
 
 
-def _spelled(test: Test) -> str | None:
-    """The text a needle shows in the raw JSON: a full XML type name as WDA's short one."""
-    field, _, needle = test
-    if field != "type":
-        return needle
-    return needle[len(_PREFIX) :] if needle.startswith(_PREFIX) else None
-
-
 class JsonSource:
     """The dicts ``json.loads`` built, behind one Scene (see the module docstring)."""
 
-    __slots__ = ("_data", "_lock", "_nodes", "_pruned", "_seen", "_views")
+    __slots__ = ("_lock", "_nodes", "_pruned", "_values", "_views")
 
-    def __init__(self, nodes: list[Mapping[str, Any]], data: bytes) -> None:
+    def __init__(self, nodes: list[Mapping[str, Any]]) -> None:
         self._nodes = nodes  # every node in document order, the root first
-        self._data = data  # the UTF-8 JSON: a needle it lacks needs no walk
-        self._seen: dict[str, bool] = {}
+        self._values: dict[str, tuple[frozenset[str], bool]] = {}
         self._pruned: dict[Query, Query | None] = {}
         self._views: dict[int, LazyElement] = {}  # by id(): the tree keeps every node alive
         self._lock = threading.RLock()
@@ -263,39 +259,70 @@ class JsonSource:
         return el
 
     def _descendants(self, el: LazyElement) -> Iterator[Mapping[str, Any]]:
-        node = el._node  # type: ignore[attr-defined]
+        node = el._node
         return iter(self._nodes[1:]) if node is self._nodes[0] else _below(node)
 
     def children_of(self, el: LazyElement) -> tuple[UIElement, ...]:
         with self._lock:
             view = self.view
-            kids: tuple[UIElement, ...] = tuple(view(k) for k in el._node.get("children") or ())  # type: ignore[attr-defined]
+            kids: tuple[UIElement, ...] = tuple(view(k) for k in el._node.get("children") or ())
             set_children(el, kids)
         return el.children
 
     def count(self, el: LazyElement) -> int:
         return 1 + sum(1 for _ in self._descendants(el))
 
-    def candidates(self, el: LazyElement, query: Query) -> list[UIElement]:
-        found: list[UIElement] = [el]
+    def _strings(self, key: str) -> tuple[frozenset[str], bool]:
+        """Every string a key holds in this document, and whether it also holds other scalars."""
+        hit = self._values.get(key)
+        if hit is None:
+            raw = [node.get(key) for node in self._nodes]
+            strings = frozenset(v for v in raw if v.__class__ is str)
+            hit = self._values[key] = (strings, any(v is not None and v.__class__ is not str for v in raw))
+        return hit
+
+    def _possible(self, test: Test) -> bool:
+        """Whether an element of this document may pass ``test``: "equals" tests on the type (the
+        enricher's, on a few names) are checked against the types the document holds; any other
+        test may pass (a walk that stops at the first match costs less than an index)."""
+        field, op, needle = test
+        if op != "=" or field != "type":
+            return True
+        for key in FIELDS[field]:
+            strings, others = self._strings(key)
+            if others or needle in strings:
+                return True
+            if field == "type" and needle.startswith(_PREFIX) and needle[len(_PREFIX) :] in strings:
+                return True
+        return False
+
+    def _prune(self, query: Query) -> Query | None:
+        groups = []
+        for group in query:
+            kept = tuple(test for test in group if self._possible(test))
+            if not kept:
+                return None
+            groups.append(kept)
+        return tuple(groups)
+
+    def candidates(self, el: LazyElement, query: Query) -> Iterator[UIElement]:
+        yield el
         pruned = self._pruned.get(query, query)
         if pruned is query:
-            verbatim = b"\\" not in self._data
-            pruned = self._pruned[query] = prune(query, self._data, verbatim, _spelled, self._seen)
+            pruned = self._pruned[query] = self._prune(query)
         if pruned is None:
-            return found
+            return
         groups = [[_test(test) for test in group] for group in pruned]
         view = self.view
         if len(groups) == 1 and len(groups[0]) == 1:
             only = groups[0][0]
-            found.extend(view(node) for node in self._descendants(el) if only(node))
+            yield from (view(node) for node in self._descendants(el) if only(node))
         else:
-            found.extend(
+            yield from (
                 view(node)
                 for node in self._descendants(el)
                 if all(any(t(node) for t in group) for group in groups)
             )
-        return found
 
     def texts(self, el: LazyElement) -> list[str]:
         out: list[str] = []
@@ -382,14 +409,13 @@ def _checked(tree: Mapping[str, Any], limits: Limits) -> list[Mapping[str, Any]]
     return nodes if len(nodes) <= most else None
 
 
-def from_json_tree(tree: Mapping[str, Any], limits: Limits, data: bytes = b"\\") -> ParsedTree:
-    """The :class:`ParsedTree` of a WDA JSON element tree (the Application node) read from the
-    UTF-8 ``data`` (which lets a query skip a walk for a needle the document lacks)."""
+def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
+    """The :class:`ParsedTree` of a WDA JSON element tree (the Application node)."""
     nodes = _checked(tree, limits)
     if nodes is None:
         _refuse(tree, limits)
         raise AssertionError("unreachable")  # pragma: no cover
-    source = JsonSource(nodes, data)
+    source = JsonSource(nodes)
     root = source.view(tree)
     return ParsedTree(
         root=root,

@@ -16,8 +16,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from lxml import etree
-
 from ...core.lazy import Field, LazyElement, Query, TreeSource
 from ...core.models import Bounds
 from .bounds import android_bounds, ios_bounds
@@ -62,7 +60,8 @@ class Schema:
         object.__setattr__(self, "plan", plan)
         flag_plan = tuple(name if name in self.flags else None for name in _FLAG_FIELDS)
         object.__setattr__(self, "flag_plan", flag_plan)
-        hidden, before = [], []
+        hidden: list[str] = []
+        before: list[str] = []
         for name in self.visible:  # hidden: the first non-empty visibility attribute says "false"
             hidden.append("(" + " and ".join([*before, f"@{name}='false'"]) + ")")
             before.append(f"not(string(@{name}))")
@@ -139,7 +138,13 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
         schema.bounds(get),
         get(schema.enabled) != "false",
         shown(schema, get),
-        *flags,
+        flags[0],
+        flags[1],
+        flags[2],
+        flags[3],
+        flags[4],
+        flags[5],
+        flags[6],
         attrib,
     )
 

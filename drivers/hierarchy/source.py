@@ -263,7 +263,7 @@ def parse_tree(
             if detect_format(inner) == "wda-json":
                 raise _fail("the JSON reply wraps more JSON, not a UI tree", fmt=fmt, position="$.value")
             return parse_tree(inner, inner_text, limits, platform=platform)
-        return from_json_tree(tree, limits, data)
+        return from_json_tree(tree, limits)
     data = _strip_trailer(data)
     if FORMATS[fmt] == "android":
         return parse_android(data, fmt, limits)

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from amc.core.errors import SceneParseError
 from amc.core.models import Scene, UIElement
 from amc.drivers.hierarchy import parse_source
 
@@ -74,7 +75,7 @@ def main() -> None:
         assert raw is not None
         try:
             out[key] = describe(parse_source(raw))
-        except Exception as exc:  # an input the parser refuses stays refused
+        except SceneParseError as exc:  # an input the parser refuses stays refused
             out[key] = {"error": type(exc).__name__, "message": str(exc)}
     SNAPSHOT.parent.mkdir(parents=True, exist_ok=True)
     with gzip.open(SNAPSHOT, "wt", encoding="utf-8", compresslevel=9) as fh:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from amc.core.errors import SceneParseError
 from amc.core.lazy import LazyElement, count, texts
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector
@@ -36,7 +37,7 @@ def _eager(rows: list[list[Any]]) -> UIElement:
     """The plain UIElement tree a snapshot describes, built bottom-up."""
 
     def build(i: int) -> tuple[UIElement, int]:
-        depth, n_children, fields, attributes = rows[i]
+        _depth, n_children, fields, attributes = rows[i]
         kids: list[UIElement] = []
         j = i + 1
         for _ in range(n_children):
@@ -73,7 +74,7 @@ def test_every_input_parses_to_what_the_eager_parser_gave(key: str) -> None:
     want = SNAPSHOT[key]
     raw = _raw(key)
     if "error" in want:
-        with pytest.raises(Exception) as info:
+        with pytest.raises(SceneParseError) as info:
             parse_source(raw)
         assert (type(info.value).__name__, str(info.value)) == (want["error"], want["message"])
         return
