@@ -172,15 +172,23 @@ class XmlSource:
         # nodes that builds no element until one passes.
         plan, by_name = query_plan(self.schema, query)
         view = self.view
-        tag = None
-        for node in el._node.iterdescendants():
+        nodes = el._node.iterdescendants()
+        if len(plan) == 1 and not by_name:  # one group on attributes: the loop inlined
+            (group,) = plan
+            for node in nodes:
+                get = node.get
+                for attr, tests in group:
+                    value = get(attr)
+                    if value and any(value == n if eq else n in value for eq, n in tests):
+                        yield view(node)
+                        break
+            return
+        for node in nodes:
             get = node.get
-            if by_name:
-                tag = node.tag
+            tag = node.tag if by_name else None
             for group in plan:
-                if _passes(group, get, tag):
-                    continue
-                break
+                if not _passes(group, get, tag):
+                    break
             else:
                 yield view(node)
 
