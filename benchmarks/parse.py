@@ -17,11 +17,14 @@ Markdown tables:
     python benchmarks/parse.py [--repeats N] [--quick] [--seconds S]
 
 Method: contenders run in the same process, interleaved in blocks whose order rotates from
-round to round (no contender always runs after another), each run after ``gc.collect()`` and
-glibc's ``malloc_trim(0)`` (where there is one) so that none inherits the allocator state another
-left; a run's result is freed after its clock stops. Every input gets at least ``--repeats``
-rounds and as many more as fit in ``--seconds``; the tables give the minimum and the median of each
-contender and the ratio of both.
+round to round (no contender always runs after another). A sample is a batch of runs sized so that
+the fastest contender's batch lasts about 2 ms (the same count for every contender of an input;
+one run for the large trees), timed after ``gc.collect()`` and glibc's ``malloc_trim(0)`` (where
+there is one) so that none inherits the allocator state another left; each run's result is dropped
+as soon as it returns, so a sample pays for building and for freeing it, as a loop over screens does
+(the cyclic garbage of a Scene included, when the collector runs). Every input gets at least
+``--repeats`` rounds and as many more as fit in ``--seconds``; the tables give each contender's
+minimum and median time per run and the ratio of both.
 """
 
 from __future__ import annotations
@@ -113,24 +116,44 @@ class Timing:
     median: float
 
 
+def _batch(candidates: Mapping[str, Callable[[], object]], target: float) -> int:
+    """How many runs one sample takes so that the fastest candidate's sample lasts ``target``
+    seconds (timer jitter then weighs the same on every input)."""
+    fastest = float("inf")
+    for run in candidates.values():
+        for _ in range(3):
+            _settle()
+            start = time.perf_counter()
+            kept = run()
+            fastest = min(fastest, time.perf_counter() - start)
+            del kept
+    return max(1, min(1000, round(target / max(fastest, 1e-9))))
+
+
 def timings(
-    candidates: Mapping[str, Callable[[], object]], rounds: int, seconds: float, block: int = 2
+    candidates: Mapping[str, Callable[[], object]],
+    rounds: int,
+    seconds: float,
+    block: int = 2,
+    target: float = 0.002,
 ) -> dict[str, Timing]:
-    """Each candidate's minimum and median run time; blocks of ``block`` runs, order rotating."""
+    """Each candidate's minimum and median time per run, over samples of a batch of runs (see
+    :func:`_batch`), in blocks of ``block`` samples whose order rotates from round to round."""
     names = list(candidates)
+    batch = _batch(candidates, target)
     samples: dict[str, list[float]] = {name: [] for name in names}
     deadline = time.perf_counter() + seconds
     done = 0
-    while done < rounds or (time.perf_counter() < deadline and done < 50 * rounds):
+    while done < rounds or (time.perf_counter() < deadline and done < 100 * rounds):
         shift = done % len(names)
         for name in names[shift:] + names[:shift]:
             run = candidates[name]
             for _ in range(block):
                 _settle()
                 start = time.perf_counter()
-                kept = run()
-                samples[name].append(time.perf_counter() - start)
-                del kept
+                for _ in range(batch):
+                    run()  # dropped at once: a sample pays for building and freeing, as a loop does
+                samples[name].append((time.perf_counter() - start) / batch)
         done += 1
     return {name: Timing(min(s), statistics.median(s)) for name, s in samples.items()}
 
@@ -253,7 +276,7 @@ class StepRow:
 
 def _rounds(data: bytes, repeats: int) -> int:
     # Small inputs get more rounds, so that each contender runs for a similar wall time.
-    return max(repeats, min(40, int(repeats * 200_000 / max(len(data), 1))))
+    return max(repeats, min(20, int(repeats * 100_000 / max(len(data), 1))))
 
 
 def measure(name: str, data: bytes, repeats: int, seconds: float) -> tuple[Row, list[StepRow]]:
@@ -353,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
     parser.add_argument("--repeats", type=int, default=15, help="least rounds for the largest inputs")
     parser.add_argument("--quick", action="store_true", help="skip the 20,000-node trees")
-    parser.add_argument("--seconds", type=float, default=0.4, help="time per table per input (default 0.4)")
+    parser.add_argument("--seconds", type=float, default=0.5, help="time per table per input (default 0.5)")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}\n")
     _warm_up()
