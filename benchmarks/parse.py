@@ -198,17 +198,17 @@ class Target:
 
 
 def _targets(data: bytes, fmt: str) -> list[Target]:
-    """The last visible element with a text (and with an id) whose selector finds it first."""
+    """A text and an id of the last visible elements that have one; the step looks for the first
+    element each selects (the client's XPath query selects it too: the first in document order)."""
     scene = parse_source(data)
     attribute = _CLIENT_ATTRIBUTE[fmt]
     out: list[Target] = []
+    elements = scene.elements()
     for field in ("text", "id"):
-        for el in reversed(scene.elements()):
+        for el in reversed(elements):
             value = el.attributes.get(attribute[field])
-            if not value or not el.visible:
-                continue
-            selector = Selector(text=value) if field == "text" else Selector(id=value)
-            if selector.find_all(scene)[:1] == [el]:
+            if value and el.visible:
+                selector = Selector(text=value) if field == "text" else Selector(id=value)
                 out.append(Target(field, value, selector))
                 break
     return out
