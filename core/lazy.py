@@ -91,6 +91,10 @@ class LazyElement(UIElement):
     def children(self, value: tuple[UIElement, ...]) -> None:
         _CHILDREN.__set__(self, value)
 
+    def __repr__(self) -> str:
+        # Shown as the plain element it equals (children read in full, as for a UIElement).
+        return "UIElement" + UIElement.__repr__(self)[len("LazyElement") :]
+
     def __reduce__(self) -> tuple[type[UIElement], tuple[Any, ...]]:
         # Pickled and copied as the plain element it equals: the document stays behind.
         return UIElement, tuple(getattr(self, name) for name in _FIELDS)

@@ -1,10 +1,10 @@
 """What every UI-tree parser shares: limits, the parse result, fast value construction.
 
 Nothing here knows a platform. Elements are built on demand (:mod:`core.lazy`) through
-:func:`new_view`, and values through :func:`new_element` / :func:`new_bounds`, which fill the
-frozen dataclasses' slots directly (about three times cheaper than their generated
-``__init__``). They fall back to the normal constructors if either class ever gains validation
-(``__post_init__``) or new fields.
+:func:`new_view`, and bounds through :func:`new_bounds`, which fill the frozen dataclasses' slots
+directly (about three times cheaper than their generated ``__init__``). If either class ever gains
+validation (``__post_init__``) or new fields, :func:`new_bounds` falls back to the constructor and
+:func:`new_view` refuses (``TypeError``), so that the tests notice.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ __all__ = [
     "ParsedTree",
     "SourceFormat",
     "new_bounds",
-    "new_element",
     "new_view",
     "rect_bounds",
 ]
@@ -135,70 +134,8 @@ def rect_bounds(x: float, y: float, width: float, height: float) -> Bounds:
     return new_bounds(left, top, left + _whole(width), top + _whole(height))
 
 
-def new_element(
-    type_: str,
-    text: str | None,
-    label: str | None,
-    identifier: str | None,
-    value: str | None,
-    bounds: Bounds,
-    enabled: bool,
-    visible: bool,
-    clickable: bool | None,
-    focusable: bool | None,
-    focused: bool | None,
-    selected: bool | None,
-    checked: bool | None,
-    scrollable: bool | None,
-    password: bool | None,
-    children: tuple[UIElement, ...],
-    attributes: Mapping[str, str],
-) -> UIElement:
-    """A :class:`UIElement` equal to the one its constructor would build from the same values."""
-    if _ELEMENT_SETTERS is None:  # pragma: no cover - only if UIElement changes shape
-        return UIElement(
-            type_,
-            text,
-            label,
-            identifier,
-            value,
-            bounds,
-            enabled,
-            visible,
-            clickable,
-            focusable,
-            focused,
-            selected,
-            checked,
-            scrollable,
-            password,
-            children,
-            attributes,
-        )
-    el = _new(UIElement)
-    (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, s16) = _ELEMENT_SETTERS
-    s0(el, type_)
-    s1(el, text)
-    s2(el, label)
-    s3(el, identifier)
-    s4(el, value)
-    s5(el, bounds)
-    s6(el, enabled)
-    s7(el, visible)
-    s8(el, clickable)
-    s9(el, focusable)
-    s10(el, focused)
-    s11(el, selected)
-    s12(el, checked)
-    s13(el, scrollable)
-    s14(el, password)
-    s15(el, children)
-    s16(el, attributes)
-    return el
-
-
-_VIEW_SOURCE: Final[Any] = LazyElement._source
-_VIEW_NODE: Final[Any] = LazyElement._node
+_VIEW_SOURCE: Final[Any] = vars(LazyElement)["_source"]
+_VIEW_NODE: Final[Any] = vars(LazyElement)["_node"]
 
 
 def new_view(

@@ -31,10 +31,6 @@ _FLAG_FIELDS: Final = ("clickable", "focusable", "focused", "selected", "checked
 _compiled_lock = threading.Lock()
 
 
-def _attr_xpath(name: str) -> str:
-    return "name()" if name == TAG else f"@{name}"
-
-
 @dataclass(frozen=True)
 class Schema:
     """One format's attribute names; see the module docstring."""
@@ -45,27 +41,20 @@ class Schema:
     flags: tuple[str, ...]  # UIElement flags read from the attribute of the same name
     bounds: Callable[[Callable[[str], str | None]], Bounds]
     switch_types: frozenset[str] = frozenset()  # types whose ``checked`` is ``value == "1"``
-    visible_xpath: str = field(init=False)  # the XPath predicate "this element is visible"
     # What element_view reads: each string field's attributes (TAG, always last, left out: the
     # builder falls back to the name), and each UIElement flag's attribute or None.
     plan: tuple[tuple[str, ...], ...] = field(init=False)
     flag_plan: tuple[str | None, ...] = field(init=False)
 
     def __post_init__(self) -> None:
-        for names in self.fields.values():
-            if TAG in names[:-1]:
-                raise ValueError("TAG can only be the last source of a field")
+        for name, names in self.fields.items():
+            if TAG in names and (name != "type" or names[-1] != TAG):
+                raise ValueError("TAG can only be the last source of type")
         order: tuple[Field, ...] = ("type", "text", "label", "identifier", "value")
         plan = tuple(tuple(n for n in self.fields[f] if n != TAG) for f in order)
         object.__setattr__(self, "plan", plan)
         flag_plan = tuple(name if name in self.flags else None for name in _FLAG_FIELDS)
         object.__setattr__(self, "flag_plan", flag_plan)
-        hidden: list[str] = []
-        before: list[str] = []
-        for name in self.visible:  # hidden: the first non-empty visibility attribute says "false"
-            hidden.append("(" + " and ".join([*before, f"@{name}='false'"]) + ")")
-            before.append(f"not(string(@{name}))")
-        object.__setattr__(self, "visible_xpath", f"not({' or '.join(hidden)})" if hidden else "true()")
 
     @property
     def display(self) -> tuple[str, ...]:

@@ -88,7 +88,7 @@ def test_a_lazy_tree_equals_and_hashes_like_the_eager_one(key: str) -> None:
     lazy, eager = _pair(key)
     assert lazy.root == eager.root and hash(lazy.root) == hash(eager.root)
     assert lazy == eager and hash(lazy) == hash(eager)
-    assert lazy.root.to_dict() == eager.root.to_dict()
+    assert lazy.root.to_dict() == eager.root.to_dict() and repr(lazy.root) == repr(eager.root)
     assert [dict(e.attributes) for e in lazy] == [dict(e.attributes) for e in eager]
 
 
