@@ -106,7 +106,7 @@ def shown(schema: Schema, get: Callable[[str], str | None]) -> bool:
 
 def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     """The element ``node`` stands for in ``schema``'s format; its children come from ``source``."""
-    attrib: dict[str, str] = dict(node.attrib)
+    attrib: dict[str, str] = dict(node.items())  # faster than dict(node.attrib), same order
     tag: str = node.tag
     get = attrib.get
     type_keys, text_keys, label_keys, id_keys, value_keys = schema.plan

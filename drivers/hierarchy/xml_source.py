@@ -121,16 +121,6 @@ def parse_xml(data: bytes, fmt: SourceFormat, limits: Limits) -> tuple[Any, int]
     return root, count
 
 
-def _passes(group: Any, get: Any, tag: str | None) -> bool:
-    for attr, tests in group:
-        value = tag if attr is None else get(attr)
-        if value:
-            for equal, needle in tests:
-                if value == needle if equal else needle in value:
-                    return True
-    return False
-
-
 class XmlSource:
     """The lxml tree behind one Scene; see the module docstring."""
 
@@ -173,22 +163,38 @@ class XmlSource:
         plan, by_name = query_plan(self.schema, query)
         view = self.view
         nodes = el._node.iterdescendants()
-        if len(plan) == 1 and not by_name:  # one group on attributes: the loop inlined
+        # Plain loops, no generator per test: this walk is most of what a rule costs.
+        if len(plan) == 1 and not by_name:  # one group on attributes
             (group,) = plan
             for node in nodes:
                 get = node.get
                 for attr, tests in group:
                     value = get(attr)
-                    if value and any(value == n if eq else n in value for eq, n in tests):
+                    if value:
+                        for equal, needle in tests:
+                            if value == needle if equal else needle in value:
+                                break
+                        else:
+                            continue
                         yield view(node)
                         break
             return
+        # Every group in turn (the element's name read only when a group tests it).
         for node in nodes:
             get = node.get
-            tag = node.tag if by_name else None
             for group in plan:
-                if not _passes(group, get, tag):
-                    break
+                held = False
+                for attr, tests in group:
+                    value = get(attr) if attr is not None else node.tag
+                    if value:
+                        for equal, needle in tests:
+                            if value == needle if equal else needle in value:
+                                held = True
+                                break
+                        if held:
+                            break
+                if not held:
+                    break  # a group fails: so does the node
             else:
                 yield view(node)
 
