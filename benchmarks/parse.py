@@ -1,31 +1,45 @@
-"""How much a Scene costs next to a bare lxml parse of the same bytes.
+"""How much a Scene costs next to a bare lxml parse of the same bytes, and what a step pays.
 
-For every fixture (tests/fixtures/hierarchy and, when present, ../shared/fixtures/android) and for
-synthetic 2,000- and 20,000-node trees of both platforms, this times, in the same run and
-interleaved, ``drivers.hierarchy.parse_source(data)`` and ``lxml.etree.fromstring(data)`` (for the
-WDA JSON source: ``json.loads``) and prints the medians and their ratio as a Markdown table. A third
-column, "attribute dicts only", is an lxml parser target that does nothing but keep each element's
-attributes as the Python dict lxml hands it: the floor for any design that keeps raw attributes.
+For every input (:mod:`benchmarks.parse_inputs`: the project's fixtures of every format, the real
+captures, synthetic 2,000- and 20,000-node trees of Android, iOS XML and iOS JSON) it prints two
+Markdown tables:
 
-    python benchmarks/parse.py [--repeats N] [--quick]
+- **parse**: ``drivers.hierarchy.parse_source(data)`` against ``lxml.etree.fromstring(data)`` (for
+  the WDA JSON source: ``json.loads``). "Attribute dicts only" is an lxml parser target that keeps
+  each element's attribute dict and nothing else: the floor of a design that builds a Python
+  object per element.
+- **step**: what one step of a task pays to find its target: the parse, the enricher
+  (``DefaultEnricher``: title, keyboard, alert) and one selector resolved (``Selector(text=…)``,
+  then ``Selector(id=…)`` of an element on the screen), against what a client used directly pays:
+  the bare parse and one lxml XPath query finding the same element (for JSON: ``json.loads`` and a
+  walk over the dicts).
 
-Timing: ``time.perf_counter``, a one-second CPU warm-up, then rounds that run each candidate once in
-turn, each after a ``gc.collect()``; the result of a run is released only after its clock stops,
-so neither side pays for freeing its tree, or for the other side's garbage, inside the
-measurement.
+    python benchmarks/parse.py [--repeats N] [--quick] [--seconds S]
+
+Method: contenders run in the same process, interleaved in blocks whose order rotates from
+round to round (no contender always runs after another). A sample is a batch of runs sized so that
+the fastest contender's batch lasts about 2 ms (the same count for every contender of an input;
+one run for the large trees), timed after ``gc.collect()`` and glibc's ``malloc_trim(0)`` (where
+there is one) so that none inherits the allocator state another left; each run's result is dropped
+as soon as it returns, so a sample pays for building and for freeing it, as a loop over screens does
+(the cyclic garbage of a Scene included, when the collector runs). Every input gets at least
+``--repeats`` rounds and as many more as fit in ``--seconds``; the tables give each contender's
+minimum and median time per run and the ratio of both.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import ctypes.util
 import gc
 import json
+import os
 import platform
-import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -35,12 +49,15 @@ from lxml import etree
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from amc.core.models import UIElement  # noqa: E402
+from amc.core.selectors import Selector  # noqa: E402
 from amc.drivers.hierarchy import decode_source, detect_format, parse_source  # noqa: E402
+from amc.semantic.enricher import DefaultEnricher  # noqa: E402
 
-FIXTURES = REPO / "tests" / "fixtures" / "hierarchy"
-REAL = REPO.parent / "shared" / "fixtures" / "android"
+from benchmarks.parse_inputs import inputs  # noqa: E402
 
 _BARE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+_ENRICHER = DefaultEnricher()
 
 
 class _KeepAttributes:
@@ -61,147 +78,84 @@ class _KeepAttributes:
         return out
 
 
-_KEEP = _KeepAttributes()
 _KEEP_PARSER = etree.XMLParser(
-    target=cast(Any, _KEEP), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False
+    target=cast(Any, _KeepAttributes()),
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    huge_tree=False,
 )
-
-
-# --- synthetic trees -----------------------------------------------------------------------------
-
-
-def _words(rng: random.Random) -> str:
-    pool = [
-        "Settings",
-        "Network",
-        "internet",
-        "Wi\u2011Fi",
-        "Bluetooth",
-        "Battery",
-        "Display",
-        "设置",
-        "Звук",
-        "&",
-    ]
-    return " ".join(rng.choice(pool) for _ in range(rng.randint(1, 3)))
-
-
-def synthetic_android(n: int, seed: int = 7) -> bytes:
-    """A uiautomator2-style dump of about ``n`` nodes: lists of rows, each a few widgets deep."""
-    rng = random.Random(seed)
-    out = ["<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\r\n<hierarchy rotation=\"0\">"]
-    count = 0
-
-    def node(cls: str, b: tuple[int, int, int, int], *, text: str = "", rid: str = "", kids: int = 0) -> None:
-        nonlocal count
-        count += 1
-        out.append(
-            f'<node index="{count % 7}" text="{text}" resource-id="{rid}" class="{cls}" '
-            f'package="com.example.app" content-desc="" checkable="false" checked="false" '
-            f'clickable="{"true" if text else "false"}" enabled="true" focusable="false" focused="false" '
-            f'scrollable="false" long-clickable="false" password="false" selected="false" '
-            f'visible-to-user="true" bounds="[{b[0]},{b[1]}][{b[2]},{b[3]}]" '
-            f'drawing-order="{count % 5}" hint="" display-id="0"' + (">" if kids else " />")
-        )
-
-    def row(top: int) -> None:
-        node("android.widget.LinearLayout", (0, top, 1080, top + 176), rid="com.example.app:id/row", kids=1)
-        node("android.widget.ImageView", (42, top + 40, 138, top + 136), rid="android:id/icon")
-        node("android.widget.RelativeLayout", (168, top + 26, 1038, top + 150), kids=1)
-        node(
-            "android.widget.TextView",
-            (168, top + 40, 1000, top + 96),
-            text=_words(rng),
-            rid="android:id/title",
-        )
-        node(
-            "android.widget.TextView",
-            (168, top + 96, 1000, top + 140),
-            text=_words(rng),
-            rid="android:id/summary",
-        )
-        out.append("</node></node>")
-
-    node("android.widget.FrameLayout", (0, 0, 1080, 2400), kids=1)
-    node("androidx.recyclerview.widget.RecyclerView", (0, 118, 1080, 2400), kids=1)
-    top = 118
-    while count < n:
-        row(top)
-        top += 176
-    out.append("</node></node></hierarchy>")
-    return "".join(out).replace("&", "&amp;").replace("&amp;#", "&#").encode("utf-8")
-
-
-def _ios_element(kind: str, x: int, y: int, w: int, h: int, *, label: str = "", kids: bool = False) -> str:
-    named = f' name="{label}" label="{label}" value="{label}"' if label else ""
-    return (
-        f'<XCUIElementType{kind} type="XCUIElementType{kind}"{named} enabled="true" '
-        f'visible="{"true" if y < 844 else "false"}" accessible="{"true" if label else "false"}" '
-        f'x="{x}" y="{y}" width="{w}" height="{h}" index="0"' + (">" if kids else "/>")
-    )
-
-
-def synthetic_ios(n: int, seed: int = 7) -> bytes:
-    """A WDA XML source of about ``n`` elements: a table of cells, each with texts and a button."""
-    rng = random.Random(seed)
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>\n',
-        '<XCUIElementTypeApplication type="XCUIElementTypeApplication" name="Settings" label="Settings" '
-        'enabled="true" visible="true" accessible="false" x="0" y="0" width="390" height="844" index="0" '
-        'processId="312" bundleId="com.apple.Preferences">',
-        _ios_element("Window", 0, 0, 390, 844, kids=True),
-        _ios_element("Table", 0, 0, 390, 844, kids=True),
-    ]
-    count, y = 3, 100
-    while count < n:
-        out.append(_ios_element("Cell", 16, y, 358, 52, kids=True))
-        out.append(_ios_element("StaticText", 44, y + 13, 200, 22, label=_words(rng).replace("&", "&amp;")))
-        out.append(_ios_element("StaticText", 220, y + 13, 100, 22, label=_words(rng).replace("&", "&amp;")))
-        out.append(_ios_element("Button", 320, y + 4, 44, 44, label="More Info"))
-        out.append("</XCUIElementTypeCell>")
-        count, y = count + 4, y + 52
-    out.append("</XCUIElementTypeTable></XCUIElementTypeWindow></XCUIElementTypeApplication>")
-    return "".join(out).encode("utf-8")
-
-
-def synthetic_ios_json(n: int) -> bytes:
-    """The synthetic iOS tree as WDA's JSON source says it."""
-
-    def convert(el: Any) -> dict[str, Any]:
-        g = el.get
-        node: dict[str, Any] = {
-            "type": el.tag.removeprefix("XCUIElementType"),
-            "name": g("name"),
-            "label": g("label"),
-            "value": g("value"),
-            "rect": {k: int(g(k)) for k in ("x", "y", "width", "height")},
-            "isEnabled": "1",
-            "isVisible": "1" if g("visible") == "true" else "0",
-        }
-        if len(el):
-            node["children"] = [convert(c) for c in el]
-        return node
-
-    root = etree.fromstring(synthetic_ios(n))
-    return json.dumps({"value": convert(root), "sessionId": "bench"}, ensure_ascii=False).encode("utf-8")
 
 
 # --- timing ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Row:
-    name: str
-    fmt: str
-    elements: int
-    size: int
-    bare: float
-    floor: float | None
-    scene: float
+def _malloc_trim() -> Callable[[], object]:
+    name = ctypes.util.find_library("c")
+    try:
+        trim = ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):
+        trim = None
+    if trim is None:
+        return lambda: None
+    return lambda: trim(0)
 
-    @property
-    def ratio(self) -> float:
-        return self.scene / self.bare
+
+_TRIM = _malloc_trim()
+
+
+def _settle() -> None:
+    """Leave no garbage and no cached free memory for the next run to profit or suffer from."""
+    gc.collect()
+    _TRIM()
+
+
+@dataclass(frozen=True)
+class Timing:
+    best: float
+    median: float
+
+
+def _batch(candidates: Mapping[str, Callable[[], object]], target: float) -> int:
+    """How many runs one sample takes so that the fastest candidate's sample lasts ``target``
+    seconds (timer jitter then weighs the same on every input)."""
+    fastest = float("inf")
+    for run in candidates.values():
+        for _ in range(3):
+            _settle()
+            start = time.perf_counter()
+            kept = run()
+            fastest = min(fastest, time.perf_counter() - start)
+            del kept
+    return max(1, min(1000, round(target / max(fastest, 1e-9))))
+
+
+def timings(
+    candidates: Mapping[str, Callable[[], object]],
+    rounds: int,
+    seconds: float,
+    block: int = 2,
+    target: float = 0.002,
+) -> dict[str, Timing]:
+    """Each candidate's minimum and median time per run, over samples of a batch of runs (see
+    :func:`_batch`), in blocks of ``block`` samples whose order rotates from round to round."""
+    names = list(candidates)
+    batch = _batch(candidates, target)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    deadline = time.perf_counter() + seconds
+    done = 0
+    while done < rounds or (time.perf_counter() < deadline and done < 100 * rounds):
+        shift = done % len(names)
+        for name in names[shift:] + names[:shift]:
+            run = candidates[name]
+            for _ in range(block):
+                _settle()
+                start = time.perf_counter()
+                for _ in range(batch):
+                    run()  # dropped at once: a sample pays for building and freeing, as a loop does
+                samples[name].append((time.perf_counter() - start) / batch)
+        done += 1
+    return {name: Timing(min(s), statistics.median(s)) for name, s in samples.items()}
 
 
 def _warm_up(seconds: float = 1.0) -> None:
@@ -210,16 +164,7 @@ def _warm_up(seconds: float = 1.0) -> None:
         sum(range(10_000))
 
 
-def _medians(candidates: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    times: dict[str, list[float]] = {name: [] for name in candidates}
-    for _ in range(repeats):
-        for name, run in candidates.items():
-            gc.collect()  # each run pays for its own garbage, not for the previous run's
-            start = time.perf_counter()
-            kept = run()
-            times[name].append(time.perf_counter() - start)
-            del kept
-    return {name: statistics.median(samples) for name, samples in times.items()}
+# --- what each side runs -----------------------------------------------------------------------------
 
 
 def _bare_input(data: bytes) -> bytes:
@@ -233,7 +178,108 @@ def _bare_input(data: bytes) -> bytes:
         return utf8[: utf8.rstrip().rfind(b">") + 1]
 
 
-def measure(name: str, data: bytes, repeats: int) -> Row:
+# The raw attribute a client queries for each selector field, per format.
+_CLIENT_ATTRIBUTE: dict[str, dict[str, str]] = {
+    "uiautomator": {"text": "text", "id": "resource-id"},
+    "appium-uiautomator2": {"text": "text", "id": "resource-id"},
+    "wda-xml": {"text": "label", "id": "name"},
+    "appium-xcuitest": {"text": "label", "id": "name"},
+    "wda-json": {"text": "label", "id": "name"},
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """An element a step looks for: the selector the harness resolves, the raw value a client queries."""
+
+    field: str  # "text" or "id"
+    value: str
+    selector: Selector
+
+
+def _targets(data: bytes, fmt: str) -> list[Target]:
+    """A text and an id of the last visible elements that have one; the step looks for the first
+    element each selects (the client's XPath query selects it too: the first in document order)."""
+    scene = parse_source(data)
+    attribute = _CLIENT_ATTRIBUTE[fmt]
+    out: list[Target] = []
+    elements = scene.elements()
+    for field in ("text", "id"):
+        for el in reversed(elements):
+            value = el.attributes.get(attribute[field])
+            if value and el.visible:
+                selector = Selector(text=value) if field == "text" else Selector(id=value)
+                out.append(Target(field, value, selector))
+                break
+    return out
+
+
+def _json_nodes(node: Any) -> Iterator[Mapping[str, Any]]:
+    stack = [node]
+    while stack:
+        el = stack.pop()
+        yield el
+        stack.extend(reversed(el.get("children") or ()))
+
+
+def _client_step(data: bytes, text: str, fmt: str, target: Target) -> Callable[[], object]:
+    attribute = _CLIENT_ATTRIBUTE[fmt][target.field]
+    if fmt == "wda-json":
+
+        def json_step() -> object:
+            doc = json.loads(text)
+            tree = doc.get("value", doc)
+            return next(n for n in _json_nodes(tree) if n.get(attribute) == target.value)
+
+        return json_step
+    plain = _bare_input(data)
+    query = etree.XPath(f"//*[@{attribute} = $v]")
+
+    def xml_step() -> object:
+        root = etree.fromstring(plain, _BARE_PARSER)
+        return query(root, v=target.value)[0]  # type: ignore[index]
+
+    return xml_step
+
+
+def _harness_step(data: bytes, target: Target) -> Callable[[], object]:
+    def step() -> object:
+        scene = parse_source(data)
+        return _ENRICHER.enrich(scene), target.selector.resolve(scene)
+
+    return step
+
+
+# --- tables -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    name: str
+    fmt: str
+    elements: int
+    size: int
+    bare: Timing
+    floor: Timing | None
+    scene: Timing
+
+
+@dataclass(frozen=True)
+class StepRow:
+    name: str
+    fmt: str
+    elements: int
+    target: Target
+    client: Timing
+    harness: Timing
+
+
+def _rounds(data: bytes, repeats: int) -> int:
+    # Small inputs get more rounds, so that each contender runs for a similar wall time.
+    return max(repeats, min(20, int(repeats * 100_000 / max(len(data), 1))))
+
+
+def measure(name: str, data: bytes, repeats: int, seconds: float) -> tuple[Row, list[StepRow]]:
     utf8, text = decode_source(data, 1 << 30)
     fmt = detect_format(utf8)
     candidates: dict[str, Callable[[], object]] = {}
@@ -245,22 +291,25 @@ def measure(name: str, data: bytes, repeats: int) -> Row:
         candidates["floor"] = lambda: etree.fromstring(plain, _KEEP_PARSER)
     candidates["scene"] = lambda: parse_source(data)
     elements = len(parse_source(data))
-    # Small inputs get more rounds so that each side runs for a similar wall time.
-    rounds = max(repeats, min(2000, int(repeats * 2_000_000 / max(len(data), 1))))
-    medians = _medians(candidates, rounds)
-    return Row(name, fmt, elements, len(data), medians["bare"], medians.get("floor"), medians["scene"])
+    rounds = _rounds(data, repeats)
+    t = timings(candidates, rounds, seconds)
+    row = Row(name, fmt, elements, len(data), t["bare"], t.get("floor"), t["scene"])
+    steps: list[StepRow] = []
+    for target in _targets(data, fmt):
+        contenders = {"client": _client_step(data, text, fmt, target), "harness": _harness_step(data, target)}
+        found = contenders["harness"]()[1]  # type: ignore[index]
+        assert isinstance(found, UIElement)
+        s = timings(contenders, rounds, seconds)
+        steps.append(StepRow(name, fmt, elements, target, s["client"], s["harness"]))
+    return row, steps
 
 
-def inputs(quick: bool) -> list[tuple[str, bytes]]:
-    out = [(p.name, p.read_bytes()) for p in sorted(FIXTURES.iterdir())]
-    if REAL.is_dir():
-        out += [(f"real: {p.name}", p.read_bytes()) for p in sorted(REAL.glob("*.xml"))]
-    sizes = (2_000,) if quick else (2_000, 20_000)
-    for n in sizes:
-        out.append((f"synthetic Android {n:,}", synthetic_android(n)))
-        out.append((f"synthetic iOS {n:,}", synthetic_ios(n)))
-        out.append((f"synthetic iOS JSON {n:,}", synthetic_ios_json(n)))
-    return out
+def _ratio(a: Timing, b: Timing) -> tuple[float, float]:
+    return a.best / b.best, a.median / b.median
+
+
+def _ms(t: Timing) -> str:
+    return f"{t.best * 1e3:.3f} / {t.median * 1e3:.3f}"
 
 
 def machine() -> str:
@@ -271,8 +320,6 @@ def machine() -> str:
             if line.startswith("model name"):
                 cpu = line.split(":", 1)[1].strip()
                 break
-    import os
-
     lxml_version = ".".join(map(str, etree.LXML_VERSION[:3]))
     libxml_version = ".".join(map(str, etree.LIBXML_VERSION))
     return (
@@ -281,26 +328,65 @@ def machine() -> str:
     )
 
 
+def _summary(label: str, ratios: list[tuple[float, float]]) -> str:
+    best = [r[0] for r in ratios]
+    med = [r[1] for r in ratios]
+    return (
+        f"{label}: ratio of minimums median {statistics.median(best):.2f} (best {min(best):.2f}, worst "
+        f"{max(best):.2f}); ratio of medians median {statistics.median(med):.2f} (best {min(med):.2f}, "
+        f"worst {max(med):.2f})"
+    )
+
+
+def print_tables(rows: list[Row], steps: list[StepRow]) -> None:
+    print(
+        "| input | format | elements | bytes | bare parse (ms, min / median) | attribute dicts only "
+        "| Scene (ms, min / median) | ratio (min) | ratio (median) |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    parse_ratios = []
+    for r in rows:
+        best, med = _ratio(r.scene, r.bare)
+        parse_ratios.append((best, med))
+        floor = f"{r.floor.median * 1e3:.3f} ({r.floor.median / r.bare.median:.2f}x)" if r.floor else "n/a"
+        print(
+            f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {_ms(r.bare)} | {floor} "
+            f"| {_ms(r.scene)} | **{best:.2f}** | **{med:.2f}** |"
+        )
+    print(f"\n{_summary('Scene / bare parse', parse_ratios)}\n")
+    print(
+        "| input | format | elements | selector | client: parse + XPath (ms, min / median) "
+        "| harness: Scene + enrich + resolve (ms, min / median) | ratio (min) | ratio (median) |"
+    )
+    print("|---|---|---:|---|---:|---:|---:|---:|")
+    step_ratios = []
+    for s in steps:
+        best, med = _ratio(s.harness, s.client)
+        step_ratios.append((best, med))
+        shown = s.target.value if len(s.target.value) <= 24 else s.target.value[:21] + "…"
+        shown = shown.replace("|", "\\|")
+        print(
+            f"| {s.name} | {s.fmt} | {s.elements:,} | {s.target.field}={shown!r} | {_ms(s.client)} "
+            f"| {_ms(s.harness)} | **{best:.2f}** | **{med:.2f}** |"
+        )
+    print(f"\n{_summary('step / client step', step_ratios)}")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--repeats", type=int, default=15, help="rounds for the largest inputs (default 15)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n", 1)[0])
+    parser.add_argument("--repeats", type=int, default=15, help="least rounds for the largest inputs")
     parser.add_argument("--quick", action="store_true", help="skip the 20,000-node trees")
+    parser.add_argument("--seconds", type=float, default=0.5, help="time per table per input (default 0.5)")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}\n")
     _warm_up()
-    rows = [measure(name, data, args.repeats) for name, data in inputs(args.quick)]
-    print(
-        "| input | format | elements | bytes | bare parse (ms) | attribute dicts only | Scene (ms) | ratio |"
-    )
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        floor = f"{r.floor * 1e3:.3f} ({r.floor / r.bare:.2f}x)" if r.floor is not None else "n/a"
-        print(
-            f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {r.bare * 1e3:.3f} | {floor} "
-            f"| {r.scene * 1e3:.3f} | **{r.ratio:.2f}** |"
-        )
-    ratios = [r.ratio for r in rows]
-    print(f"\nmedian ratio {statistics.median(ratios):.2f}, worst {max(ratios):.2f}, best {min(ratios):.2f}")
+    rows: list[Row] = []
+    steps: list[StepRow] = []
+    for name, data in inputs(args.quick):
+        row, step_rows = measure(name, data, max(args.repeats, 5), args.seconds)
+        rows.append(row)
+        steps.extend(step_rows)
+    print_tables(rows, steps)
     return 0
 
 

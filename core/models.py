@@ -23,6 +23,7 @@ __all__ = [
     "Scene",
     "StepResult",
     "UIElement",
+    "defer_source",
     "jsonable",
 ]
 
@@ -104,7 +105,7 @@ class Bounds:
 EMPTY_BOUNDS = Bounds(0, 0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class UIElement:
     """One node of a device's UI tree in platform-neutral terms.
 
@@ -112,6 +113,9 @@ class UIElement:
     ``label`` is Android's content-desc or iOS's accessibility label; ``identifier`` is Android's
     resource-id or iOS's accessibility identifier (WDA ``name``). Flags a platform does not report
     are ``None`` rather than a guessed ``False``. ``attributes`` keeps the raw attributes as read.
+
+    Equality and hash are by value over every field but ``attributes``, as for a dataclass; an
+    element a parser builds on demand (:class:`~core.lazy.LazyElement`) equals the plain one.
     """
 
     type: str
@@ -131,6 +135,36 @@ class UIElement:
     password: bool | None = None
     children: tuple[UIElement, ...] = ()
     attributes: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.type,
+            self.text,
+            self.label,
+            self.identifier,
+            self.value,
+            self.bounds,
+            self.enabled,
+            self.visible,
+            self.clickable,
+            self.focusable,
+            self.focused,
+            self.selected,
+            self.checked,
+            self.scrollable,
+            self.password,
+            self.children,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, UIElement):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     def iter(self) -> Iterator[UIElement]:
         """This element and all its descendants, depth first, in document order."""
@@ -185,6 +219,8 @@ class Scene:
     backend: str = "unknown"
     capture_duration: float = 0.0
     source: str | None = field(default=None, compare=False, repr=False)
+    # UTF-8 bytes a parser checked and left to decode when ``source`` is first read.
+    _utf8: bytes | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.platform not in PLATFORMS:
@@ -198,7 +234,9 @@ class Scene:
         return list(self.root.iter())
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.root.iter())
+        from .lazy import count  # answered natively when a parser built the tree
+
+        return count(self.root)
 
     @property
     def window(self) -> Bounds:
@@ -218,8 +256,7 @@ class Scene:
         from .selectors import Selector
 
         if isinstance(match, Selector):
-            found = match.find_all(self)
-            return found[0] if found else None
+            return match.first(self)
         for el in self.root.iter():
             if match(el):
                 return el
@@ -227,11 +264,9 @@ class Scene:
 
     def texts(self) -> list[str]:
         """The readable text of every visible element that has some, in document order."""
-        out: list[str] = []
-        for el in self.root.iter():
-            if el.visible and el.display_text:
-                out.append(el.display_text)
-        return out
+        from .lazy import texts  # answered natively when a parser built the tree
+
+        return texts(self.root)
 
     def to_dict(self, *, tree: bool = True) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -248,6 +283,40 @@ class Scene:
         if tree:
             out["root"] = self.root.to_dict()
         return out
+
+
+_SOURCE_SLOT: Any = vars(Scene)["source"]  # the slots behind the descriptor below
+_UTF8_SLOT: Any = vars(Scene)["_utf8"]
+
+
+class _SourceText:
+    """``Scene.source``: the text given, or the UTF-8 bytes :func:`defer_source` left, decoded
+    (and kept) on first read."""
+
+    def __get__(self, obj: Scene | None, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        text = _SOURCE_SLOT.__get__(obj)
+        if text is None:
+            raw = _UTF8_SLOT.__get__(obj)
+            if raw is not None:
+                text = raw.decode("utf-8", "replace")
+                _SOURCE_SLOT.__set__(obj, text)
+                _UTF8_SLOT.__set__(obj, None)
+        return text
+
+    def __set__(self, obj: Scene, value: str | None) -> None:
+        _SOURCE_SLOT.__set__(obj, value)
+
+
+setattr(Scene, "source", _SourceText())  # noqa: B010 - the slot stays behind the descriptor
+
+
+def defer_source(scene: Scene, utf8: bytes) -> Scene:
+    """Give ``scene`` (built without a ``source``) the text of ``utf8``, decoded when first read:
+    a parser whose XML parser already checked the bytes saves the decoding while nobody asks."""
+    _UTF8_SLOT.__set__(scene, utf8)
+    return scene
 
 
 @dataclass(frozen=True)

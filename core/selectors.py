@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, TargetNotFound
+from .lazy import Query, Test, candidates, first
 
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
@@ -161,6 +162,28 @@ class Selector:
                     return False
         return True
 
+    def query(self) -> Query:
+        """What an element must contain to be worth testing with :meth:`matches` (a necessary
+        condition; see :mod:`core.lazy`): a parser's document answers it natively."""
+        groups: list[tuple[Test, ...]] = []
+        if self.text is not None:
+            groups.append((("text", "=", self.text), ("label", "=", self.text), ("value", "=", self.text)))
+        if self.text_contains is not None:
+            wanted = self.text_contains
+            groups.append((("text", "~", wanted), ("label", "~", wanted), ("value", "~", wanted)))
+        if self.text_regex is not None:
+            groups.append((("text", "~", ""), ("label", "~", ""), ("value", "~", "")))
+        if self.id is not None:
+            exact: Test = ("identifier", "=", self.id)
+            groups.append(
+                (exact, ("identifier", "~", ":id/" + self.id)) if ":id/" not in self.id else (exact,)
+            )
+        if self.label is not None:
+            groups.append((("label", "=", self.label),))
+        if self.type is not None:
+            groups.append((("type", "~", self.type),))
+        return tuple(groups)
+
     def find_all(self, scene: Scene) -> list[UIElement]:
         """Every matching element in document order (just the ``index``-th one when it is set)."""
         if self.xpath is not None:
@@ -168,21 +191,28 @@ class Selector:
 
             found = [el for el in xpath_view(scene).select(self.xpath) if self.matches(el)]
         else:
-            found = [el for el in scene.root.iter() if self.matches(el)]
+            found = [el for el in candidates(scene.root, self.query()) if self.matches(el)]
         if self.index is not None:
             return found[self.index : self.index + 1]
         return found
 
     def resolve(self, scene: Scene) -> UIElement:
         """The one element to act on, or ``TargetNotFound`` naming the selector."""
-        found = self.find_all(scene)
-        if not found:
+        found = self.first(scene)
+        if found is None:
             raise TargetNotFound(
                 f"no element matches {self.describe()} on the current screen "
                 f"(app {scene.foreground_app or 'unknown'}, {len(scene)} elements)",
                 hint="check the selector against `amc inspect`; the screen may not have loaded yet",
             )
-        return found[0]
+        return found
+
+    def first(self, scene: Scene) -> UIElement | None:
+        """``find_all(scene)[0]``, or None, without building elements past it."""
+        if self.xpath is not None:
+            found = self.find_all(scene)
+            return found[0] if found else None
+        return first(scene.root, self.query(), self.matches, self.index or 0)
 
 
 @lru_cache(maxsize=256)

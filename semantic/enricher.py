@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from ..core.apps import is_home_screen
 from ..core.config import parse_bool
+from ..core.lazy import Query, candidates
 from ..core.models import Scene, UIElement
 from .models import SemanticScene
 from .screen import alert_of, keyboard_visible
@@ -38,6 +39,14 @@ HOME_PAGE = "Home screen"
 _ANDROID_TITLE_TYPES = ("Toolbar", "ActionBar", "ActionBarContainer")
 _ANDROID_TITLE_IDS = ("toolbar", "action_bar", "action_bar_title", "collapsing_toolbar", "title_bar")
 _IOS_NAVBAR = "XCUIElementTypeNavigationBar"
+# What a title bar's element must contain (the exact rules are the functions below).
+_TITLE_QUERY: dict[str, Query] = {
+    "ios": ((("type", "=", _IOS_NAVBAR),),),
+    "android": (
+        tuple(("type", "~", t) for t in _ANDROID_TITLE_TYPES)
+        + tuple(("identifier", "~", i) for i in _ANDROID_TITLE_IDS),
+    ),
+}
 
 
 @runtime_checkable
@@ -56,8 +65,11 @@ def semantic_enabled(environ: Mapping[str, str] | None = None) -> bool:
     return parse_bool(ENV_SEMANTIC, raw)
 
 
+_HAS_TEXT: Query = ((("text", "~", ""),),)
+
+
 def _first_text(el: UIElement) -> str | None:
-    for node in el.iter():
+    for node in candidates(el, _HAS_TEXT):
         if node is not el and node.visible and node.text and node.text.strip():
             return node.text.strip()
     return None
@@ -72,7 +84,7 @@ def _alert_name(el: UIElement, platform: str) -> str:
     if platform == "ios" and (el.label or el.identifier):
         return el.label or el.identifier or el.type
     for wanted in _ANDROID_ALERT_TEXT_IDS:
-        for node in el.iter():
+        for node in candidates(el, ((("identifier", "~", wanted),), *_HAS_TEXT)):
             ident = node.identifier or ""
             if node.visible and node.text and ident.rsplit("/", 1)[-1] == wanted:
                 return node.text.strip() or node.text
@@ -91,7 +103,7 @@ def _is_android_title_bar(el: UIElement) -> bool:
 
 def title_of(scene: Scene) -> str | None:
     """The screen title: navigation bar (iOS) or toolbar / action bar (Android) text."""
-    for el in scene.root.iter():
+    for el in candidates(scene.root, _TITLE_QUERY[scene.platform]):
         if not el.visible:
             continue
         if scene.platform == "ios" and el.type == _IOS_NAVBAR:

@@ -7,6 +7,7 @@ and ``.alert``) and by whoever needs the element itself (``alert_of`` returns it
 from __future__ import annotations
 
 from ..core.apps import ANDROID_SYSTEMUI, PERMISSION_DIALOG_PACKAGES, is_ime_package
+from ..core.lazy import Query, candidates
 from ..core.models import Scene, UIElement
 
 __all__ = ["alert_of", "keyboard_visible"]
@@ -20,6 +21,12 @@ _ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
 # (``com.android.permissioncontroller:id/permission_allow_button`` in package
 # ``com.google.android.permissioncontroller``: tests/fixtures/real/android, uiautomator dumps).
 _PERMISSION_ID_PREFIXES = tuple(f"{package}:id/" for package in PERMISSION_DIALOG_PACKAGES)
+# What the elements the rules below look for must contain (see core.lazy).
+_IOS_KEYBOARD_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_TYPES)),)
+_IOS_ALERT_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_ALERT_TYPES)),)
+_ANDROID_DIALOG_QUERY: Query = (
+    tuple(("identifier", "~", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
+)
 
 
 def _package_of(window: UIElement) -> str:
@@ -44,7 +51,7 @@ def keyboard_visible(scene: Scene) -> bool:
     if scene.platform == "ios":
         return any(
             el.type in _IOS_KEYBOARD_TYPES and el.visible and not el.bounds.is_empty()
-            for el in scene.root.iter()
+            for el in candidates(scene.root, _IOS_KEYBOARD_QUERY)
         )
     return any(
         w.visible and not w.bounds.is_empty() and is_ime_package(_package_of(w))
@@ -64,7 +71,7 @@ def _android_alert(root: UIElement) -> UIElement | None:
         if floating and pkg != ANDROID_SYSTEMUI and (w is not largest or len(apps) == 1):
             return w
     for w, _ in windows:
-        for el in w.iter():
+        for el in candidates(w, _ANDROID_DIALOG_QUERY):
             ident = el.identifier
             if (
                 ident
@@ -89,5 +96,6 @@ def alert_of(scene: Scene) -> UIElement | None:
     main window, or holds an AlertDialog panel (``…:id/alertTitle``, ``…:id/parentPanel``).
     """
     if scene.platform == "ios":
-        return next((el for el in scene.root.iter() if el.type in _IOS_ALERT_TYPES and el.visible), None)
+        found = candidates(scene.root, _IOS_ALERT_QUERY)
+        return next((el for el in found if el.type in _IOS_ALERT_TYPES and el.visible), None)
     return _android_alert(scene.root)

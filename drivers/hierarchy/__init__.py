@@ -1,7 +1,10 @@
 """The UI-tree parsers: any page source a phone answers with, turned into a ``Scene``.
 
 :func:`parse_source` (in :mod:`.source`) detects the format and hands it to the platform's parser
-(:mod:`.android`, :mod:`.ios`, :mod:`.ios_json`), which share the caps and helpers of :mod:`.common`.
+(:mod:`.android`, :mod:`.ios`, :mod:`.ios_json`). XML is read by the safe lxml parser of
+:mod:`.xml_source`, whose tree stays behind the Scene; elements are built when they are read
+(:mod:`core.lazy`), from one attribute table per format (:mod:`.schema`; :mod:`.json_source` for WDA
+JSON), and the whole-tree questions a step asks are answered from the document.
 """
 
 from .source import (

@@ -5,66 +5,95 @@ All three share one schema: a ``<hierarchy>`` root whose children are the top-le
 ``class text resource-id content-desc package bounds="[l,t][r,b]"`` and boolean flags. uiautomator
 names every node ``<node>``; Appium names it after its class (``<android.widget.Button>``), adds
 ``displayed`` instead of ``visible-to-user`` and, in its newer form, gives the root a
-``width``/``height``.
+``width``/``height`` (the attribute names: :data:`~.schema.ANDROID`).
 
 The Scene root is the ``hierarchy`` element (type ``"hierarchy"``, bounds = the window) with the
-top-level windows as children, as :mod:`sim.scene` builds it.
+top-level windows as children, as :mod:`sim.scene` builds it. Only the root and the windows are
+built while parsing; every other element when it is first read (:mod:`core.lazy`). Every
+``bounds`` is checked while parsing all the same, natively: the shape ``[digits,digits][digits,digits]``
+in XPath, anything else by :func:`android_bounds`.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
+
+from lxml import etree
 
 from ...core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ...core.errors import SceneParseError
-from ...core.models import Bounds, UIElement
-from .common import (
-    BOOL,
-    EMPTY,
-    Limits,
-    ParsedTree,
-    SourceFormat,
-    StreamingTarget,
-    new_bounds,
-    new_element,
-    parse_xml,
-)
+from .bounds import android_bounds
+from .common import Limits, ParsedTree, SourceFormat, new_bounds, new_view
+from .schema import ANDROID, shown
+from .xml_source import XmlSource, element_position, parse_xml
 
-__all__ = ["AndroidTarget", "foreground_package", "parse_android"]
+__all__ = ["foreground_package", "parse_android"]
 
 # Packages that draw system windows: used for the foreground app only when nothing else is there.
 _SYSTEM_PACKAGES: Final = frozenset({ANDROID_SYSTEMUI, "android"})
-_FLAG: Final = BOOL.get
+_PACKAGE: Final[Any] = etree.XPath("(descendant-or-self::*[@package != ''])[1]/@package")
+# A bounds attribute in the raw bytes that is not "[int,int][int,int]": searching for one runs
+# in C at memory speed; only when there is one (entities, spaces, garbage) are the elements'
+# bounds checked one by one.
+_ODD_BOUNDS_BYTES: Final = re.compile(rb"""bounds\s*=\s*(["'])(?!\[-?\d+,-?\d+\]\[-?\d+,-?\d+\]\1)""")
+_NAME_BYTES: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
 
 
-def _package_of(window: UIElement) -> str | None:
-    for el in window.iter():
-        package = el.attributes.get("package")
-        if package:
-            return package
-    return None
+def _odd_bounds(data: bytes) -> bool:
+    """Whether a ``bounds`` attribute in ``data`` may not be ``[digits,digits][digits,digits]``."""
+    for match in _ODD_BOUNDS_BYTES.finditer(data):
+        start = match.start()
+        if start == 0 or data[start - 1] not in _NAME_BYTES:  # not the end of another name
+            return True
+    return False
 
 
-def foreground_package(windows: tuple[UIElement, ...]) -> str | None:
-    """The package of the app's main window among the top-level ``windows``.
+def _check_bounds(data: bytes, root: Any, fmt: SourceFormat) -> None:
+    if not _odd_bounds(data):
+        return
+    for node in root.iterdescendants():  # the root's bounds are never read
+        raw = node.get("bounds")
+        if raw is None:
+            continue
+        try:
+            android_bounds(raw)
+        except ValueError:
+            raise SceneParseError(
+                f"<{node.tag}> has malformed bounds {raw[:60]!r} (expected [left,top][right,bottom])",
+                format=fmt,
+                position=element_position(node),
+            ) from None
+
+
+def foreground_package(windows: list[tuple[str | None, bool, int]]) -> str | None:
+    """The package of the app's main window among the top-level windows, each given as
+    ``(package, visible, area)``.
 
     Input-method windows never count. The largest visible window of a non-system package wins
     (the first one on a tie); SystemUI or the ``android`` package are answered only when no app
     window is there at all (lock screen, notification shade on its own).
     """
     best: tuple[int, int, str] | None = None  # (rank, area, package); higher rank wins
-    for window in windows:
-        package = _package_of(window)
+    for package, visible, area in windows:
         if not package or is_ime_package(package):
             continue
-        rank = (0 if package in _SYSTEM_PACKAGES else 2) + (1 if window.visible else 0)
-        area = window.bounds.area
+        rank = (0 if package in _SYSTEM_PACKAGES else 2) + (1 if visible else 0)
         if best is None or (rank, area) > (best[0], best[1]):
             best = (rank, area, package)
     return best[2] if best else None
 
 
-def _int_attr(attrib: dict[str, str], name: str) -> int:
+def _package_of(window: Any) -> str | None:
+    """The first package in a window node's subtree, itself first."""
+    package: str | None = window.get("package")
+    if package:
+        return package
+    found = _PACKAGE(window)
+    return str(found[0]) if found else None
+
+
+def _int_attr(attrib: Any, name: str) -> int:
     raw = attrib.get(name)
     if raw is None:
         return 0
@@ -74,119 +103,50 @@ def _int_attr(attrib: dict[str, str], name: str) -> int:
         return 0
 
 
-class AndroidTarget(StreamingTarget):
-    """Builds the Scene tree while lxml streams an Android dump; see the module docstring."""
-
-    __slots__ = ("_bounds",)
-
-    def __init__(self) -> None:
-        super().__init__("uiautomator")
-        self._bounds: dict[str, Bounds] = {}
-
-    def release(self) -> None:
-        super().release()
-        self._bounds = {}
-
-    def end(self, tag: str) -> None:
-        stack = self._stack
-        frame = stack.pop()
-        if not stack:
-            self._finish(frame)
-            return
-        attrib: dict[str, str] = frame[1]
-        get = attrib.get
-        raw = get("bounds")
-        if raw is None:
-            bounds = EMPTY
-        else:
-            bounds = self._bounds.get(raw)  # type: ignore[assignment]
-            if bounds is None:
-                bounds = self._bounds[raw] = self._parse_bounds(raw, frame)
-        shown = get("visible-to-user") or get("displayed")
-        flag = _FLAG
-        stack[-1].append(
-            new_element(
-                get("class") or tag,
-                get("text") or None,
-                get("content-desc") or None,
-                get("resource-id") or None,
-                None,
-                bounds,
-                get("enabled") != "false",
-                shown != "false",
-                flag(get("clickable")),
-                flag(get("focusable")),
-                flag(get("focused")),
-                flag(get("selected")),
-                flag(get("checked")),
-                flag(get("scrollable")),
-                flag(get("password")),
-                tuple(frame[3:]) if len(frame) > 3 else (),
-                attrib,
-            )
-        )
-
-    def _parse_bounds(self, raw: str, frame: list[Any]) -> Bounds:
-        # "[l,t][r,b]": splitting is about a third cheaper than a regex on this hot path.
-        if raw[:1] == "[" and raw[-1:] == "]":
-            parts = raw[1:-1].split("][")
-            if len(parts) == 2:
-                try:
-                    left, top = parts[0].split(",")
-                    right, bottom = parts[1].split(",")
-                    return new_bounds(int(left), int(top), int(right), int(bottom))
-                except ValueError:
-                    pass
-        raise SceneParseError(
-            f"<{frame[0]}> has malformed bounds {raw[:60]!r} (expected [left,top][right,bottom])",
-            format=self._fmt,
-            position=f"element {frame[2]}",
-        )
-
-    def _finish(self, frame: list[Any]) -> None:
-        attrib: dict[str, str] = frame[1]
-        windows: tuple[UIElement, ...] = tuple(frame[3:])
-        # The device's window: the union of the top-level windows, and at least the size Appium
-        # reports on its root (which can be smaller than the nodes when it leaves out the
-        # navigation bar).
-        width, height = _int_attr(attrib, "width"), _int_attr(attrib, "height")
-        for window in windows:
-            b = window.bounds
-            if not b.is_empty():
-                width, height = max(width, b.right), max(height, b.bottom)
-        root = new_element(
-            "hierarchy" if frame[0] == "hierarchy" else attrib.get("class") or frame[0],
-            None,
-            None,
-            None,
-            None,
-            new_bounds(0, 0, width, height),
-            True,
-            True,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            windows,
-            attrib,
-        )
-        self._result = ParsedTree(
-            root=root,
-            platform="android",
-            format=self._fmt,
-            window_size=(width, height),
-            foreground_app=foreground_package(windows),
-            element_count=self._count,
-        )
-
-    def close(self) -> ParsedTree | None:
-        # lxml calls close() while unwinding an error too: raising here would mask that error.
-        return self._result
-
-
 def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a uiautomator or Appium UiAutomator2 dump."""
-    return parse_xml(data, AndroidTarget, fmt, limits)
+    node, count = parse_xml(data, fmt, limits)
+    _check_bounds(data, node, fmt)
+    attrib = dict(node.attrib)
+    # The device's window: the union of the top-level windows, and at least the size Appium
+    # reports on its root (which can be smaller than the nodes when it leaves out the
+    # navigation bar). The windows are read from their nodes, and built only when asked for.
+    width, height = _int_attr(attrib, "width"), _int_attr(attrib, "height")
+    windows: list[tuple[str | None, bool, int]] = []
+    for child in node:
+        get = child.get
+        b = android_bounds(get("bounds"))
+        if not b.is_empty():
+            width, height = max(width, b.right), max(height, b.bottom)
+        windows.append((_package_of(child), shown(ANDROID, get), b.area))
+    tag: str = node.tag
+    source = XmlSource(ANDROID)
+    root = new_view(
+        source,
+        node,
+        "hierarchy" if tag == "hierarchy" else attrib.get("class") or tag,
+        None,
+        None,
+        None,
+        None,
+        new_bounds(0, 0, width, height),
+        True,
+        True,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        None,
+        attrib,
+    )
+    source.adopt(node, root)
+    return ParsedTree(
+        root=root,
+        platform="android",
+        format=fmt,
+        window_size=(width, height),
+        foreground_app=foreground_package(windows),
+        element_count=count,
+    )

@@ -8,28 +8,28 @@ Each node is an object with ``type`` (the short name: ``"Button"``), ``name``, `
 
 Types are normalised to the XML spelling (``XCUIElementTypeButton``) so a selector or an enricher
 sees the same Scene whichever format WDA answered in; ``attributes`` keeps the raw scalars plus
-``x``/``y``/``width``/``height``. Conversion is iterative: nesting cannot exhaust the Python
+``x``/``y``/``width``/``height``. Checking the tree is iterative: nesting cannot exhaust the Python
 stack, and ``json.loads``' own recursion limit surfaces as ``SceneParseError``.
+
+``json.loads`` has already built a dict per node, so the Scene keeps those dicts behind a
+:class:`~.json_source.JsonSource`: the Application element is built while parsing, every other one
+when it is first read (:mod:`core.lazy`), and the whole-tree questions walk the dicts.
 """
 
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 from ...core.errors import SceneParseError
-from ...core.models import Bounds, UIElement
-from .common import EMPTY, Limits, ParsedTree, new_element, rect_bounds
-from .ios import SWITCH_TYPES, ios_window_size
+from .common import Limits, ParsedTree
+from .ios import ios_window_size
+from .json_source import JsonSource
 
 __all__ = ["from_json_tree", "load_json", "unwrap"]
 
 _FORMAT: Final = "wda-json"
-_PREFIX: Final = "XCUIElementType"
-_FRAME: Final = re.compile(r"\{\{\s*([-\d.eE+]+),\s*([-\d.eE+]+)\},\s*\{\s*([-\d.eE+]+),\s*([-\d.eE+]+)\}\}")
-_TRUE: Final = frozenset({"1", "true", "True", "YES", True})  # True == 1
 
 
 def load_json(text: str) -> Any:
@@ -63,93 +63,6 @@ def unwrap(doc: Any) -> Mapping[str, Any] | str:
     return doc
 
 
-def _scalar(value: Any) -> str | None:
-    """A JSON scalar as the string XML would carry; None for null, objects and arrays."""
-    kind = type(value)
-    if kind is str:
-        return value  # type: ignore[no-any-return]
-    if value is None or kind is dict or kind is list:
-        return None
-    if kind is bool:
-        return "1" if value else "0"
-    if kind is float and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def _number(value: Any) -> float:
-    kind = type(value)
-    if kind is int or kind is float:
-        return value  # type: ignore[no-any-return]
-    if kind is str:
-        try:
-            return float(value)
-        except ValueError:
-            return 0
-    return 0
-
-
-def _bounds(node: Mapping[str, Any], attributes: dict[str, str]) -> Bounds:
-    rect = node.get("rect")
-    if type(rect) is dict:
-        x, y = _number(rect.get("x")), _number(rect.get("y"))
-        w, h = _number(rect.get("width")), _number(rect.get("height"))
-    else:
-        frame = node.get("frame")
-        match = _FRAME.fullmatch(frame.strip()) if type(frame) is str else None
-        if match is None:
-            return EMPTY
-        x, y, w, h = (_number(g) for g in match.groups())
-    bounds = rect_bounds(x, y, w, h)
-    attributes["x"], attributes["y"] = str(bounds.left), str(bounds.top)
-    attributes["width"], attributes["height"] = str(bounds.width), str(bounds.height)
-    return bounds
-
-
-def _flag(value: Any, default: bool) -> bool:
-    kind = type(value)
-    if kind is str or kind is bool or kind is int:
-        return value in _TRUE
-    return default  # null or a stray object keeps the default
-
-
-def _element(node: Mapping[str, Any], children: tuple[UIElement, ...]) -> UIElement:
-    # Raw scalars as XML would carry them; "children" (a list) and "rect" (an object) drop out.
-    attributes: dict[str, str] = {}
-    for key, raw in node.items():
-        if type(raw) is str:
-            attributes[key] = raw
-        else:
-            text = _scalar(raw)
-            if text is not None:
-                attributes[key] = text
-    short: str = node["type"]
-    native = short if short.startswith(_PREFIX) else _PREFIX + short
-    get = attributes.get
-    label = get("label") or None
-    value = get("value") or None
-    focused = node.get("isFocused")
-    return new_element(
-        native,
-        label or value,
-        label,
-        get("name") or None,
-        value,
-        _bounds(node, attributes),
-        _flag(node.get("isEnabled"), True),
-        _flag(node.get("isVisible"), True),
-        None,
-        None,
-        None if focused is None else _flag(focused, False),
-        None,
-        (value == "1") if native in SWITCH_TYPES else None,
-        None,
-        None,
-        children,
-        attributes,
-    )
-
-
 def _path(parents: list[int], slots: list[int], index: int) -> str:
     steps: list[str] = []
     while index > 0:
@@ -158,8 +71,8 @@ def _path(parents: list[int], slots: list[int], index: int) -> str:
     return "$" + "".join(reversed(steps))
 
 
-def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
-    """Convert a WDA JSON element tree (the Application node) into a :class:`ParsedTree`."""
+def _refuse(tree: Mapping[str, Any], limits: Limits) -> None:
+    """Raise the error the first bad node in document order deserves, with its JSON path."""
     nodes: list[Mapping[str, Any]] = []
     parents: list[int] = []
     slots: list[int] = []
@@ -197,18 +110,42 @@ def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
             )
         for pos in range(len(kids) - 1, -1, -1):
             pending.append((kids[pos], index, pos, depth + 1))
-    # Build bottom-up: every node's children come after it in document order.
-    built: list[list[UIElement]] = [[] for _ in nodes]
-    root: UIElement | None = None
-    for index in range(len(nodes) - 1, -1, -1):
-        kids_built = built[index]
-        kids_built.reverse()
-        el = _element(nodes[index], tuple(kids_built))
-        if parents[index] < 0:
-            root = el
+    raise AssertionError("_refuse found nothing wrong")  # pragma: no cover
+
+
+def _checked(tree: Mapping[str, Any], limits: Limits) -> list[Mapping[str, Any]] | None:
+    """Every node in document order, or None when one breaks a rule (:func:`_refuse` says which)."""
+    nodes: list[Mapping[str, Any]] = []
+    append = nodes.append
+    most, deepest = limits.max_elements, limits.max_depth
+    stack: list[Iterator[Any]] = [iter((tree,))]
+    while stack:
+        for node in stack[-1]:
+            if type(node) is not dict or type(node.get("type")) is not str:
+                return None
+            append(node)
+            kids = node.get("children")
+            if kids is not None:
+                if type(kids) is not list:
+                    return None
+                if kids:
+                    if len(stack) >= deepest:
+                        return None
+                    stack.append(iter(kids))
+                    break
         else:
-            built[parents[index]].append(el)
-    assert root is not None
+            stack.pop()
+    return nodes if len(nodes) <= most else None
+
+
+def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
+    """The :class:`ParsedTree` of a WDA JSON element tree (the Application node)."""
+    nodes = _checked(tree, limits)
+    if nodes is None:
+        _refuse(tree, limits)
+        raise AssertionError("unreachable")  # pragma: no cover
+    source = JsonSource(nodes)
+    root = source.view(tree)
     return ParsedTree(
         root=root,
         platform="ios",

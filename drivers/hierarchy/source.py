@@ -29,7 +29,7 @@ import time
 from typing import Final
 
 from ...core.errors import ConfigError, SceneParseError
-from ...core.models import Platform, Scene
+from ...core.models import Platform, Scene, defer_source
 from .android import parse_android
 from .common import (
     DEFAULT_MAX_BYTES,
@@ -78,6 +78,27 @@ def decode_source(source: str | bytes | bytearray | memoryview, max_bytes: int) 
     a BOM says UTF-32); a leading BOM is dropped either way. The size limit applies to the input
     as given and to its UTF-8 form.
     """
+    data, text, skip = _utf8_source(source, max_bytes)
+    return data, _decoded(data, skip) if text is None else text
+
+
+def _decoded(data: bytes, skip: int = 0) -> str:
+    """UTF-8 ``data`` as text; ``SceneParseError`` naming the first byte that is not UTF-8
+    (counted from the start of the input, ``skip`` bytes of BOM before ``data``)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(
+            f"the source is not valid UTF-8: {exc.reason}", position=f"byte {exc.start + skip}"
+        ) from exc
+
+
+def _utf8_source(
+    source: str | bytes | bytearray | memoryview, max_bytes: int
+) -> tuple[bytes, str | None, int]:
+    """Like :func:`decode_source`, but UTF-8 bytes come back undecoded (text None) with the
+    length of the BOM they lost: the XML parser checks them itself, and :func:`_decoded` says
+    where they break when it refuses them."""
     if isinstance(source, str):
         if len(source) > max_bytes:
             raise _fail(f"the source is over the {max_bytes}-byte limit", position=f"char {max_bytes}")
@@ -94,6 +115,8 @@ def decode_source(source: str | bytes | bytearray | memoryview, max_bytes: int) 
                 position=f"byte {max_bytes}",
             )
         encoding, skip = _sniff(raw)
+        if encoding == "utf-8":
+            return (raw[skip:] if skip else raw), None, skip
         try:
             text = raw[skip:].decode(encoding) if skip else raw.decode(encoding)
         except UnicodeDecodeError as exc:
@@ -101,16 +124,13 @@ def decode_source(source: str | bytes | bytearray | memoryview, max_bytes: int) 
                 f"the source is not valid {encoding.upper()}: {exc.reason}",
                 position=f"byte {exc.start + skip}",
             ) from exc
-        if encoding == "utf-8":
-            data = raw[skip:] if skip else raw
-        else:
-            text = text[1:] if text.startswith("\ufeff") else text
-            data = text.encode("utf-8")
+        text = text[1:] if text.startswith("\ufeff") else text
+        data = text.encode("utf-8")
     else:
         raise _fail(f"a UI tree must be str or bytes, not {type(source).__name__}")
     if len(data) > max_bytes:
         raise _fail(f"the source is over the {max_bytes}-byte limit as UTF-8", position=f"byte {max_bytes}")
-    return data, text
+    return data, text, 0
 
 
 def _sniff(raw: bytes) -> tuple[str, int]:
@@ -227,14 +247,17 @@ def _too_many(data: bytes, fmt: SourceFormat, limits: Limits) -> None:
         raise _fail(f"the tree has more than {limits.max_elements} elements", fmt=fmt)
 
 
-def parse_tree(data: bytes, text: str, limits: Limits, *, platform: Platform | None = None) -> ParsedTree:
-    """Detect the format of decoded input and parse it; see :func:`parse_source`."""
+def parse_tree(
+    data: bytes, text: str | None, limits: Limits, *, platform: Platform | None = None
+) -> ParsedTree:
+    """Detect the format of decoded input and parse it; see :func:`parse_source`. ``text`` may be
+    None for UTF-8 ``data`` (JSON is decoded here; XML is checked by the XML parser)."""
     fmt = detect_format(data)
     if platform is not None and FORMATS[fmt] != platform:
         raise _fail(f"expected an {platform} UI tree, got {FORMATS[fmt]} ({fmt})", fmt=fmt)
     _too_many(data, fmt, limits)
     if fmt == "wda-json":
-        tree = unwrap(load_json(text))
+        tree = unwrap(load_json(_decoded(data) if text is None else text))
         if isinstance(tree, str):  # a /source reply carrying the XML itself
             inner, inner_text = decode_source(tree, limits.max_bytes)
             if detect_format(inner) == "wda-json":
@@ -260,7 +283,8 @@ def parse_source(
     """A Scene built from a UI-tree dump in any supported format (see the module docstring).
 
     ``platform``, when given, must match the source's (``SceneParseError`` otherwise).
-    ``Scene.source`` keeps the decoded text as received; ``capture_duration`` is the parse time.
+    ``Scene.source`` keeps the decoded text as received (UTF-8 bytes are decoded when it is first
+    read); ``capture_duration`` is the parse time.
     ``max_depth`` above 256 has no effect on XML: libxml2 stops there without ``huge_tree``.
     """
     started = time.perf_counter()
@@ -268,9 +292,14 @@ def parse_source(
         limits = Limits(max_bytes=max_bytes, max_depth=max_depth, max_elements=max_elements)
     except ValueError as exc:
         raise ConfigError(str(exc)) from exc
-    data, text = decode_source(source, limits.max_bytes)
-    tree = parse_tree(data, text, limits, platform=platform)
-    return Scene(
+    data, text, skip = _utf8_source(source, limits.max_bytes)
+    try:
+        tree = parse_tree(data, text, limits, platform=platform)
+    except SceneParseError:
+        if text is None:
+            _decoded(data, skip)  # a byte that is not UTF-8 is the first thing wrong, as it was
+        raise
+    scene = Scene(
         device_id=device_id,
         platform=tree.platform,
         root=tree.root,
@@ -280,3 +309,5 @@ def parse_source(
         capture_duration=time.perf_counter() - started,
         source=text,
     )
+    # UTF-8 bytes the XML parser read are valid: the text is decoded only if someone reads it.
+    return scene if text is not None else defer_source(scene, data)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from amc.core.errors import SceneParseError
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.hierarchy.android import AndroidTarget
-from amc.drivers.hierarchy.common import Limits, parse_xml
+from amc.drivers.hierarchy.common import Limits
+from amc.drivers.hierarchy.xml_source import parse_xml
 
 from tests.parsers.support import fixture
 
@@ -78,7 +78,7 @@ def test_the_parser_itself_opens_no_file_even_past_the_doctype_check(canary: Pat
         f'<!DOCTYPE h [<!ENTITY x SYSTEM "file://{canary}">]><hierarchy><node text="&x;"/></hierarchy>',
     ):
         with pytest.raises(SceneParseError) as info:
-            parse_xml(doc.encode(), AndroidTarget, "uiautomator", Limits())
+            parse_xml(doc.encode(), "uiautomator", Limits())
         assert SECRET not in str(info.value)
 
 
@@ -230,3 +230,25 @@ def test_xinclude_stays_an_inert_element(canary: Path) -> None:
     (el,) = scene.root.children
     assert el.type == "{http://www.w3.org/2001/XInclude}include"
     assert SECRET not in repr(scene.to_dict()) and SECRET not in (scene.source or "")
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    ["[0,0][1,1", "1[0,0][1,1]", "[0,0]3[1,1]", "[,0][1,1]", "[0,0][1,]", "[a,0][1,1]", "[0;0][1,1]"],
+)
+def test_malformed_bounds_are_refused_naming_the_element(bounds: str) -> None:
+    source = f'<hierarchy><node bounds="[0,0][9,9]"><node bounds="{bounds}"/></node></hierarchy>'
+    err = _refused(source, "malformed bounds")
+    assert err.format == "uiautomator" and err.position == "element 3"
+
+
+def test_negative_and_spaced_bounds_still_parse() -> None:
+    scene = parse_source(
+        '<hierarchy><node bounds="[-2400,200][0,1080]"/><node bounds="[ 1, 2][3 ,4 ]"/>'
+        "<node bounds='[5,6][7,8]'/></hierarchy>"
+    )
+    assert [tuple(w.bounds.to_dict().values()) for w in scene.root.children] == [
+        (-2400, 200, 0, 1080),
+        (1, 2, 3, 4),
+        (5, 6, 7, 8),
+    ]

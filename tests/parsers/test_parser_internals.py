@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from amc.core.errors import SceneParseError
+from amc.core.lazy import LazyElement, set_children
 from amc.core.models import Bounds, UIElement
 from amc.drivers.hierarchy import parse_source
-from amc.drivers.hierarchy.common import (
-    EMPTY,
-    ampersand_refs,
-    new_bounds,
-    new_element,
-    rect_bounds,
-    restore_ampersands,
-)
+from amc.drivers.hierarchy.common import EMPTY, new_bounds, new_view, rect_bounds
 
 from tests.parsers.support import fixture
 
@@ -42,10 +38,19 @@ def test_fast_constructors_build_equal_values() -> None:
         children=(child,),
         attributes={"package": "com.android.settings"},
     )
-    fast = new_element(*args.values())  # type: ignore[arg-type]
     slow = UIElement(**args)  # type: ignore[arg-type]
-    assert fast == slow and hash(fast.bounds) == hash(slow.bounds) and repr(fast) == repr(slow)
-    assert fast.attributes == slow.attributes
+
+    class OneChild:  # the TreeSource of a node whose one child is ``child``
+        def children_of(self, el: LazyElement) -> tuple[UIElement, ...]:
+            set_children(el, (child,))
+            return (child,)
+
+    values = {k: v for k, v in args.items() if k != "children"}
+    fast = new_view(OneChild(), object(), *values.values())  # type: ignore[arg-type]
+    assert type(fast) is LazyElement
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert fast.attributes == slow.attributes and fast.children[0] is child
+    assert pickle.loads(pickle.dumps(fast)) == slow and type(copy.copy(fast)) is UIElement
     assert new_bounds(1, 2, 3, 4) == Bounds(1, 2, 3, 4) and Bounds(0, 0, 0, 0) == EMPTY
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.text = "changed"  # type: ignore[misc]
@@ -63,12 +68,14 @@ def test_rect_bounds_rounds_like_from_rect(rect: tuple[float, ...], expected: Bo
     assert rect_bounds(*rect) == expected
 
 
-def test_ampersand_references_are_counted_and_restored_exactly() -> None:
-    assert ampersand_refs(b'<a t="&amp; &#38; &#x26; &#038; &lt;"/>') == 4
-    assert ampersand_refs(b"<a/>") == 0
-    attrib = {"t": "a &#38; b", "u": "&#38;#38;", "v": "plain"}
-    assert restore_ampersands(attrib) == 2
-    assert attrib == {"t": "a & b", "u": "&#38;", "v": "plain"}
+def test_ampersand_references_read_as_ampersands() -> None:
+    scene = parse_source(
+        '<hierarchy><node text="&amp; &#38; &#x26; &#038; &lt;" content-desc="a&amp;b" '
+        'bounds="[0,0][1,1]"/></hierarchy>'
+    )
+    node = scene.root.children[0]
+    assert (node.text, node.label) == ("& & & & <", "a&b")
+    assert node.attributes["text"] == "& & & & <"
 
 
 def test_literal_character_references_in_text_survive() -> None:

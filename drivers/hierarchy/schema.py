@@ -1,0 +1,174 @@
+"""Where each XML format keeps each field: one table per format, read by the element builder and
+by the queries alike, so that a rule is spelled once.
+
+A :class:`Schema` maps every string field of :class:`~core.models.UIElement` to the raw
+attributes it comes from (the first non-empty one wins; :data:`TAG`, the element's own name,
+only as the last source of ``type``), says which attributes hide or disable an element
+(``"false"``) and which are plain flags. :func:`element_view` builds an element from a node with
+it; :func:`query_plan` turns a :data:`~core.lazy.Query` into tests on the same attributes, and
+:attr:`Schema.visible_xpath` the visibility rule into XPath 1.0.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from ...core.lazy import Field, LazyElement, Query, TreeSource
+from ...core.models import Bounds
+from .bounds import android_bounds, ios_bounds
+from .common import BOOL, new_view
+
+__all__ = ["ANDROID", "IOS", "TAG", "Plan", "Schema", "element_view", "query_plan", "shown"]
+
+TAG: Final = "#tag"  # the element's own name (``node``, ``android.widget.Button``, ``XCUIElementTypeCell``)
+_FLAG: Final = BOOL.get
+_FLAG_FIELDS: Final = ("clickable", "focusable", "focused", "selected", "checked", "scrollable", "password")
+
+
+_compiled_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One format's attribute names; see the module docstring."""
+
+    fields: Mapping[Field, tuple[str, ...]]
+    visible: tuple[str, ...]  # the first non-empty one; "false" hides the element
+    enabled: str  # "false" disables the element
+    flags: tuple[str, ...]  # UIElement flags read from the attribute of the same name
+    bounds: Callable[[Callable[[str], str | None]], Bounds]
+    switch_types: frozenset[str] = frozenset()  # types whose ``checked`` is ``value == "1"``
+    # What element_view reads: each string field's attributes (TAG, always last, left out: the
+    # builder falls back to the name), and each UIElement flag's attribute or None.
+    plan: tuple[tuple[str, ...], ...] = field(init=False)
+    flag_plan: tuple[str | None, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        for name, names in self.fields.items():
+            if TAG in names and (name != "type" or names[-1] != TAG):
+                raise ValueError("TAG can only be the last source of type")
+        order: tuple[Field, ...] = ("type", "text", "label", "identifier", "value")
+        plan = tuple(tuple(n for n in self.fields[f] if n != TAG) for f in order)
+        object.__setattr__(self, "plan", plan)
+        flag_plan = tuple(name if name in self.flags else None for name in _FLAG_FIELDS)
+        object.__setattr__(self, "flag_plan", flag_plan)
+
+    @property
+    def display(self) -> tuple[str, ...]:
+        """The attributes ``display_text`` reads, in order (text, else label, else value)."""
+        return self.fields["text"] + self.fields["label"] + self.fields["value"]
+
+
+def _android_bounds(get: Callable[[str], str | None]) -> Bounds:
+    return android_bounds(get("bounds"))
+
+
+ANDROID: Final = Schema(
+    fields={
+        "type": ("class", TAG),
+        "text": ("text",),
+        "label": ("content-desc",),
+        "identifier": ("resource-id",),
+        "value": (),
+    },
+    visible=("visible-to-user", "displayed"),  # uiautomator, Appium
+    enabled="enabled",
+    flags=_FLAG_FIELDS,
+    bounds=_android_bounds,
+)
+IOS: Final = Schema(
+    fields={
+        "type": (TAG,),
+        "text": ("label", "value"),
+        "label": ("label",),
+        "identifier": ("name",),
+        "value": ("value",),
+    },
+    visible=("visible",),
+    enabled="enabled",
+    flags=("focused", "selected"),
+    bounds=ios_bounds,
+    switch_types=frozenset({"XCUIElementTypeSwitch", "XCUIElementTypeToggle"}),
+)
+
+
+def shown(schema: Schema, get: Callable[[str], str | None]) -> bool:
+    """Whether the element whose attributes ``get`` reads is visible (see :attr:`Schema.visible`)."""
+    for raw in schema.visible:
+        value = get(raw)
+        if value:
+            return value != "false"
+    return True
+
+
+def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
+    """The element ``node`` stands for in ``schema``'s format; its children come from ``source``."""
+    attrib: dict[str, str] = dict(node.items())  # faster than dict(node.attrib), same order
+    tag: str = node.tag
+    get = attrib.get
+    type_keys, text_keys, label_keys, id_keys, value_keys = schema.plan
+    # next(filter(None, map(...))): the first non-empty value, looked up in C
+    type_ = next(filter(None, map(get, type_keys)), None) or tag
+    value = next(filter(None, map(get, value_keys)), None)
+    flags = [None if name is None else _FLAG(get(name)) for name in schema.flag_plan]
+    if schema.switch_types:
+        flags[4] = (value == "1") if type_ in schema.switch_types else None
+    return new_view(
+        source,
+        node,
+        type_,
+        next(filter(None, map(get, text_keys)), None),
+        next(filter(None, map(get, label_keys)), None),
+        next(filter(None, map(get, id_keys)), None),
+        value,
+        schema.bounds(get),
+        get(schema.enabled) != "false",
+        shown(schema, get),
+        flags[0],
+        flags[1],
+        flags[2],
+        flags[3],
+        flags[4],
+        flags[5],
+        flags[6],
+        attrib,
+    )
+
+
+_COMPILED_MAX: Final = 1024
+Plan = tuple[tuple[tuple[str | None, tuple[tuple[bool, str], ...]], ...], ...]
+_plans: dict[tuple[int, Query], tuple[Plan, bool]] = {}
+
+
+def query_plan(schema: Schema, query: Query) -> tuple[Plan, bool]:
+    """``query`` in ``schema``'s attribute names, and whether it reads the element name.
+
+    Per group, ``(attribute or None for the name, ((equals?, needle), …))``: each attribute a
+    field comes from, read once per element, with the tests on it (a superset: a field's value is
+    one of its attributes). A "contains" test whose needle holds another one of the same field in
+    its group is left out: the shorter needle admits every element the longer would.
+    """
+    key = (id(schema), query)
+    hit = _plans.get(key)
+    if hit is None:
+        groups = []
+        for group in query:
+            by_attr: dict[str | None, list[tuple[bool, str]]] = {}
+            for name, op, needle in group:
+                if op == "~" and any(
+                    f == name and o == "~" and n and n != needle and n in needle for f, o, n in group
+                ):
+                    continue
+                for raw in schema.fields[name]:
+                    by_attr.setdefault(None if raw == TAG else raw, []).append((op == "=", needle))
+            groups.append(tuple((attr, tuple(tests)) for attr, tests in by_attr.items()))
+        plan = tuple(groups)
+        hit = (plan, any(attr is None for group in plan for attr, _ in group))
+        with _compiled_lock:
+            if len(_plans) >= _COMPILED_MAX:
+                _plans.clear()
+            _plans[key] = hit
+    return hit
