@@ -21,7 +21,8 @@ spelled once, whichever way the tree was built).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import weakref
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any, Final, Literal, Protocol
 
 from .models import UIElement
@@ -33,6 +34,7 @@ __all__ = [
     "Query",
     "Test",
     "TreeSource",
+    "ViewCache",
     "candidates",
     "count",
     "first",
@@ -74,7 +76,7 @@ class TreeSource(Protocol):
 class LazyElement(UIElement):
     """A :class:`UIElement` whose children are built from its source when first read."""
 
-    __slots__ = ("_node", "_source")
+    __slots__ = ("__weakref__", "_node", "_source")
 
     _source: TreeSource
     _node: Any
@@ -98,6 +100,31 @@ class LazyElement(UIElement):
     def __reduce__(self) -> tuple[type[UIElement], tuple[Any, ...]]:
         # Pickled and copied as the plain element it equals: the document stays behind.
         return UIElement, tuple(getattr(self, name) for name in _FIELDS)
+
+
+class ViewCache:
+    """The views a source has built, by node, held weakly.
+
+    A view holds its source (to build its children); were the source to hold its views strongly,
+    every parsed Scene would be a reference cycle, freed only when the garbage collector's oldest
+    generation runs: a long task dropping a Scene per step then held tens of MiB of dropped lxml
+    trees between full collections. Held weakly, a view lives while its parent's children, its
+    Scene or a caller hold it (the same object on every call meanwhile), and a Scene nobody holds is
+    freed at once by reference counting. Not locked: a source calls it under its own lock.
+    """
+
+    __slots__ = ("_refs",)
+
+    def __init__(self) -> None:
+        self._refs: dict[Hashable, weakref.ref[LazyElement]] = {}
+
+    def get(self, key: Hashable) -> LazyElement | None:
+        """The live view of ``key``, or None."""
+        ref = self._refs.get(key)
+        return ref() if ref is not None else None
+
+    def put(self, key: Hashable, el: LazyElement) -> None:
+        self._refs[key] = weakref.ref(el)
 
 
 def set_children(el: LazyElement, children: tuple[UIElement, ...]) -> None:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Final
 
-from ...core.lazy import Field, LazyElement, Query, Test, set_children
+from ...core.lazy import Field, LazyElement, Query, Test, ViewCache, set_children
 from ...core.models import Bounds, UIElement
 from .common import EMPTY, new_view, rect_bounds
 from .ios import SWITCH_TYPES
@@ -203,7 +203,7 @@ class JsonSource:
         self._nodes = nodes  # every node in document order, the root first
         self._values: dict[str, tuple[frozenset[str], bool]] = {}
         self._pruned: dict[Query, Query | None] = {}
-        self._views: dict[int, LazyElement] = {}  # by id(): the tree keeps every node alive
+        self._views = ViewCache()  # by id(): the tree keeps every node alive
         self._lock = threading.RLock()
 
     def view(self, node: Mapping[str, Any]) -> LazyElement:
@@ -212,7 +212,8 @@ class JsonSource:
             with self._lock:
                 el = self._views.get(id(node))
                 if el is None:
-                    el = self._views[id(node)] = _element(self, node)
+                    el = _element(self, node)
+                    self._views.put(id(node), el)
         return el
 
     def _descendants(self, el: LazyElement) -> Iterator[Mapping[str, Any]]:

@@ -22,7 +22,7 @@ from typing import Any, Final
 from lxml import etree
 
 from ...core.errors import SceneParseError
-from ...core.lazy import LazyElement, Query, set_children
+from ...core.lazy import LazyElement, Query, ViewCache, set_children
 from ...core.models import UIElement
 from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
 from .schema import Schema, element_view, query_plan, shown
@@ -128,12 +128,12 @@ class XmlSource:
 
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
-        self._views: dict[Any, LazyElement] = {}
+        self._views = ViewCache()
         self._lock = threading.RLock()
 
     def adopt(self, node: Any, el: LazyElement) -> None:
         """Make ``el`` the view of ``node`` (a root a parser built itself)."""
-        self._views[node] = el
+        self._views.put(node, el)
 
     def view(self, node: Any) -> LazyElement:
         """The element of ``node``, built on first use."""
@@ -142,7 +142,8 @@ class XmlSource:
             with self._lock:
                 el = self._views.get(node)
                 if el is None:
-                    el = self._views[node] = element_view(self.schema, self, node)
+                    el = element_view(self.schema, self, node)
+                    self._views.put(node, el)
         return el
 
     def children_of(self, el: LazyElement) -> tuple[UIElement, ...]:

@@ -4,6 +4,8 @@ taken on main before Scenes became lazy), and the native queries answer what a P
 
 from __future__ import annotations
 
+import gc
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -148,3 +150,23 @@ def test_any_substring_selector_agrees(key: str, data: st.DataObject) -> None:
     visible = data.draw(st.sampled_from([True, False, None]))
     sel = Selector(**{field: needle}, visible=visible)  # type: ignore[arg-type]
     assert sel.find_all(lazy) == [el for el in eager.root.iter() if sel.matches(el)]
+
+
+@pytest.mark.parametrize(
+    "name", ["u2_settings_add_network_keyboard.xml", "wda_clock_alarms.json", "wda_springboard_home.xml"]
+)
+def test_a_scene_nobody_holds_is_freed_at_once(name: str) -> None:
+    # A long task drops a parsed Scene per step: were the views and their source a reference cycle,
+    # each dropped Scene (and its lxml tree) would wait for the collector's oldest generation.
+    data = (Path(__file__).resolve().parents[1] / "fixtures" / "hierarchy" / name).read_bytes()
+    gc.collect()
+    gc.disable()
+    try:
+        scene = parse_source(data)
+        DefaultEnricher().enrich(scene)
+        Selector(text_regex=".", visible=None).find_all(scene)
+        assert len(list(scene.root.iter())) == len(scene)
+        del scene
+        assert gc.collect() == 0, "the dropped Scene left a reference cycle behind"
+    finally:
+        gc.enable()
