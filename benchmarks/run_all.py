@@ -89,6 +89,8 @@ def _world(quick: bool) -> list[Table]:
         "task_steps": 2_000,
         "task_every": 500,
         "traced_steps": 1_000,
+        "parsed_steps": 1_000,
+        "parsed_every": 250,
     }
     return world.run(**quick_args) if quick else world.run()
 
