@@ -142,6 +142,15 @@ class Stats:
         """(minimum over the baseline's minimum, median over the baseline's median)."""
         return self.min / baseline.min, self.median / baseline.median
 
+    def paired(self, baseline: Stats) -> float:
+        """The median over blocks of this sample over the baseline's sample of the same block
+        (:func:`interleaved` with ``per_block=1`` keeps them in block order): a machine that slows
+        down for a while slows both sides of a pair, so the ratio keeps still where the medians
+        of the two do not."""
+        if len(self.samples) != len(baseline.samples):
+            raise ValueError("paired ratios need one sample per block on both sides")
+        return statistics.median(a / b for a, b in zip(self.samples, baseline.samples, strict=True))
+
 
 def rotations(names: Sequence[str], blocks: int) -> list[tuple[str, ...]]:
     """The order of the contenders in each block: block ``b`` starts at contender ``b mod n`` and odd

@@ -58,6 +58,8 @@ def _picture_rows(rounds: int) -> list[list[object]]:
                 "jpeg": partial(encode_jpeg, drawn, 80),
             },
             blocks=rounds,
+            warmup=0.5,
+            min_time=0.05,  # a sample of one cached picture is a few µs: one interruption doubles it
         )
         look = times["observe"]
         width, height = (round(v * device.screen_scale) for v in device.window_size)
@@ -68,7 +70,7 @@ def _picture_rows(rounds: int) -> list[list[object]]:
             ("jpeg", "uiautomator2's JPEG (quality 80) of it"),
         ):
             took = times[name]
-            by_median, by_min = took.median / look.median, took.min / look.min
+            by_median, by_min = took.paired(look), took.min / look.min
             rows.append(
                 [
                     f"{platform} {width}x{height}",
@@ -113,10 +115,10 @@ def _flow_rows(rounds: int) -> list[list[object]]:
             return go
 
         policies: tuple[ScreenshotPolicy, ...] = ("failure", "always")
-        times = interleaved({p: runner(p) for p in policies}, blocks=rounds)
+        times = interleaved({p: runner(p) for p in policies}, blocks=rounds, warmup=1.0)
     finally:
         shutil.rmtree(out, ignore_errors=True)
-    base = times["failure"].median
+    baseline = times["failure"]
     rows: list[list[object]] = []
     for policy in ("failure", "always"):
         pictures, size = kept[policy]
@@ -126,7 +128,7 @@ def _flow_rows(rounds: int) -> list[list[object]]:
                 f"--screenshots {policy}",
                 f"{ms:.0f}",
                 f"{ms / 16:.1f}",
-                f"{ms / (base * 1000):#.3g}x",
+                f"{times[policy].paired(baseline):#.3g}x",
                 pictures,
                 f"{size // 1024:,}",
             ]
@@ -134,24 +136,27 @@ def _flow_rows(rounds: int) -> list[list[object]]:
     return rows
 
 
-def run(rounds: int = 25, flow_rounds: int = 7) -> list[Table]:
+def run(rounds: int = 30, flow_rounds: int = 15) -> list[Table]:
     return [
         Table(
             "A screenshot of the simulated device against one look (benchmarks/screens.py)",
-            ["screen (pixels)", "call", "median ms", "min ms", "vs observe()", "vs observe() (min)"],
+            ["screen (pixels)", "call", "median ms", "min ms", "vs observe() (paired)", "vs observe() (min)"],
             _picture_rows(rounds),
             [
-                f"{rounds} rounds, the order of the four calls rotating from round to round, the allocator "
-                "trimmed before each; Settings' first screen; `new` empties the picture cache "
+                f"{rounds} rounds after 0.5 s of warm-up, the order of the four calls rotating from round "
+                "to round, each sample at least 50 ms of calls, the allocator trimmed before each; "
+                "`paired`: the median over rounds of the call's sample over observe()'s in the same round; "
+                "Settings' first screen; `new` empties the picture cache "
                 "first; the JPEG is encoded from the screen already drawn.",
             ],
         ),
         Table(
             "The 16-step Settings flow with each screenshot policy (benchmarks/screens.py)",
-            ["policy", "run ms", "ms per step", "vs failure", "pictures", "run folder KiB"],
+            ["policy", "run ms", "ms per step", "vs failure (paired)", "pictures", "run folder KiB"],
             _flow_rows(flow_rounds),
             [
-                f"{flow_rounds} rounds, the order of the two rotating from round to round; `TaskRunner` "
+                f"{flow_rounds} rounds after 1 s of warm-up, the order of the two rotating from round to "
+                "round; `TaskRunner` "
                 "with a `TimelineRecorder` writing each run folder (fsynced) to tmpfs (/dev/shm); the "
                 "flow's own `screenshot:` step keeps its picture "
                 "under both policies.",

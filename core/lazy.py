@@ -7,7 +7,8 @@ are read from its node when the element is built, its ``children`` only when fir
 built element of the same input, frozen, and pickled or copied as a plain ``UIElement``.
 
 The whole-tree questions a step asks (which elements might match a selector, how many elements,
-which texts) go to the source through :func:`candidates`, :func:`count` and :func:`texts`, which
+which texts, the first value of a raw attribute) go to the source through :func:`candidates`,
+:func:`count`, :func:`texts` and :func:`first_attribute`, which
 answer natively over the document; for a tree of plain ``UIElement`` (built by hand, by
 ``sim.scene``) they walk it in Python. Either way the answer is the same.
 
@@ -38,6 +39,7 @@ __all__ = [
     "candidates",
     "count",
     "first",
+    "first_attribute",
     "matches_query",
     "set_children",
     "texts",
@@ -70,6 +72,10 @@ class TreeSource(Protocol):
 
     def texts(self, el: LazyElement) -> list[str]:
         """The ``display_text`` of every visible descendant of ``el`` that has one, in order."""
+        ...
+
+    def first_attribute(self, el: LazyElement, name: str) -> str | None:
+        """The first non-empty raw attribute ``name`` of a descendant of ``el``, in document order."""
         ...
 
 
@@ -196,3 +202,15 @@ def texts(el: UIElement) -> list[str]:
         return [node.display_text for node in el.iter() if node.visible and node.display_text]
     own = [el.display_text] if el.visible and el.display_text else []
     return own + source.texts(el)  # type: ignore[arg-type]
+
+
+def first_attribute(el: UIElement, name: str) -> str | None:
+    """The first non-empty raw attribute ``name`` under ``el`` (itself first), or None; no
+    element is built on the way."""
+    own = el.attributes.get(name)
+    if own:
+        return own
+    source = _source(el)
+    if source is not None:
+        return source.first_attribute(el, name)  # type: ignore[arg-type]
+    return next((v for node in el.iter() if (v := node.attributes.get(name))), None)

@@ -2,14 +2,16 @@
 
 from .enricher import DefaultEnricher, Enricher, enrich_scene, semantic_enabled, title_of
 from .models import Observation, SemanticScene
-from .screen import alert_of, keyboard_visible
+from .screen import Cover, alert_of, cover_of, keyboard_visible
 
 __all__ = [
+    "Cover",
     "DefaultEnricher",
     "Enricher",
     "Observation",
     "SemanticScene",
     "alert_of",
+    "cover_of",
     "enrich_scene",
     "keyboard_visible",
     "semantic_enabled",

@@ -19,7 +19,7 @@ from ..core.config import parse_bool
 from ..core.lazy import Query, candidates
 from ..core.models import Scene, UIElement
 from .models import SemanticScene
-from .screen import alert_of, keyboard_visible
+from .screen import cover_of
 
 __all__ = [
     "ENV_SEMANTIC",
@@ -130,8 +130,8 @@ class DefaultEnricher:
 
     def enrich(self, scene: Scene) -> SemanticScene | None:
         title = title_of(scene)
-        keyboard = keyboard_visible(scene)
-        alert_el = alert_of(scene)
+        cover = cover_of(scene)
+        keyboard, alert_el = cover.keyboard, cover.alert
         alert = _alert_name(alert_el, scene.platform) if alert_el is not None else None
         if is_home_screen(scene.foreground_app):
             page, source = HOME_PAGE, "home"

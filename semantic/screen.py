@@ -1,16 +1,19 @@
 """What covers the screen: the on-screen keyboard and alerts or dialogs over the app.
 
 Platform heuristics over a Scene's tree, used by the enricher (``SemanticScene.keyboard_visible``
-and ``.alert``) and by whoever needs the element itself (``alert_of`` returns it).
+and ``.alert``, both from one :func:`cover_of`) and by whoever needs the element itself
+(``alert_of`` returns it).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..core.apps import ANDROID_SYSTEMUI, PERMISSION_DIALOG_PACKAGES, is_ime_package
-from ..core.lazy import Query, candidates
+from ..core.lazy import Query, candidates, first_attribute
 from ..core.models import Scene, UIElement
 
-__all__ = ["alert_of", "keyboard_visible"]
+__all__ = ["Cover", "alert_of", "cover_of", "keyboard_visible"]
 
 _IOS_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
 _IOS_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
@@ -24,22 +27,29 @@ _PERMISSION_ID_PREFIXES = tuple(f"{package}:id/" for package in PERMISSION_DIALO
 # What the elements the rules below look for must contain (see core.lazy).
 _IOS_KEYBOARD_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_TYPES)),)
 _IOS_ALERT_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_ALERT_TYPES)),)
+_IOS_COVER_QUERY: Query = (_IOS_KEYBOARD_QUERY[0] + _IOS_ALERT_QUERY[0],)
 _ANDROID_DIALOG_QUERY: Query = (
     tuple(("identifier", "~", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
 )
 
 
-def _package_of(window: UIElement) -> str:
-    """The Android package a window belongs to: its own, else its first descendant's."""
-    for el in window.iter():
-        package = el.attributes.get("package")
-        if package:
-            return package
-    return ""
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """What covers the app: whether a keyboard is up, and the alert or dialog element (or None)."""
+
+    keyboard: bool
+    alert: UIElement | None
 
 
-def _android_windows(root: UIElement) -> tuple[UIElement, ...]:
-    return root.children if root.type == "hierarchy" else (root,)
+def _android_windows(root: UIElement) -> list[tuple[UIElement, str]]:
+    """The top-level windows with the package each belongs to: its own, else its first
+    descendant's (read from the document: no element is built for it)."""
+    windows = root.children if root.type == "hierarchy" else (root,)
+    return [(w, first_attribute(w, "package") or "") for w in windows]
+
+
+def _android_keyboard(windows: list[tuple[UIElement, str]]) -> bool:
+    return any(w.visible and not w.bounds.is_empty() and is_ime_package(pkg) for w, pkg in windows)
 
 
 def keyboard_visible(scene: Scene) -> bool:
@@ -49,19 +59,24 @@ def keyboard_visible(scene: Scene) -> bool:
     input-method package (see :func:`amc.core.apps.is_ime_package`).
     """
     if scene.platform == "ios":
-        return any(
-            el.type in _IOS_KEYBOARD_TYPES and el.visible and not el.bounds.is_empty()
-            for el in candidates(scene.root, _IOS_KEYBOARD_QUERY)
-        )
+        return _ios_keyboard(scene.root)
+    return _android_keyboard(_android_windows(scene.root))
+
+
+def _ios_keyboard(root: UIElement) -> bool:
     return any(
-        w.visible and not w.bounds.is_empty() and is_ime_package(_package_of(w))
-        for w in _android_windows(scene.root)
+        el.type in _IOS_KEYBOARD_TYPES and el.visible and not el.bounds.is_empty()
+        for el in candidates(root, _IOS_KEYBOARD_QUERY)
     )
 
 
-def _android_alert(root: UIElement) -> UIElement | None:
-    windows = [(w, _package_of(w)) for w in _android_windows(root) if w.visible]
-    windows = [(w, pkg) for w, pkg in windows if not is_ime_package(pkg)]
+def _ios_alert(root: UIElement) -> UIElement | None:
+    found = candidates(root, _IOS_ALERT_QUERY)
+    return next((el for el in found if el.type in _IOS_ALERT_TYPES and el.visible), None)
+
+
+def _android_alert(all_windows: list[tuple[UIElement, str]]) -> UIElement | None:
+    windows = [(w, pkg) for w, pkg in all_windows if w.visible and not is_ime_package(pkg)]
     apps = [w for w, pkg in windows if pkg != ANDROID_SYSTEMUI]
     largest = max(apps, key=lambda w: w.bounds.area, default=None)
     for w, pkg in windows:
@@ -96,6 +111,23 @@ def alert_of(scene: Scene) -> UIElement | None:
     main window, or holds an AlertDialog panel (``…:id/alertTitle``, ``…:id/parentPanel``).
     """
     if scene.platform == "ios":
-        found = candidates(scene.root, _IOS_ALERT_QUERY)
-        return next((el for el in found if el.type in _IOS_ALERT_TYPES and el.visible), None)
-    return _android_alert(scene.root)
+        return _ios_alert(scene.root)
+    return _android_alert(_android_windows(scene.root))
+
+
+def cover_of(scene: Scene) -> Cover:
+    """:func:`keyboard_visible` and :func:`alert_of` together, the windows read once."""
+    if scene.platform == "ios":  # one walk for both
+        keyboard, alert = False, None
+        for el in candidates(scene.root, _IOS_COVER_QUERY):
+            if not el.visible:
+                continue
+            if el.type in _IOS_KEYBOARD_TYPES:
+                keyboard = keyboard or not el.bounds.is_empty()
+            elif alert is None and el.type in _IOS_ALERT_TYPES:
+                alert = el
+            if keyboard and alert is not None:
+                break
+        return Cover(keyboard, alert)
+    windows = _android_windows(scene.root)
+    return Cover(_android_keyboard(windows), _android_alert(windows))

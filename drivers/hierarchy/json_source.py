@@ -34,6 +34,7 @@ FIELDS: Final[Mapping[Field, tuple[str, ...]]] = {
     "value": ("value",),
 }
 _DISPLAY: Final = FIELDS["text"] + FIELDS["label"] + FIELDS["value"]
+_FROM_RECT: Final = frozenset({"x", "y", "width", "height"})  # attributes _bounds writes
 
 
 def _scalar(value: Any) -> str | None:
@@ -281,6 +282,15 @@ class JsonSource:
                 for node in self._descendants(el)
                 if all(any(t(node) for t in group) for group in groups)
             )
+
+    def first_attribute(self, el: LazyElement, name: str) -> str | None:
+        if name in _FROM_RECT:  # made from the rect as an element is built: ask the elements
+            return next((v for n in self._descendants(el) if (v := self.view(n).attributes.get(name))), None)
+        for node in self._descendants(el):
+            value = _scalar(node.get(name))  # as _element keeps it
+            if value:
+                return value
+        return None
 
     def texts(self, el: LazyElement) -> list[str]:
         out: list[str] = []

@@ -25,6 +25,7 @@ __all__ = ["ANDROID", "IOS", "TAG", "Plan", "Schema", "element_view", "query_pla
 
 TAG: Final = "#tag"  # the element's own name (``node``, ``android.widget.Button``, ``XCUIElementTypeCell``)
 _FLAG: Final = BOOL.get
+_NO_ATTRIBUTE: Final = "\x00"  # not an XML name: no element has it
 _FLAG_FIELDS: Final = ("clickable", "focusable", "focused", "selected", "checked", "scrollable", "password")
 
 
@@ -42,9 +43,10 @@ class Schema:
     bounds: Callable[[Callable[[str], str | None]], Bounds]
     switch_types: frozenset[str] = frozenset()  # types whose ``checked`` is ``value == "1"``
     # What element_view reads: each string field's attributes (TAG, always last, left out: the
-    # builder falls back to the name), and each UIElement flag's attribute or None.
+    # builder falls back to the name), and each UIElement flag's attribute, or a name no element
+    # has where the format has no such flag (read as None, in the same map()).
     plan: tuple[tuple[str, ...], ...] = field(init=False)
-    flag_plan: tuple[str | None, ...] = field(init=False)
+    flag_names: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         for name, names in self.fields.items():
@@ -53,8 +55,8 @@ class Schema:
         order: tuple[Field, ...] = ("type", "text", "label", "identifier", "value")
         plan = tuple(tuple(n for n in self.fields[f] if n != TAG) for f in order)
         object.__setattr__(self, "plan", plan)
-        flag_plan = tuple(name if name in self.flags else None for name in _FLAG_FIELDS)
-        object.__setattr__(self, "flag_plan", flag_plan)
+        names = tuple(name if name in self.flags else _NO_ATTRIBUTE for name in _FLAG_FIELDS)
+        object.__setattr__(self, "flag_names", names)
 
     @property
     def display(self) -> tuple[str, ...]:
@@ -113,7 +115,7 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     # next(filter(None, map(...))): the first non-empty value, looked up in C
     type_ = next(filter(None, map(get, type_keys)), None) or tag
     value = next(filter(None, map(get, value_keys)), None)
-    flags = [None if name is None else _FLAG(get(name)) for name in schema.flag_plan]
+    flags = list(map(_FLAG, map(get, schema.flag_names)))
     if schema.switch_types:
         flags[4] = (value == "1") if type_ in schema.switch_types else None
     return new_view(

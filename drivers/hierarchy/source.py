@@ -65,6 +65,8 @@ FORMATS: Final[dict[SourceFormat, Platform]] = {
 _WS: Final = b" \t\r\n"
 _NAME: Final = re.compile(rb"<([A-Za-z_][\w.\-:$]*)")
 _XML_FAMILY: Final = "xml"
+_DEFAULT_LIMITS: Final = Limits()
+_DEFAULTS: Final = (DEFAULT_MAX_BYTES, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ELEMENTS)
 
 
 def _fail(message: str, *, fmt: str | None = None, position: str | None = None) -> SceneParseError:
@@ -288,10 +290,13 @@ def parse_source(
     ``max_depth`` above 256 has no effect on XML: libxml2 stops there without ``huge_tree``.
     """
     started = time.perf_counter()
-    try:
-        limits = Limits(max_bytes=max_bytes, max_depth=max_depth, max_elements=max_elements)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from exc
+    limits = _DEFAULT_LIMITS
+    given = (max_bytes, max_depth, max_elements)
+    if given != _DEFAULTS or any(type(v) is not int for v in given):  # 256.0 and True are refused
+        try:
+            limits = Limits(max_bytes=max_bytes, max_depth=max_depth, max_elements=max_elements)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from exc
     data, text, skip = _utf8_source(source, limits.max_bytes)
     try:
         tree = parse_tree(data, text, limits, platform=platform)

@@ -199,6 +199,13 @@ class XmlSource:
             else:
                 yield view(node)
 
+    def first_attribute(self, el: LazyElement, name: str) -> str | None:
+        for node in el._node.iterdescendants():
+            value: str | None = node.get(name)
+            if value:
+                return value
+        return None
+
     def texts(self, el: LazyElement) -> list[str]:
         schema = self.schema
         display = schema.display

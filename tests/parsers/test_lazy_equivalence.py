@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from amc.core.errors import SceneParseError
-from amc.core.lazy import LazyElement, count, texts
+from amc.core.lazy import LazyElement, count, first_attribute, texts
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector
 from amc.drivers.hierarchy import parse_source
 from amc.semantic.enricher import DefaultEnricher, title_of
-from amc.semantic.screen import alert_of, keyboard_visible
+from amc.semantic.screen import Cover, alert_of, cover_of, keyboard_visible
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,7 +122,19 @@ def test_native_queries_answer_what_a_python_walk_does(key: str) -> None:
     assert title_of(lazy) == title_of(eager)
     assert keyboard_visible(lazy) == keyboard_visible(eager)
     assert alert_of(lazy) == alert_of(eager)
+    assert cover_of(lazy) == cover_of(eager) == Cover(keyboard_visible(eager), alert_of(eager))
     assert DefaultEnricher().enrich(lazy) == DefaultEnricher().enrich(eager)
+
+
+@pytest.mark.parametrize("key", PARSED)
+def test_the_first_raw_attribute_is_the_one_a_walk_meets(key: str) -> None:
+    lazy, eager = _pair(key)
+    names = sorted({name for el in eager for name in el.attributes} | {"no-such-attribute"})
+    pairs = list(zip(lazy.elements(), eager.elements(), strict=True))
+    for name in names:
+        for lazy_el, eager_el in pairs[:: max(1, len(pairs) // 12)]:
+            walked = next((v for el in eager_el.iter() if (v := el.attributes.get(name))), None)
+            assert first_attribute(lazy_el, name) == first_attribute(eager_el, name) == walked, name
 
 
 @pytest.mark.parametrize("key", PARSED)
