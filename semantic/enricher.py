@@ -75,7 +75,8 @@ def _first_text(el: UIElement) -> str | None:
     return None
 
 
-_ANDROID_ALERT_TEXT_IDS = ("alertTitle", "permission_message")
+_ANDROID_ALERT_TEXT_IDS = ("alertTitle", "permission_message")  # the first one found wins
+_ALERT_TEXT_QUERY: Query = (tuple(("identifier", "~", i) for i in _ANDROID_ALERT_TEXT_IDS), *_HAS_TEXT)
 
 
 def _alert_name(el: UIElement, platform: str) -> str:
@@ -83,11 +84,16 @@ def _alert_name(el: UIElement, platform: str) -> str:
     prompt's question, else its first text (Android, where resource ids are not words)."""
     if platform == "ios" and (el.label or el.identifier):
         return el.label or el.identifier or el.type
+    found: dict[str, str] = {}  # the first text of each id, in one walk
+    for node in candidates(el, _ALERT_TEXT_QUERY):
+        local = (node.identifier or "").rsplit("/", 1)[-1]
+        if local in _ANDROID_ALERT_TEXT_IDS and local not in found and node.visible and node.text:
+            found[local] = node.text.strip() or node.text
+            if local == _ANDROID_ALERT_TEXT_IDS[0]:
+                break  # the title wins: no need to look further
     for wanted in _ANDROID_ALERT_TEXT_IDS:
-        for node in candidates(el, ((("identifier", "~", wanted),), *_HAS_TEXT)):
-            ident = node.identifier or ""
-            if node.visible and node.text and ident.rsplit("/", 1)[-1] == wanted:
-                return node.text.strip() or node.text
+        if wanted in found:
+            return found[wanted]
     if el.text and el.text.strip():
         return el.text.strip()
     return _first_text(el) or el.label or el.type

@@ -141,34 +141,40 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
 
 
 _COMPILED_MAX: Final = 1024
-Plan = tuple[tuple[tuple[str | None, tuple[tuple[bool, str], ...]], ...], ...]
-_plans: dict[tuple[int, Query], tuple[Plan, bool]] = {}
+# Per group: (attribute or None for the element's name, whether the name stands in when the
+# attribute is empty, ((equals?, needle), …)).
+Plan = tuple[tuple[tuple[str | None, bool, tuple[tuple[bool, str], ...]], ...], ...]
+_plans: dict[tuple[int, Query], Plan] = {}
 
 
-def query_plan(schema: Schema, query: Query) -> tuple[Plan, bool]:
-    """``query`` in ``schema``'s attribute names, and whether it reads the element name.
+def query_plan(schema: Schema, query: Query) -> Plan:
+    """``query`` in ``schema``'s attribute names.
 
-    Per group, ``(attribute or None for the name, ((equals?, needle), …))``: each attribute a
-    field comes from, read once per element, with the tests on it (a superset: a field's value is
-    one of its attributes). A "contains" test whose needle holds another one of the same field in
-    its group is left out: the shorter needle admits every element the longer would.
+    Per group, ``(attribute or None for the name, name stands in?, ((equals?, needle), …))``:
+    each attribute a field comes from, read once per element, with the tests on it (a superset: a
+    field's value is one of its attributes). Where the element's name is a field's last source
+    (Android's ``type``: ``class``, else the name) it is read only when the attribute before it
+    is empty, as the builder does. A "contains" test whose needle holds another one of the same
+    field in its group is left out: the shorter needle admits every element the longer would.
     """
     key = (id(schema), query)
     hit = _plans.get(key)
     if hit is None:
         groups = []
         for group in query:
-            by_attr: dict[str | None, list[tuple[bool, str]]] = {}
+            by_attr: dict[tuple[str | None, bool], list[tuple[bool, str]]] = {}
             for name, op, needle in group:
                 if op == "~" and any(
                     f == name and o == "~" and n and n != needle and n in needle for f, o, n in group
                 ):
                     continue
-                for raw in schema.fields[name]:
-                    by_attr.setdefault(None if raw == TAG else raw, []).append((op == "=", needle))
-            groups.append(tuple((attr, tuple(tests)) for attr, tests in by_attr.items()))
-        plan = tuple(groups)
-        hit = (plan, any(attr is None for group in plan for attr, _ in group))
+                sources = schema.fields[name]
+                named = len(sources) > 1 and sources[-1] == TAG  # the name after an attribute
+                for i, raw in enumerate(sources[:-1] if named else sources):
+                    slot = (None, False) if raw == TAG else (raw, named and i == len(sources) - 2)
+                    by_attr.setdefault(slot, []).append((op == "=", needle))
+            groups.append(tuple((attr, named, tuple(tests)) for (attr, named), tests in by_attr.items()))
+        hit = tuple(groups)
         with _compiled_lock:
             if len(_plans) >= _COMPILED_MAX:
                 _plans.clear()

@@ -161,16 +161,18 @@ class XmlSource:
         # lxml's iteration and attribute reads beat libxml2's XPath string tests several times
         # over (measured: 49 µs against 183 µs on a 106-node dump), so the walk is a loop over
         # nodes that builds no element until one passes.
-        plan, by_name = query_plan(self.schema, query)
+        plan = query_plan(self.schema, query)
         view = self.view
         nodes = el._node.iterdescendants()
         # Plain loops, no generator per test: this walk is most of what a rule costs.
-        if len(plan) == 1 and not by_name:  # one group on attributes
+        if len(plan) == 1:  # one group
             (group,) = plan
             for node in nodes:
                 get = node.get
-                for attr, tests in group:
-                    value = get(attr)
+                for attr, named, tests in group:
+                    value = get(attr) if attr is not None else node.tag
+                    if not value and named:
+                        value = node.tag
                     if value:
                         for equal, needle in tests:
                             if value == needle if equal else needle in value:
@@ -180,13 +182,15 @@ class XmlSource:
                         yield view(node)
                         break
             return
-        # Every group in turn (the element's name read only when a group tests it).
+        # Every group in turn (a group failing fails the node).
         for node in nodes:
             get = node.get
             for group in plan:
                 held = False
-                for attr, tests in group:
+                for attr, named, tests in group:
                     value = get(attr) if attr is not None else node.tag
+                    if not value and named:
+                        value = node.tag
                     if value:
                         for equal, needle in tests:
                             if value == needle if equal else needle in value:
@@ -195,7 +199,7 @@ class XmlSource:
                         if held:
                             break
                 if not held:
-                    break  # a group fails: so does the node
+                    break
             else:
                 yield view(node)
 
