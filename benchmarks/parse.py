@@ -24,7 +24,9 @@ there is one) so that none inherits the allocator state another left; each run's
 as soon as it returns, so a sample pays for building and for freeing it, as a loop over screens does
 (the cyclic garbage of a Scene included, when the collector runs). Every input gets at least
 ``--repeats`` rounds and as many more as fit in ``--seconds``; the tables give each contender's
-minimum and median time per run and the ratio of both.
+minimum and median time per run, the ratio of the minimums and the paired ratio: the median over
+rounds of one contender's block over the other's block of the same round (neighbours in time, so a
+machine slow for a while weighs on both sides of each pair).
 """
 
 from __future__ import annotations
@@ -114,6 +116,13 @@ def _settle() -> None:
 class Timing:
     best: float
     median: float
+    rounds: tuple[float, ...] = ()  # the mean time per run of each round's block, in round order
+
+
+def paired(a: Timing, b: Timing) -> float:
+    """The median over rounds of ``a``'s block over ``b``'s block of the same round: the two ran
+    next to each other, so a machine that is slow for a while is slow for both."""
+    return statistics.median(x / y for x, y in zip(a.rounds, b.rounds, strict=True))
 
 
 def _batch(candidates: Mapping[str, Callable[[], object]], target: float) -> int:
@@ -142,20 +151,24 @@ def timings(
     names = list(candidates)
     batch = _batch(candidates, target)
     samples: dict[str, list[float]] = {name: [] for name in names}
+    per_round: dict[str, list[float]] = {name: [] for name in names}
     deadline = time.perf_counter() + seconds
     done = 0
     while done < rounds or (time.perf_counter() < deadline and done < 100 * rounds):
         shift = done % len(names)
         for name in names[shift:] + names[:shift]:
             run = candidates[name]
+            took = []
             for _ in range(block):
                 _settle()
                 start = time.perf_counter()
                 for _ in range(batch):
                     run()  # dropped at once: a sample pays for building and freeing, as a loop does
-                samples[name].append((time.perf_counter() - start) / batch)
+                took.append((time.perf_counter() - start) / batch)
+            samples[name] += took
+            per_round[name].append(statistics.fmean(took))
         done += 1
-    return {name: Timing(min(s), statistics.median(s)) for name, s in samples.items()}
+    return {name: Timing(min(s), statistics.median(s), tuple(per_round[name])) for name, s in samples.items()}
 
 
 def _warm_up(seconds: float = 1.0) -> None:
@@ -305,7 +318,8 @@ def measure(name: str, data: bytes, repeats: int, seconds: float) -> tuple[Row, 
 
 
 def _ratio(a: Timing, b: Timing) -> tuple[float, float]:
-    return a.best / b.best, a.median / b.median
+    """(the ratio of minimums, the paired ratio)."""
+    return a.best / b.best, paired(a, b)
 
 
 def _ms(t: Timing) -> str:
@@ -333,7 +347,7 @@ def _summary(label: str, ratios: list[tuple[float, float]]) -> str:
     med = [r[1] for r in ratios]
     return (
         f"{label}: ratio of minimums median {statistics.median(best):.2f} (best {min(best):.2f}, worst "
-        f"{max(best):.2f}); ratio of medians median {statistics.median(med):.2f} (best {min(med):.2f}, "
+        f"{max(best):.2f}); paired ratio median {statistics.median(med):.2f} (best {min(med):.2f}, "
         f"worst {max(med):.2f})"
     )
 
@@ -341,14 +355,14 @@ def _summary(label: str, ratios: list[tuple[float, float]]) -> str:
 def print_tables(rows: list[Row], steps: list[StepRow]) -> None:
     print(
         "| input | format | elements | bytes | bare parse (ms, min / median) | attribute dicts only "
-        "| Scene (ms, min / median) | ratio (min) | ratio (median) |"
+        "| Scene (ms, min / median) | ratio (min) | ratio (paired) |"
     )
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     parse_ratios = []
     for r in rows:
         best, med = _ratio(r.scene, r.bare)
         parse_ratios.append((best, med))
-        floor = f"{r.floor.median * 1e3:.3f} ({r.floor.median / r.bare.median:.2f}x)" if r.floor else "n/a"
+        floor = f"{r.floor.median * 1e3:.3f} ({paired(r.floor, r.bare):.2f}x)" if r.floor else "n/a"
         print(
             f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {_ms(r.bare)} | {floor} "
             f"| {_ms(r.scene)} | **{best:.2f}** | **{med:.2f}** |"
@@ -356,7 +370,7 @@ def print_tables(rows: list[Row], steps: list[StepRow]) -> None:
     print(f"\n{_summary('Scene / bare parse', parse_ratios)}\n")
     print(
         "| input | format | elements | selector | client: parse + XPath (ms, min / median) "
-        "| harness: Scene + enrich + resolve (ms, min / median) | ratio (min) | ratio (median) |"
+        "| harness: Scene + enrich + resolve (ms, min / median) | ratio (min) | ratio (paired) |"
     )
     print("|---|---|---:|---|---:|---:|---:|---:|")
     step_ratios = []

@@ -57,6 +57,23 @@ def test_stats_keep_every_sample_and_give_both_ratios() -> None:
     platform.system() != "Linux" or not ctypes.util.find_library("c") or platform.libc_ver()[0] != "glibc",
     reason="malloc_trim is glibc's",
 )
+def test_a_paired_ratio_follows_each_round_where_medians_of_a_drifting_machine_do_not() -> None:
+    # Rounds 2 and 3 ran on a machine twice as slow, for both sides: each pair still says 1.5x.
+    base = common.Stats.of([1.0, 2.0, 2.0, 1.0, 1.0])
+    call = common.Stats.of([1.5, 3.0, 3.0, 1.5, 1.5])
+    assert call.paired(base) == pytest.approx(1.5)
+    # A slow patch on the call's last three rounds: the medians say 3x, most pairs still 1.5x.
+    drift = common.Stats.of([1.5, 1.5, 3.0, 3.0, 3.0])
+    assert drift.median / base.median == 3.0 and drift.paired(base) == pytest.approx(1.5)
+    with pytest.raises(ValueError):
+        call.paired(common.Stats.of([1.0]))
+    from benchmarks import parse as parse_bench
+
+    a = parse_bench.Timing(1.0, 2.0, (1.5, 3.0, 1.5))
+    b = parse_bench.Timing(1.0, 1.5, (1.0, 2.0, 1.0))
+    assert parse_bench.paired(a, b) == pytest.approx(1.5)
+
+
 def test_trim_allocator_calls_malloc_trim_on_glibc() -> None:
     assert common.trim_allocator() is True
 
