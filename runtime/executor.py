@@ -14,22 +14,31 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
+from collections.abc import Mapping
+from typing import Any
 
-from ..core.errors import AssertionFailed, ConfigError, HarnessError, StepArgumentError, TargetNotFound
+from ..core.errors import HarnessError, StepArgumentError, TargetNotFound
 from ..core.models import PlannedStep, Scene, StepResult
-from ..core.selectors import Selector
 from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
 from ..drivers.base import Driver, gesture_seconds
-from ..semantic.models import Observation
-from ..world.models import WorldState
+from .checks import assert_app, assert_not_visible, assert_visible, wait_for
+from .step_args import (
+    COMMON_KEYS,
+    Action,
+    Screen,
+    app_id_arg,
+    describe_scene,
+    latest_scene,
+    needs_selector,
+    selector_arg,
+    string_arg,
+)
 from .waiting import MAX_WAIT, Found, interval_of, on_screen, poll, target_check, timeout_of
 from .waiting import number as _number
 
 __all__ = [
     "ACTIONS",
+    "COMMON_KEYS",
     "MAX_SWIPES",
     "MAX_WAIT",
     "SWIPE_DIRECTIONS",
@@ -41,100 +50,21 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-
-class Screen(Protocol):
-    """What a step sees of the device: the latest observation and a way to look again.
-
-    :class:`amc.runtime.observer.Observer` is the one implementation the task loop uses.
-    """
-
-    @property
-    def latest(self) -> Observation | None: ...
-
-    @property
-    def world(self) -> WorldState | None: ...
-
-    def observe(self) -> Observation: ...
-
-
-COMMON_KEYS = frozenset({"remember", "secret"})
 MAX_SWIPES = 50
 MAX_URL = 2048
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
-
-
-@dataclass(frozen=True)
-class Action:
-    """One entry of the action table."""
-
-    handler: Callable[[Executor, Mapping[str, Any], Screen], Any]
-    keys: frozenset[str]
-    idempotent: bool
-    summary: str
-    looks_after: bool = True  # False: sends nothing to the device, so the loop need not look again
-
-
-# --- argument helpers -----------------------------------------------------------------------
-
-
-def _string(args: Mapping[str, Any], name: str, *, allow_empty: bool = False) -> str:
-    value = args.get(name)
-    if not isinstance(value, str):
-        raise StepArgumentError(f"argument {name!r} must be a string, got {value!r}")
-    if not allow_empty and not value.strip():
-        raise StepArgumentError(f"argument {name!r} must not be empty")
-    return value
-
-
-def _app_id(args: Mapping[str, Any]) -> str:
-    app_id = app_id_from_args(args)
-    if app_id is None:
-        raise StepArgumentError(f"needs the app to act on as one of {', '.join(APP_ID_KEYS)}")
-    return app_id
-
-
-def _selector(args: Mapping[str, Any], *, key: str = "target", inline: bool = True) -> Selector | None:
-    """The selector a step names under ``target`` (or, with ``inline``, as top-level fields)."""
-    try:
-        if key in args:
-            return Selector.from_mapping(args[key])
-        if inline:
-            fields = {k: v for k, v in args.items() if k in SELECTOR_KEYS}
-            if fields:
-                return Selector.from_mapping(fields)
-    except ConfigError as exc:
-        raise StepArgumentError(f"bad selector: {exc.message}") from exc
-    return None
-
-
-def _latest(screen: Screen) -> Scene:
-    latest = screen.latest
-    if latest is None:
-        raise TargetNotFound("no screen has been observed yet, so a selector cannot be resolved")
-    return latest.scene
-
-
-def describe_scene(scene: Scene, limit: int = 40) -> str:
-    """A short plain-text description of a Scene: app, activity and the visible texts."""
-    texts = scene.texts()
-    shown = ", ".join(repr(t) for t in texts[:limit])
-    more = f" and {len(texts) - limit} more" if len(texts) > limit else ""
-    where = scene.foreground_app or "unknown app"
-    if scene.activity:
-        where += f" ({scene.activity})"
-    return f"{scene.platform} {scene.device_id}: {where}; {len(scene)} elements; texts: {shown}{more}"
 
 
 # --- handlers -------------------------------------------------------------------------------
 
 
 def _launch_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    ex.driver.launch_app(_app_id(args))
+    ex.driver.launch_app(app_id_arg(args))
     return None
 
 
 def _terminate_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    ex.driver.terminate_app(_app_id(args))
+    ex.driver.terminate_app(app_id_arg(args))
     return None
 
 
@@ -142,7 +72,7 @@ def _wait_target(
     args: Mapping[str, Any], screen: Screen, *, key: str = "target", inline: bool = True
 ) -> Found:
     """The step's target, waited for up to its ``timeout`` (default 0: the latest screen only)."""
-    selector = _selector(args, key=key, inline=inline)
+    selector = selector_arg(args, key=key, inline=inline)
     if selector is None:
         raise StepArgumentError("needs either x and y, or a selector (target / text / id / label …)")
     problems: list[str] = []
@@ -191,9 +121,9 @@ def _long_press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 
 def _type_text(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    text = _string(args, "text", allow_empty=True)
+    text = string_arg(args, "text", allow_empty=True)
     element: dict[str, Any] = {}
-    if _selector(args, inline=False) is not None:
+    if selector_arg(args, inline=False) is not None:
         found = _wait_target(args, screen, inline=False)
         x, y = found.point
         ex.driver.tap(x, y)
@@ -233,7 +163,7 @@ def _swipe_points(scene: Scene, direction: str) -> tuple[int, int, int, int]:
 def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     duration = gesture_seconds(args.get("duration", 0.3), "argument 'duration'", held=False)
     if "direction" in args:
-        x1, y1, x2, y2 = _swipe_points(_latest(screen), _direction(args, SWIPE_DIRECTIONS))
+        x1, y1, x2, y2 = _swipe_points(latest_scene(screen), _direction(args, SWIPE_DIRECTIONS))
     else:
         x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))
     ex.driver.swipe(x1, y1, x2, y2, duration)
@@ -241,7 +171,7 @@ def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 
 def _press(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    ex.driver.press(_string(args, "key"))
+    ex.driver.press(string_arg(args, "key"))
     return None
 
 
@@ -252,85 +182,8 @@ def _describe_screen(ex: Executor, args: Mapping[str, Any], screen: Screen) -> A
 
 def _screenshot(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     if "name" in args:
-        _string(args, "name")
+        string_arg(args, "name")
     return ex.driver.screenshot()
-
-
-def _needs_selector(args: Mapping[str, Any]) -> Selector:
-    selector = _selector(args)
-    if selector is None:
-        raise StepArgumentError("needs a selector (target / text / id / label …)")
-    return selector
-
-
-def _found(selector: Selector) -> Callable[[Scene], Any]:
-    def check(scene: Scene) -> Any:
-        found = selector.find_all(scene)
-        if not found:
-            return None
-        return {"found": found[0].display_text or found[0].identifier or found[0].type}
-
-    return check
-
-
-def _wait_for(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    selector = _needs_selector(args)
-    found, polls, scene = poll(screen, args, _found(selector), default_timeout=10.0)
-    if found is None:
-        raise TargetNotFound(
-            f"{selector.describe()} did not appear within {timeout_of(args, 10.0):g} s "
-            f"({polls} observations; {on_screen(scene)})",
-            hint="the screen may be slower than expected; raise the timeout or check the selector",
-        )
-    return {**found, "polls": polls}
-
-
-def _assert_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    selector = _needs_selector(args)
-    found, polls, scene = poll(screen, args, _found(selector), default_timeout=0.0)
-    if found is None:
-        raise AssertionFailed(
-            f"expected {selector.describe()} on screen, but it is not there after {polls} new "
-            f"observation(s) ({on_screen(scene)})",
-            hint="compare with `amc inspect`; raise the step's timeout if the screen is slow",
-        )
-    return {**found, "polls": polls}
-
-
-def _assert_not_visible(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    selector = _needs_selector(args)
-
-    def absent(scene: Scene) -> Any:
-        return None if selector.find_all(scene) else {"absent": True}
-
-    gone, polls, scene = poll(screen, args, absent, default_timeout=0.0)
-    if gone is None:
-        raise AssertionFailed(
-            f"expected {selector.describe()} to be gone, but it is still on screen after {polls} new "
-            f"observation(s) ({on_screen(scene)})",
-            hint="raise the step's timeout if the screen is slow to change",
-        )
-    return {**gone, "polls": polls}
-
-
-def _assert_app(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    expected = _app_id(args)
-    seen: list[str | None] = []
-
-    def in_front(scene: Scene) -> Any:
-        app = scene.foreground_app
-        if app is None:  # the backend did not say: ask the device directly
-            app = ex.driver.current_app()
-        seen.append(app)
-        return {"app": app} if app == expected else None
-
-    ok, polls, _scene = poll(screen, args, in_front, default_timeout=0.0)
-    if ok is None:
-        raise AssertionFailed(
-            f"expected {expected} in front, but the device shows {seen[-1] or 'the home screen'}",
-            hint="a launch may have failed or another app (or a system dialog) took the foreground",
-        )
-    return {**ok, "polls": polls}
 
 
 def _remember(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -350,7 +203,7 @@ def _remember(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 def _skip(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     # A planner decided a step was not needed; recorded like any step, with no device call.
-    reason = _string(args, "reason")
+    reason = string_arg(args, "reason")
     skipped = args.get("skipped")
     if skipped is not None and not isinstance(skipped, str):
         raise StepArgumentError(f"argument 'skipped' must be the skipped action's name, got {skipped!r}")
@@ -363,7 +216,7 @@ def _scroll_until_visible(ex: Executor, args: Mapping[str, Any], screen: Screen)
     swipe changed nothing on screen (a list still loading, or its end), the next look waits one
     ``interval`` before the next swipe (so a list that loads late gets the time, and the end of a
     list costs at most one interval per swipe)."""
-    selector = _needs_selector(args)
+    selector = needs_selector(args)
     direction = _direction({"direction": args.get("direction", "down")}, _SCROLL_SWIPE)
     limit = _number(args, "max_swipes", default=10)
     if limit != int(limit) or not 0 <= limit <= MAX_SWIPES:
@@ -373,7 +226,7 @@ def _scroll_until_visible(ex: Executor, args: Mapping[str, Any], screen: Screen)
     deadline = time.monotonic() + timeout
     problems: list[str] = []
     check = target_check(selector, problems)
-    scene = _latest(screen)
+    scene = latest_scene(screen)
     swipes, wait = 0, False
     while True:
         found = check(scene)
@@ -403,7 +256,7 @@ def _hide_keyboard(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any
 
 
 def _open_link(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    url = _string(args, "url")
+    url = string_arg(args, "url")
     if len(url) > MAX_URL or not _URL.fullmatch(url):
         raise StepArgumentError(
             f"argument 'url' must be a link such as https://example.com or myapp://path "
@@ -414,7 +267,7 @@ def _open_link(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
 
 
 def _clear_state(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    ex.driver.clear_state(_app_id(args))
+    ex.driver.clear_state(app_id_arg(args))
     return None
 
 
@@ -448,13 +301,13 @@ ACTIONS: dict[str, Action] = {
     "press": Action(_press, frozenset({"key"}), False, "press a key (home, back, enter …)"),
     "describe_screen": Action(_describe_screen, frozenset(), True, "describe the latest screen"),
     "screenshot": Action(_screenshot, frozenset({"name"}), True, "capture the screen"),
-    "wait_for": Action(_wait_for, _POLL | _SEL, True, "wait until an element shows"),
-    "assert_visible": Action(_assert_visible, _POLL | _SEL, True, "check that an element is on screen"),
+    "wait_for": Action(wait_for, _POLL | _SEL, True, "wait until an element shows"),
+    "assert_visible": Action(assert_visible, _POLL | _SEL, True, "check that an element is on screen"),
     "assert_not_visible": Action(
-        _assert_not_visible, _POLL | _SEL, True, "check that an element is not (or no longer) on screen"
+        assert_not_visible, _POLL | _SEL, True, "check that an element is not (or no longer) on screen"
     ),
     "assert_app": Action(
-        _assert_app, _POLL | frozenset(APP_ID_KEYS), True, "check which app is in the foreground"
+        assert_app, _POLL | frozenset(APP_ID_KEYS), True, "check which app is in the foreground"
     ),
     "remember": Action(_remember, frozenset(), True, "store values in the world model's variables"),
     "skip": Action(
