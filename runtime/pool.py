@@ -12,7 +12,9 @@ promises:
   most ``lease_timeout`` seconds, then raises :class:`~core.errors.LeaseTimeout` naming who holds what;
 - a task that ends ``device_error`` retires its device (``retire_on_device_error``, the default):
   it is not leased again, so one broken phone fails one task, not the rest of the queue; when every
-  device that could serve a task is retired, leasing fails at once with :class:`PoolExhausted`;
+  device that could serve a task is retired, leasing fails at once with :class:`PoolExhausted`; a
+  caller that runs its own work under :meth:`DevicePool.lease` retires a device with
+  :meth:`DevicePool.retire`;
 - :meth:`DevicePool.run_all` returns one :class:`~runtime.task.TaskResult` per task, in the order
   given; a task that got no device has status ``failed`` and ``error_kind`` ``LeaseTimeout`` or
   ``PoolExhausted`` (nothing was run for it);
@@ -244,6 +246,21 @@ class DevicePool:
                 log.warning("device %s retired from the pool: %s", _device_id(slot), retire)
             slot.lock.release()
             self._cond.notify_all()
+
+    def retire(self, driver: Driver, why: str) -> bool:
+        """Lease ``driver``'s device no more (``why`` is what :attr:`retired` says); waiting leases
+        of its platform then look again, and fail at once if no device is left. False when
+        ``driver`` is not in the pool or was retired already."""
+        with self._cond:
+            for slot in self._slots:
+                if slot.driver is driver:
+                    if slot.retired is not None:
+                        return False
+                    slot.retired = why
+                    log.warning("device %s retired from the pool: %s", _device_id(slot), why)
+                    self._cond.notify_all()
+                    return True
+        return False
 
     @contextmanager
     def lease(

@@ -4,7 +4,9 @@
 (every step on disk before it is printed), the run's log, the report. :func:`run_schedule` runs a
 list of :class:`Job` s: in order on fresh simulated devices, shared out across the given devices
 through a :class:`~amc.runtime.pool.DevicePool` (each flow once, on the next free device of its
-platform), or every flow on every device (``--each-device``), one thread per device. Ctrl-C sets
+platform; a device whose flow ended ``device_error`` takes no more flows, and a flow left with no
+device of its platform ends ``device_error`` without running, saying which devices were retired
+and why), or every flow on every device (``--each-device``), one thread per device. Ctrl-C sets
 ``cancel``: each flow stops before its next step and is recorded ``interrupted``.
 """
 
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core.durations import MAX_LEASE_WAIT  # a queued flow waits as long as the flows before it
-from ...core.errors import ConfigError
+from ...core.errors import ConfigError, LeaseTimeout, PoolExhausted
 from ...core.models import Platform
 from ...drivers.base import Driver
 from ...storage.redaction import RedactingFormatter, Redactor
@@ -31,13 +33,14 @@ from ...storage.timeline import RunInfo, TimelineWriter, new_run_dir
 from ..flows import Flow, FlowPlanner
 from ..pool import DevicePool
 from ..recording import ScreenshotPolicy, TimelineRecorder
-from ..task import TaskResult, TaskRunner, TaskRunnerConfig
+from ..task import TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 from .common import Streams
 from .console import Console, FlowOutcome, step_position
 
-__all__ = ["LOG_FILE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
+__all__ = ["LOG_FILE", "NO_DEVICE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
 
 LOG_FILE = "run.log"
+NO_DEVICE = "(no device)"  # the device of a flow that got none
 _log_lock = threading.Lock()
 
 
@@ -141,6 +144,28 @@ class FlowRun:
             error=why,
         )
         self.console.skipped(outcome)
+        return outcome
+
+    def not_run(
+        self, flow: Flow, platform: Platform | None, error: LeaseTimeout | PoolExhausted
+    ) -> FlowOutcome:
+        """A flow that got no device: a device error of the run (exit 3), no step run, no folder."""
+        outcome = FlowOutcome(
+            flow.name,
+            flow.path,
+            "device_error",
+            0,
+            flow.total,
+            0.0,
+            None,
+            None,
+            NO_DEVICE,
+            platform or "",
+            _now(),
+            error=str(error),  # with its hint
+            error_kind=error.kind,
+        )
+        self.console.flow_end(outcome)
         return outcome
 
     def run(self, flow: Flow, driver: Driver, spec: str, reason: str) -> FlowOutcome:
@@ -270,11 +295,17 @@ def run_schedule(
     def shared(pool: DevicePool, n: int, job: Job) -> None:
         if run.cancel.is_set():
             return
-        with pool.lease(platform=job.platform, holder=job.flow.name, timeout=MAX_LEASE_WAIT) as driver:
-            if run.cancel.is_set():
-                return
-            device = by_driver[id(driver)]
-            outcomes[n] = [run.run(job.flow, driver, device.spec, device.reason)]
+        try:
+            with pool.lease(platform=job.platform, holder=job.flow.name, timeout=MAX_LEASE_WAIT) as driver:
+                if run.cancel.is_set():
+                    return
+                device = by_driver[id(driver)]
+                outcome = run.run(job.flow, driver, device.spec, device.reason)
+                outcomes[n] = [outcome]
+                if outcome.status == TaskStatus.DEVICE_ERROR.value:  # offline, unreachable …: no more flows
+                    pool.retire(driver, f"{outcome.error_kind}: {outcome.error}")
+        except (LeaseTimeout, PoolExhausted) as exc:
+            outcomes[n] = [run.not_run(job.flow, job.platform, exc)]
 
     futures: list[Future[None]]
     if not devices:

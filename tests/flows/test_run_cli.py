@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc.core.errors import DeviceOffline
 from amc.drivers import connect as connect_module
+from amc.runtime.cli import run as run_module
 from amc.storage.timeline import read_timeline
 from lxml import etree
 
@@ -150,6 +152,81 @@ def test_several_devices_share_the_flows_out_each_flow_once(tmp_path: Path) -> N
     assert len({e["run_dir"] for e in ends}) == 4 and all("sim-android" in e["run_dir"] for e in ends)
     summary = events[-1]
     assert summary["flows"] == 4 and summary["passed"] == 4
+
+
+class _Offline:
+    """A connected driver whose phone went offline: every look fails as adb says it."""
+
+    def __init__(self, driver: Any) -> None:
+        self._driver = driver
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._driver, name)
+
+    def observe(self) -> Any:
+        raise DeviceOffline("device offline", state="offline", hint="reconnect the cable")
+
+
+def _offline_devices(monkeypatch: pytest.MonkeyPatch, offline: set[int]) -> None:
+    """Connect every --device as usual; the ones numbered in ``offline`` (0 first) go offline."""
+    real = run_module.connect_device
+    made: list[int] = []
+
+    def connect(spec: str, **kwargs: Any) -> Any:
+        driver = real(spec, **kwargs)
+        made.append(len(made))
+        return _Offline(driver) if made[-1] in offline else driver
+
+    monkeypatch.setattr(run_module, "connect_device", connect)
+
+
+def _four_flows(tmp_path: Path) -> Path:
+    tmp_path.mkdir()
+    for n in range(4):
+        write_flow(tmp_path, f"name: f{n}\nsteps:\n  - press: home\n  - press: home\n", f"f{n}.yaml")
+    return tmp_path
+
+
+def test_a_device_that_goes_offline_takes_no_more_flows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _offline_devices(monkeypatch, {1})
+    flows = _four_flows(tmp_path / "flows")
+    args = ("--device", "sim:android", "--device", "sim:android", "--out", tmp_path / "r", "--json")
+    result = amc("run", flows, *args)
+    assert result.code == 3, result.err  # a device error, not a crash
+    assert "Traceback" not in result.err
+    ends = [e for e in _events(result.out) if e["event"] == "flow_end"]
+    assert sorted(e["flow"] for e in ends) == ["f0", "f1", "f2", "f3"]  # each flow once
+    failed = [e for e in ends if e["status"] != "succeeded"]
+    assert [(e["device"], e["status"], e["error_kind"]) for e in failed] == [
+        ("sim:android #2", "device_error", "DeviceOffline")
+    ]  # one flow lost to the offline phone, the other three on the phone that works
+    assert {e["device"] for e in ends if e["status"] == "succeeded"} == {"sim:android"}
+
+
+def test_flows_left_with_no_device_end_as_device_errors_saying_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _offline_devices(monkeypatch, {0, 1})
+    flows = _four_flows(tmp_path / "flows")
+    junit = tmp_path / "junit.xml"
+    args = ("--device", "sim:android", "--device", "sim:android", "--out", tmp_path / "r", "--json")
+    result = amc("run", flows, *args, "--junit", junit)
+    assert result.code == 3, result.err
+    assert "Traceback" not in result.err
+    ends = [e for e in _events(result.out) if e["event"] == "flow_end"]
+    assert sorted(e["flow"] for e in ends) == ["f0", "f1", "f2", "f3"]
+    assert all(e["status"] == "device_error" for e in ends)
+    ran = [e for e in ends if e["error_kind"] == "DeviceOffline"]
+    left = [e for e in ends if e["error_kind"] == "PoolExhausted"]
+    assert len(ran) == 2 and len(left) == 2  # one per phone, then nothing to run on
+    assert all(e["device"] == "(no device)" and e["steps"] == 0 for e in left)
+    for e in left:  # which devices were retired, and why
+        assert f"no device can take {e['flow']!r}: emulator-5554: DeviceOffline" in e["error"]
+        assert "device offline" in e["error"]
+    cases = _junit(junit).findall(".//testcase")
+    assert len(cases) == 4 and all(c.find("error") is not None for c in cases)
 
 
 def test_each_device_runs_every_flow_on_every_device_with_one_suite_each(tmp_path: Path) -> None:

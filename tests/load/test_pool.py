@@ -241,3 +241,29 @@ def test_bad_tasks_are_config_errors() -> None:
         PoolTask("g", lambda d: ScriptedPlanner([]), platform="windows")  # type: ignore[arg-type]
     with DevicePool(_sims(1)) as pool, pytest.raises(ConfigError, match="PoolTask objects"):
         pool.run_all(["not a task"])  # type: ignore[list-item]
+
+
+def test_a_caller_under_a_lease_retires_a_device_and_waiting_leases_hear_of_it_at_once() -> None:
+    first, second = SimDriver("android"), SimDriver("android")
+    pool = DevicePool([first, second], lease_timeout=30)
+    outcome: list[str] = []
+
+    def waiter() -> None:  # waits for a device while both are held, then finds none left
+        try:
+            with pool.lease(holder="waiter"):
+                outcome.append("leased")
+        except PoolExhausted as exc:
+            outcome.append(str(exc))
+
+    with pool.lease(holder="a") as a, pool.lease(holder="b") as b:
+        thread = threading.Thread(target=waiter)
+        thread.start()
+        time.sleep(0.05)
+        assert pool.retire(a, "DeviceOffline: device offline") is True
+        assert pool.retire(a, "again") is False  # retired once, with the first reason
+        assert pool.retire(SimDriver("ios"), "not in the pool") is False
+        assert pool.retire(b, "DeviceOffline: unplugged") is True
+    thread.join(timeout=5)  # not the 30 s lease timeout
+    assert not thread.is_alive()
+    assert len(outcome) == 1 and outcome[0].startswith("no device can take 'waiter'")
+    assert "DeviceOffline: device offline" in outcome[0] and "DeviceOffline: unplugged" in outcome[0]
