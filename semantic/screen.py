@@ -25,9 +25,7 @@ _ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
 # ``com.google.android.permissioncontroller``: tests/fixtures/real/android, uiautomator dumps).
 _PERMISSION_ID_PREFIXES = tuple(f"{package}:id/" for package in PERMISSION_DIALOG_PACKAGES)
 # What the elements the rules below look for must contain (see core.lazy).
-_IOS_KEYBOARD_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_TYPES)),)
-_IOS_ALERT_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_ALERT_TYPES)),)
-_IOS_COVER_QUERY: Query = (_IOS_KEYBOARD_QUERY[0] + _IOS_ALERT_QUERY[0],)
+_IOS_COVER_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_TYPES | _IOS_ALERT_TYPES)),)
 _ANDROID_DIALOG_QUERY: Query = (
     tuple(("identifier", "~", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
 )
@@ -59,20 +57,23 @@ def keyboard_visible(scene: Scene) -> bool:
     input-method package (see :func:`amc.core.apps.is_ime_package`).
     """
     if scene.platform == "ios":
-        return _ios_keyboard(scene.root)
+        return _ios_cover(scene.root).keyboard
     return _android_keyboard(_android_windows(scene.root))
 
 
-def _ios_keyboard(root: UIElement) -> bool:
-    return any(
-        el.type in _IOS_KEYBOARD_TYPES and el.visible and not el.bounds.is_empty()
-        for el in candidates(root, _IOS_KEYBOARD_QUERY)
-    )
-
-
-def _ios_alert(root: UIElement) -> UIElement | None:
-    found = candidates(root, _IOS_ALERT_QUERY)
-    return next((el for el in found if el.type in _IOS_ALERT_TYPES and el.visible), None)
+def _ios_cover(root: UIElement) -> Cover:
+    """A visible, non-empty keyboard and the first visible alert or sheet, in one walk."""
+    keyboard, alert = False, None
+    for el in candidates(root, _IOS_COVER_QUERY):
+        if not el.visible:
+            continue
+        if el.type in _IOS_KEYBOARD_TYPES:
+            keyboard = keyboard or not el.bounds.is_empty()
+        elif alert is None and el.type in _IOS_ALERT_TYPES:
+            alert = el
+        if keyboard and alert is not None:
+            break
+    return Cover(keyboard, alert)
 
 
 def _android_alert(all_windows: list[tuple[UIElement, str]]) -> UIElement | None:
@@ -111,23 +112,13 @@ def alert_of(scene: Scene) -> UIElement | None:
     main window, or holds an AlertDialog panel (``…:id/alertTitle``, ``…:id/parentPanel``).
     """
     if scene.platform == "ios":
-        return _ios_alert(scene.root)
+        return _ios_cover(scene.root).alert
     return _android_alert(_android_windows(scene.root))
 
 
 def cover_of(scene: Scene) -> Cover:
     """:func:`keyboard_visible` and :func:`alert_of` together, the windows read once."""
-    if scene.platform == "ios":  # one walk for both
-        keyboard, alert = False, None
-        for el in candidates(scene.root, _IOS_COVER_QUERY):
-            if not el.visible:
-                continue
-            if el.type in _IOS_KEYBOARD_TYPES:
-                keyboard = keyboard or not el.bounds.is_empty()
-            elif alert is None and el.type in _IOS_ALERT_TYPES:
-                alert = el
-            if keyboard and alert is not None:
-                break
-        return Cover(keyboard, alert)
+    if scene.platform == "ios":
+        return _ios_cover(scene.root)
     windows = _android_windows(scene.root)
     return Cover(_android_keyboard(windows), _android_alert(windows))

@@ -291,8 +291,9 @@ def parse_source(
     """
     started = time.perf_counter()
     limits = _DEFAULT_LIMITS
-    given = (max_bytes, max_depth, max_elements)
-    if given != _DEFAULTS or any(type(v) is not int for v in given):  # 256.0 and True are refused
+    if (max_bytes, max_depth, max_elements) != _DEFAULTS or not (
+        type(max_bytes) is type(max_depth) is type(max_elements) is int  # 256.0 is refused too
+    ):
         try:
             limits = Limits(max_bytes=max_bytes, max_depth=max_depth, max_elements=max_elements)
         except ValueError as exc:
