@@ -125,7 +125,7 @@ def _round(fleet: Fleet, n: int, steps: int) -> float:
     return took
 
 
-def run(*, steps: int = 10, rounds: int = 3) -> list[Table]:
+def run(*, steps: int = 10, rounds: int = 5) -> list[Table]:
     rows: list[list[object]] = []
     backends: dict[str, Platform] = {
         "adb face + U2Driver (Android)": "android",

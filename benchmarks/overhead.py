@@ -383,7 +383,7 @@ def _us(seconds: float) -> str:
 
 
 def run(
-    *, steps: int = 200, rounds: int = 7, latency_steps: int = 10, latency_rounds: int = 3
+    *, steps: int = 200, rounds: int = 7, latency_steps: int = 20, latency_rounds: int = 5
 ) -> list[Table]:
     """The overhead tables: every phase per step without latency, and the share with 100 ms latency."""
     devices: list[tuple[str, SimDriver]] = [

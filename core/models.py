@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 if TYPE_CHECKING:
     from .selectors import Selector
@@ -23,8 +23,8 @@ __all__ = [
     "Scene",
     "StepResult",
     "UIElement",
-    "defer_source",
     "jsonable",
+    "parsed_scene",
 ]
 
 Platform = Literal["android", "ios"]
@@ -223,8 +223,7 @@ class Scene:
     _utf8: bytes | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.platform not in PLATFORMS:
-            raise ValueError(f"Scene.platform must be one of {PLATFORMS}, got {self.platform!r}")
+        _check_platform(self.platform)
 
     def __iter__(self) -> Iterator[UIElement]:
         return self.root.iter()
@@ -312,10 +311,78 @@ class _SourceText:
 setattr(Scene, "source", _SourceText())  # noqa: B010 - the slot stays behind the descriptor
 
 
-def defer_source(scene: Scene, utf8: bytes) -> Scene:
-    """Give ``scene`` (built without a ``source``) the text of ``utf8``, decoded when first read:
-    a parser whose XML parser already checked the bytes saves the decoding while nobody asks."""
-    _UTF8_SLOT.__set__(scene, utf8)
+def _check_platform(platform: str) -> None:
+    if platform not in PLATFORMS:
+        raise ValueError(f"Scene.platform must be one of {PLATFORMS}, got {platform!r}")
+
+
+_SCENE_FIELDS: Final = (
+    "device_id",
+    "platform",
+    "root",
+    "foreground_app",
+    "activity",
+    "window_size",
+    "captured_at",
+    "backend",
+    "capture_duration",
+    "source",
+    "_utf8",
+)
+# The slots' setters, or None (then the constructor) if Scene ever changes shape.
+_SCENE_SETTERS: Final = (
+    tuple((_SOURCE_SLOT if name == "source" else vars(Scene)[name]).__set__ for name in _SCENE_FIELDS)
+    if tuple(f.name for f in fields(Scene)) == _SCENE_FIELDS
+    else None
+)
+
+
+def parsed_scene(
+    *,
+    device_id: str,
+    platform: Platform,
+    root: UIElement,
+    foreground_app: str | None,
+    window_size: tuple[int, int],
+    backend: str,
+    capture_duration: float,
+    source: str | None,
+    utf8: bytes | None = None,
+) -> Scene:
+    """The Scene a parser built, its fields set straight into their slots (the frozen dataclass's
+    ``__init__`` costs a microsecond, a third of parsing a small dump). With ``utf8`` (and no
+    ``source``), ``source`` is those bytes decoded when first read: a parser whose XML parser
+    already checked them saves the decoding while nobody asks."""
+    _check_platform(platform)
+    if _SCENE_SETTERS is None:  # pragma: no cover - only if Scene changes shape
+        scene = Scene(
+            device_id=device_id,
+            platform=platform,
+            root=root,
+            foreground_app=foreground_app,
+            window_size=window_size,
+            backend=backend,
+            capture_duration=capture_duration,
+            source=source,
+        )
+        _UTF8_SLOT.__set__(scene, utf8 if source is None else None)
+        return scene
+    scene = object.__new__(Scene)
+    values = (
+        device_id,
+        platform,
+        root,
+        foreground_app,
+        None,
+        window_size,
+        time.time(),
+        backend,
+        capture_duration,
+        source,
+        utf8 if source is None else None,
+    )
+    for setter, value in zip(_SCENE_SETTERS, values, strict=True):
+        setter(scene, value)
     return scene
 
 

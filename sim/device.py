@@ -47,6 +47,7 @@ from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INSTANT, REALISTIC, TIMINGS, Timing
 
 __all__ = [
+    "DEFAULT_IDS",
     "INSTANT",
     "REALISTIC",
     "SCREEN_SCALES",
@@ -57,6 +58,9 @@ __all__ = [
     "Timing",
 ]
 
+
+# What a simulated device is called when nobody names it (adb's first emulator serial).
+DEFAULT_IDS: dict[str, str] = {"android": "emulator-5554", "ios": "SIM-IPHONE-15"}
 
 _LOADING = (Widget("progress", "loading", label="Loading"),)
 
@@ -119,7 +123,7 @@ class SimDevice:
         if platform not in WINDOW_SIZES:
             raise ValueError(f"simulated platform must be 'android' or 'ios', got {platform!r}")
         self.platform: Platform = platform
-        self.device_id = device_id or ("emulator-5554" if platform == "android" else "SIM-IPHONE-15")
+        self.device_id = device_id or DEFAULT_IDS[platform]
         self.window_size = window_size or WINDOW_SIZES[platform]
         self.screen_scale = screen_scale or SCREEN_SCALES[platform]
         if not 0 < self.screen_scale <= 4:

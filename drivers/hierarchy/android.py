@@ -19,20 +19,17 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from lxml import etree
-
 from ...core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ...core.errors import SceneParseError
 from .bounds import android_bounds
 from .common import Limits, ParsedTree, SourceFormat, new_bounds, new_view
 from .schema import ANDROID, shown
-from .xml_source import XmlSource, element_position, parse_xml
+from .xml_source import XmlSource, element_position, first_below, parse_xml
 
 __all__ = ["foreground_package", "parse_android"]
 
 # Packages that draw system windows: used for the foreground app only when nothing else is there.
 _SYSTEM_PACKAGES: Final = frozenset({ANDROID_SYSTEMUI, "android"})
-_PACKAGE: Final[Any] = etree.XPath("(descendant-or-self::*[@package != ''])[1]/@package")
 # A bounds attribute in the raw bytes that is not "[int,int][int,int]": searching for one runs
 # in C at memory speed; only when there is one (entities, spaces, garbage) are the elements'
 # bounds checked one by one.
@@ -87,10 +84,7 @@ def foreground_package(windows: list[tuple[str | None, bool, int]]) -> str | Non
 def _package_of(window: Any) -> str | None:
     """The first package in a window node's subtree, itself first."""
     package: str | None = window.get("package")
-    if package:
-        return package
-    found = _PACKAGE(window)
-    return str(found[0]) if found else None
+    return package or first_below(window, "package")
 
 
 def _int_attr(attrib: Any, name: str) -> int:

@@ -29,7 +29,7 @@ import time
 from typing import Final
 
 from ...core.errors import ConfigError, SceneParseError
-from ...core.models import Platform, Scene, defer_source
+from ...core.models import Platform, Scene, parsed_scene
 from .android import parse_android
 from .common import (
     DEFAULT_MAX_BYTES,
@@ -305,7 +305,8 @@ def parse_source(
         if text is None:
             _decoded(data, skip)  # a byte that is not UTF-8 is the first thing wrong, as it was
         raise
-    scene = Scene(
+    # UTF-8 bytes the XML parser read are valid: the text is decoded only if someone reads it.
+    return parsed_scene(
         device_id=device_id,
         platform=tree.platform,
         root=tree.root,
@@ -314,6 +315,5 @@ def parse_source(
         backend=backend,
         capture_duration=time.perf_counter() - started,
         source=text,
+        utf8=data,
     )
-    # UTF-8 bytes the XML parser read are valid: the text is decoded only if someone reads it.
-    return scene if text is not None else defer_source(scene, data)

@@ -26,8 +26,9 @@ from ...core.lazy import LazyElement, Query, ViewCache, set_children
 from ...core.models import UIElement
 from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
 from .schema import Schema, element_view, query_plan, shown
+from .walk import walker
 
-__all__ = ["XmlSource", "element_position", "parse_xml"]
+__all__ = ["XmlSource", "element_position", "first_below", "parse_xml"]
 
 _SAFE_PARSER_OPTIONS: Final[dict[str, Any]] = {
     "encoding": "utf-8",  # the caller hands over UTF-8 whatever the XML declaration says
@@ -76,6 +77,16 @@ def _parser() -> etree.XMLParser:
 def element_position(node: Any) -> str:
     """Where ``node`` is, as the errors say it: its number in document order (the root is 1)."""
     return f"element {int(_POSITION(node))}"
+
+
+def first_below(node: Any, name: str) -> str | None:
+    """The first non-empty attribute ``name`` of a descendant of ``node``, in document order (a
+    loop: on a real dump the first descendant has it, which XPath takes a microsecond to say)."""
+    for below in node.iterdescendants():
+        value: str | None = below.get(name)
+        if value:
+            return value
+    return None
 
 
 def _depth_xpath(depth: int) -> Any:
@@ -160,55 +171,12 @@ class XmlSource:
         yield el
         # lxml's iteration and attribute reads beat libxml2's XPath string tests several times
         # over (measured: 49 µs against 183 µs on a 106-node dump), so the walk is a loop over
-        # nodes that builds no element until one passes.
-        plan = query_plan(self.schema, query)
-        view = self.view
-        nodes = el._node.iterdescendants()
-        # Plain loops, no generator per test: this walk is most of what a rule costs.
-        if len(plan) == 1:  # one group
-            (group,) = plan
-            for node in nodes:
-                get = node.get
-                for attr, named, tests in group:
-                    value = get(attr) if attr is not None else node.tag
-                    if not value and named:
-                        value = node.tag
-                    if value:
-                        for equal, needle in tests:
-                            if value == needle if equal else needle in value:
-                                break
-                        else:
-                            continue
-                        yield view(node)
-                        break
-            return
-        # Every group in turn (a group failing fails the node).
-        for node in nodes:
-            get = node.get
-            for group in plan:
-                held = False
-                for attr, named, tests in group:
-                    value = get(attr) if attr is not None else node.tag
-                    if not value and named:
-                        value = node.tag
-                    if value:
-                        for equal, needle in tests:
-                            if value == needle if equal else needle in value:
-                                held = True
-                                break
-                        if held:
-                            break
-                if not held:
-                    break
-            else:
-                yield view(node)
+        # nodes that builds no element until one passes, written out for the plan (.walk).
+        walk, needles = walker(query_plan(self.schema, query))
+        yield from walk(el._node.iterdescendants(), self.view, needles)
 
     def first_attribute(self, el: LazyElement, name: str) -> str | None:
-        for node in el._node.iterdescendants():
-            value: str | None = node.get(name)
-            if value:
-                return value
-        return None
+        return first_below(el._node, name)
 
     def texts(self, el: LazyElement) -> list[str]:
         schema = self.schema

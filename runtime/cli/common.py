@@ -109,10 +109,14 @@ def choose_device(spec: str | None) -> DeviceChoice:
     return DeviceChoice(None, f"no device is attached{unusable}")
 
 
-def connect_device(spec: str, *, sim_latency: float = 0.0) -> Driver:
-    """``drivers.connect.connect(spec)``; ``sim_latency`` only for the simulated device."""
+def connect_device(spec: str, *, sim_latency: float = 0.0, sim_id: str | None = None) -> Driver:
+    """``drivers.connect.connect(spec)``; ``sim_latency`` only for the simulated device, ``sim_id``
+    (its device id) for any simulated one."""
+    options: dict[str, object] = {}
     if sim_latency:
         if not spec.startswith("sim:"):
             raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
-        return connect_module.connect(spec, latency=sim_latency)
-    return connect_module.connect(spec)
+        options["latency"] = sim_latency
+    if sim_id is not None:
+        options["device_id"] = sim_id
+    return connect_module.connect(spec, **options)

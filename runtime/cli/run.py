@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from ...core.durations import check_seconds
 from ...core.errors import ConfigError, FlowError
 from ...core.models import Platform
+from ...drivers import connect as connect_module
 from ...storage.index import INDEX_FILE, IndexRow, write_index
 from ...storage.junit import CaseResult, SuiteResult, write_junit
 from ...storage.redaction import Redactor
@@ -108,19 +109,48 @@ def setup_run(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _sim_ids(specs: Sequence[str]) -> list[str | None]:
+    """The id each simulated device given no ``id=`` takes when its default one is already
+    another's (None: its default, or not a simulated device): the next emulator serial
+    (``emulator-5556`` after ``emulator-5554``, as adb numbers emulators), else ``ID-2``, ``ID-3`` …"""
+    from ...sim.device import DEFAULT_IDS
+
+    targets = []
+    for spec in specs:
+        scheme, target = connect_module.parse_spec(spec)
+        targets.append(connect_module.parse_sim_target(scheme, target) if scheme.startswith("sim") else None)
+    taken = {t.device_id for t in targets if t is not None and t.device_id is not None}
+    out: list[str | None] = []
+    for t in targets:
+        if t is None or t.device_id is not None:
+            out.append(None)
+            continue
+        default = DEFAULT_IDS[t.platform]
+        wanted, n = default, 1
+        while wanted in taken:
+            n += 1
+            stem, _, port = default.rpartition("-")
+            wanted = f"{stem}-{int(port) + 2 * (n - 1)}" if stem == "emulator" else f"{default}-{n}"
+        taken.add(wanted)
+        out.append(None if wanted == default else wanted)
+    return out
+
+
 def _connect_all(specs: Sequence[str], sim_latency: float) -> list[Device]:
     """Every ``--device``, checked whole before the first is connected; a spec given twice is two
-    devices, the second named ``SPEC #2`` in the console, run folders and JUnit."""
+    devices, the second named ``SPEC #2`` in the console, run folders and JUnit. Simulated devices
+    given no ``id=`` take distinct ids (``emulator-5554``, ``emulator-5556`` …), as two phones do."""
     for spec in specs:
         choose_device(spec)
     labels: list[str] = []
     for spec in (s.strip() for s in specs):
         seen = sum(label.split(" #")[0] == spec for label in labels)
         labels.append(spec if not seen else f"{spec} #{seen + 1}")
+    sim_ids = _sim_ids([s.strip() for s in specs])
     devices: list[Device] = []
     try:
-        for spec, label in zip(specs, labels, strict=True):
-            driver = connect_device(spec.strip(), sim_latency=sim_latency)
+        for spec, label, sim_id in zip(specs, labels, sim_ids, strict=True):
+            driver = connect_device(spec.strip(), sim_latency=sim_latency, sim_id=sim_id)
             devices.append(Device(label, "as given with --device", driver))
     except BaseException:
         for device in devices:

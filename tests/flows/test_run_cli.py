@@ -222,11 +222,28 @@ def test_flows_left_with_no_device_end_as_device_errors_saying_why(
     left = [e for e in ends if e["error_kind"] == "PoolExhausted"]
     assert len(ran) == 2 and len(left) == 2  # one per phone, then nothing to run on
     assert all(e["device"] == "(no device)" and e["steps"] == 0 for e in left)
-    for e in left:  # which devices were retired, and why
+    for e in left:  # which devices were retired, and why: each by its own id
         assert f"no device can take {e['flow']!r}: emulator-5554: DeviceOffline" in e["error"]
+        assert "; emulator-5556: DeviceOffline" in e["error"]
         assert "device offline" in e["error"]
     cases = _junit(junit).findall(".//testcase")
     assert len(cases) == 4 and all(c.find("error") is not None for c in cases)
+
+
+def test_simulated_devices_given_no_id_get_distinct_ids(tmp_path: Path) -> None:
+    specs = ["sim:android", "sim:android?id=emulator-5556", "sim:android?api=31", "sim:ios", "sim+wda:ios"]
+    devices = run_module._connect_all(specs, 0.0)
+    try:
+        assert [d.driver.device_id for d in devices] == [
+            "emulator-5554",
+            "emulator-5556",  # named by its spec
+            "emulator-5558",  # the next serial adb would give an emulator
+            "SIM-IPHONE-15",
+            "SIM-IPHONE-15-2",
+        ]
+    finally:
+        for d in devices:
+            d.driver.close()
 
 
 def test_each_device_runs_every_flow_on_every_device_with_one_suite_each(tmp_path: Path) -> None:

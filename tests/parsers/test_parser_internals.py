@@ -6,13 +6,18 @@ import copy
 import dataclasses
 import pickle
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from amc.core.errors import SceneParseError
 from amc.core.lazy import LazyElement, set_children
 from amc.core.models import Bounds, UIElement
+from amc.core.selectors import Selector
 from amc.drivers.hierarchy import parse_source
 from amc.drivers.hierarchy.common import EMPTY, new_bounds, new_view, rect_bounds
+from amc.drivers.hierarchy.schema import ANDROID, query_plan
+from amc.drivers.hierarchy.walk import walker
+from lxml import etree
 
 from tests.parsers.support import fixture
 
@@ -54,6 +59,33 @@ def test_fast_constructors_build_equal_values() -> None:
     assert new_bounds(1, 2, 3, 4) == Bounds(1, 2, 3, 4) and Bounds(0, 0, 0, 0) == EMPTY
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.text = "changed"  # type: ignore[misc]
+
+
+def test_raw_attributes_of_a_parsed_element_read_the_document_and_cannot_be_written() -> None:
+    scene = parse_source(fixture("u2_settings_add_network_keyboard.xml"))
+    ssid = next(el for el in scene.root.iter() if el.attributes.get("hint") == "Enter the SSID")
+    attrs = ssid.attributes
+    node = ssid._node  # type: ignore[attr-defined]
+    assert list(attrs) == list(node.keys()) and len(attrs) == len(node.keys()) == 21
+    assert dict(attrs) == dict(node.items()) and attrs == dict(node.items())  # equal to the dict
+    assert (
+        attrs["hint"] == "Enter the SSID" and "hint" in attrs and attrs.get("hint", "x") == "Enter the SSID"
+    )
+    probe: Any = attrs  # what a caller may ask of any Mapping
+    for missing in ("no-such", "", "a b", "bad\x00name", 7):  # absent, whatever lxml makes of it
+        assert missing not in probe and probe.get(missing) is None and probe.get(missing, "dflt") == "dflt"
+        with pytest.raises(KeyError):
+            probe[missing]
+    with pytest.raises(TypeError):
+        probe["hint"] = "changed"
+    assert ssid.attributes["hint"] == "Enter the SSID"
+    for copied in (
+        pickle.loads(pickle.dumps(attrs)),
+        copy.deepcopy(attrs),
+        pickle.loads(pickle.dumps(ssid)).attributes,
+    ):
+        assert type(copied) is dict and copied == dict(node.items())
+    assert repr(attrs) == repr(dict(node.items()))
 
 
 @pytest.mark.parametrize(
@@ -117,3 +149,29 @@ def test_parsing_on_many_threads_gives_the_same_scenes() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         for result in pool.map(parse_all, range(12)):
             assert result == dict(enumerate(expected))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["'); import os; os._exit(1) #", '"""\n', "{n0}", "\\", "v == n0 or True"],
+)
+def test_a_selector_text_is_a_value_never_code(text: str) -> None:
+    node = etree.Element("node", {"text": text, "bounds": "[0,0][10,10]"})
+    other = etree.Element("node", {"text": "else", "bounds": "[0,10][10,20]"})
+    root = etree.Element("hierarchy", {"rotation": "0"})
+    root.extend([node, other])
+    scene = parse_source(etree.tostring(root))
+    assert Selector(text=text).resolve(scene).text == text
+    assert Selector(text_contains=text[1:] or text).find_all(scene)[0].text == text
+    assert Selector(text="else").find_all(scene)[0].bounds == Bounds(0, 10, 10, 20)
+
+
+def test_walkers_are_written_once_per_shape_of_plan() -> None:
+    one, needles_one = walker(query_plan(ANDROID, ((("text", "=", "a"), ("label", "=", "a")),)))
+    two, needles_two = walker(query_plan(ANDROID, ((("text", "=", "b"), ("label", "=", "b")),)))
+    assert one is two and needles_one == ("a", "a") and needles_two == ("b", "b")
+    never, needles = walker(query_plan(ANDROID, ((("value", "=", "x"),),)))  # Android has no value attribute
+    assert (
+        needles == ()
+        and list(never(iter([etree.Element("node", {"text": "x"})]), lambda n: n, needles)) == []
+    )
