@@ -5,13 +5,12 @@ A :class:`Schema` maps every string field of :class:`~core.models.UIElement` to 
 attributes it comes from (the first non-empty one wins; :data:`TAG`, the element's own name,
 only as the last source of ``type``), says which attributes hide or disable an element
 (``"false"``) and which are plain flags. :func:`element_view` builds an element from a node with
-it; :func:`query_plan` turns a :data:`~core.lazy.Query` into tests on the same attributes, and
-:attr:`Schema.visible_xpath` the visibility rule into XPath 1.0.
+it (its raw attributes a :class:`NodeAttributes` over the node), and :func:`query_plan` turns a
+:data:`~core.lazy.Query` into tests on the same attributes (run by :mod:`.walk`).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar, overload
@@ -29,7 +28,6 @@ _NO_ATTRIBUTE: Final = "0-none"  # not an XML name (it starts with a digit): no 
 _FLAG_FIELDS: Final = ("clickable", "focusable", "focused", "selected", "checked", "scrollable", "password")
 
 
-_compiled_lock = threading.Lock()
 _T = TypeVar("_T")
 
 
@@ -195,11 +193,9 @@ def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     )
 
 
-_COMPILED_MAX: Final = 1024
 # Per group: (attribute or None for the element's name, whether the name stands in when the
 # attribute is empty, ((equals?, needle), …)).
 Plan = tuple[tuple[tuple[str | None, bool, tuple[tuple[bool, str], ...]], ...], ...]
-_plans: dict[tuple[int, Query], Plan] = {}
 
 
 def query_plan(schema: Schema, query: Query) -> Plan:
@@ -212,26 +208,18 @@ def query_plan(schema: Schema, query: Query) -> Plan:
     is empty, as the builder does. A "contains" test whose needle holds another one of the same
     field in its group is left out: the shorter needle admits every element the longer would.
     """
-    key = (id(schema), query)
-    hit = _plans.get(key)
-    if hit is None:
-        groups = []
-        for group in query:
-            by_attr: dict[tuple[str | None, bool], list[tuple[bool, str]]] = {}
-            for name, op, needle in group:
-                if op == "~" and any(
-                    f == name and o == "~" and n and n != needle and n in needle for f, o, n in group
-                ):
-                    continue
-                sources = schema.fields[name]
-                named = len(sources) > 1 and sources[-1] == TAG  # the name after an attribute
-                for i, raw in enumerate(sources[:-1] if named else sources):
-                    slot = (None, False) if raw == TAG else (raw, named and i == len(sources) - 2)
-                    by_attr.setdefault(slot, []).append((op == "=", needle))
-            groups.append(tuple((attr, named, tuple(tests)) for (attr, named), tests in by_attr.items()))
-        hit = tuple(groups)
-        with _compiled_lock:
-            if len(_plans) >= _COMPILED_MAX:
-                _plans.clear()
-            _plans[key] = hit
-    return hit
+    groups = []
+    for group in query:
+        by_attr: dict[tuple[str | None, bool], list[tuple[bool, str]]] = {}
+        for name, op, needle in group:
+            if op == "~" and any(
+                f == name and o == "~" and n and n != needle and n in needle for f, o, n in group
+            ):
+                continue
+            sources = schema.fields[name]
+            named = len(sources) > 1 and sources[-1] == TAG  # the name after an attribute
+            for i, raw in enumerate(sources[:-1] if named else sources):
+                slot = (None, False) if raw == TAG else (raw, named and i == len(sources) - 2)
+                by_attr.setdefault(slot, []).append((op == "=", needle))
+        groups.append(tuple((attr, named, tuple(tests)) for (attr, named), tests in by_attr.items()))
+    return tuple(groups)

@@ -27,17 +27,19 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
-from ...core.lazy import LazyElement
-from .schema import Plan
+from ...core.lazy import LazyElement, Query
+from .schema import Plan, Schema, query_plan
 
-__all__ = ["Walker", "walker"]
+__all__ = ["Walker", "compiled", "walker"]
 
 # (nodes, the source's view, the plan's needles in order) -> the views of the nodes that pass
 Walker = Callable[[Iterable[Any], Callable[[Any], LazyElement], tuple[str, ...]], Iterator[LazyElement]]
 Shape = tuple[tuple[tuple[str | None, bool, tuple[bool, ...]], ...], ...]
 
 _MAX_WALKERS: Final = 256
+_MAX_QUERIES: Final = 1024
 _walkers: dict[Shape, Walker] = {}
+_queries: dict[tuple[int, Query], tuple[Walker, tuple[str, ...]]] = {}
 _lock = threading.Lock()
 
 
@@ -88,3 +90,17 @@ def walker(plan: Plan) -> tuple[Walker, tuple[str, ...]]:
                 _walkers.clear()
             _walkers[shape] = walk
     return walk, needles
+
+
+def compiled(schema: Schema, query: Query) -> tuple[Walker, tuple[str, ...]]:
+    """:func:`walker` of ``query``'s plan in ``schema``, remembered per query (a rule asks the same
+    query every step; a selector's, as long as the selector is the same)."""
+    key = (id(schema), query)
+    hit = _queries.get(key)
+    if hit is None:
+        hit = walker(query_plan(schema, query))
+        with _lock:
+            if len(_queries) >= _MAX_QUERIES:
+                _queries.clear()
+            _queries[key] = hit
+    return hit

@@ -25,8 +25,8 @@ from ...core.errors import SceneParseError
 from ...core.lazy import LazyElement, Query, ViewCache, set_children
 from ...core.models import UIElement
 from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
-from .schema import Schema, element_view, query_plan, shown
-from .walk import walker
+from .schema import Schema, element_view, shown
+from .walk import compiled
 
 __all__ = ["XmlSource", "element_position", "first_below", "parse_xml"]
 
@@ -172,7 +172,7 @@ class XmlSource:
         # lxml's iteration and attribute reads beat libxml2's XPath string tests several times
         # over (measured: 49 µs against 183 µs on a 106-node dump), so the walk is a loop over
         # nodes that builds no element until one passes, written out for the plan (.walk).
-        walk, needles = walker(query_plan(self.schema, query))
+        walk, needles = compiled(self.schema, query)
         yield from walk(el._node.iterdescendants(), self.view, needles)
 
     def first_attribute(self, el: LazyElement, name: str) -> str | None:
