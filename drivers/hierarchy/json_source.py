@@ -18,6 +18,8 @@ from ...core.lazy import Field, LazyElement, Query, Test, ViewCache, set_childre
 from ...core.models import Bounds, UIElement
 from .common import EMPTY, new_view, rect_bounds
 from .ios import SWITCH_TYPES
+from .schema import Plan
+from .walk import Walker, walker
 
 __all__ = ["FIELDS", "JsonSource"]
 
@@ -191,6 +193,46 @@ def _test(test: Test) -> Callable[[Mapping[str, Any]], bool]:
     return contains
 
 
+_MAX_PLANS: Final = 1024
+_plans: dict[Query, tuple[Walker, tuple[str, ...]] | None] = {}
+_plans_lock = threading.Lock()
+
+
+def _plan(query: Query) -> Plan | None:
+    """``query`` as tests on raw keys (see :func:`.schema.query_plan`), or None when a test needs
+    the element's spelled-out type (a type test on a name without the ``XCUIElementType`` prefix)."""
+    groups = []
+    for group in query:
+        by_key: dict[str, list[tuple[bool, str]]] = {}
+        for field, op, needle in group:
+            if field == "type":
+                if not needle.startswith(_PREFIX):
+                    return None
+                short = needle[len(_PREFIX) :]  # WDA writes "Button" for XCUIElementTypeButton
+                tests = [(True, short), (True, needle)] if op == "=" else [(False, short)]
+            else:
+                tests = [(op == "=", needle)]
+            for key in FIELDS[field]:
+                kept = by_key.setdefault(key, [])
+                kept.extend(t for t in tests if t not in kept)
+        groups.append(tuple((key, False, tuple(tests)) for key, tests in by_key.items()))
+    return tuple(groups)
+
+
+def _walker(query: Query) -> tuple[Walker, tuple[str, ...]] | None:
+    """The compiled walk of ``query`` over JSON nodes (:mod:`.walk`), remembered; None as for
+    :func:`_plan`."""
+    if query in _plans:
+        return _plans[query]
+    plan = _plan(query)
+    hit = walker(plan, scalars=True) if plan is not None else None
+    with _plans_lock:
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
+        _plans[query] = hit
+    return hit
+
+
 def _holds_value(value: str | None, op: str, needle: str) -> bool:
     return bool(value) and (value == needle if op == "=" else needle in value)  # type: ignore[operator]
 
@@ -271,8 +313,13 @@ class JsonSource:
             pruned = self._pruned[query] = self._prune(query)
         if pruned is None:
             return
-        groups = [[_test(test) for test in group] for group in pruned]
         view = self.view
+        compiled = _walker(pruned)
+        if compiled is not None:
+            walk, needles = compiled
+            yield from walk(self._descendants(el), view, needles)
+            return
+        groups = [[_test(test) for test in group] for group in pruned]
         if len(groups) == 1 and len(groups[0]) == 1:
             only = groups[0][0]
             yield from (view(node) for node in self._descendants(el) if only(node))

@@ -34,7 +34,7 @@ __all__ = ["Walker", "compiled", "walker"]
 
 # (nodes, the source's view, the plan's needles in order) -> the views of the nodes that pass
 Walker = Callable[[Iterable[Any], Callable[[Any], LazyElement], tuple[str, ...]], Iterator[LazyElement]]
-Shape = tuple[tuple[tuple[str | None, bool, tuple[bool, ...]], ...], ...]
+Shape = tuple[bool, tuple[tuple[tuple[str | None, bool, tuple[bool, ...]], ...], ...]]
 
 _MAX_WALKERS: Final = 256
 _MAX_QUERIES: Final = 1024
@@ -44,9 +44,10 @@ _lock = threading.Lock()
 
 
 def _source(shape: Shape) -> str:
+    scalars, plan = shape
     needles = 0
     groups: list[str] = []
-    for group in shape:
+    for group in plan:
         slots: list[str] = []
         for attr, named, equals in group:
             if attr is None:
@@ -59,7 +60,13 @@ def _source(shape: Shape) -> str:
             for equal in equals:
                 tests.append(f"v == n{needles}" if equal else f"n{needles} in v")
                 needles += 1
-            slots.append(f"((v := {read}) and ({' or '.join(tests)}))")
+            tested = " or ".join(tests)
+            if scalars:  # a number or a flag passes: its element's string is made when it is built
+                slots.append(
+                    f"((v := {read}) is not None and (v.__class__ is not str or (v and ({tested}))))"
+                )
+            else:
+                slots.append(f"((v := {read}) and ({tested}))")
         groups.append(f"({' or '.join(slots)})" if slots else "False")  # no attribute: never holds
     names = "".join(f"n{i}, " for i in range(needles))
     unpack = f"    {names}= needles\n" if needles else ""
@@ -73,17 +80,22 @@ def _source(shape: Shape) -> str:
     )
 
 
-def walker(plan: Plan) -> tuple[Walker, tuple[str, ...]]:
-    """The compiled loop for ``plan``'s shape, and the needles to call it with."""
-    shape: Shape = tuple(
-        tuple((attr, named, tuple(equal for equal, _ in tests)) for attr, named, tests in group)
-        for group in plan
+def walker(plan: Plan, *, scalars: bool = False) -> tuple[Walker, tuple[str, ...]]:
+    """The compiled loop for ``plan``'s shape, and the needles to call it with. ``scalars``: the
+    nodes are JSON objects, whose values may be numbers or flags where a string was expected;
+    those pass every test (a superset: the element's string is made when it is built)."""
+    shape: Shape = (
+        scalars,
+        tuple(
+            tuple((attr, named, tuple(equal for equal, _ in tests)) for attr, named, tests in group)
+            for group in plan
+        ),
     )
     needles = tuple(needle for group in plan for _, _, tests in group for _, needle in tests)
     walk = _walkers.get(shape)
     if walk is None:
         namespace: dict[str, Any] = {}
-        exec(compile(_source(shape), f"<walker {len(shape)} groups>", "exec"), namespace)
+        exec(compile(_source(shape), f"<walker {len(plan)} groups>", "exec"), namespace)
         walk = namespace["walk"]
         with _lock:
             if len(_walkers) >= _MAX_WALKERS:

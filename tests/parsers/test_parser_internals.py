@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import pickle
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -175,3 +176,20 @@ def test_walkers_are_written_once_per_shape_of_plan() -> None:
         needles == ()
         and list(never(iter([etree.Element("node", {"text": "x"})]), lambda n: n, needles)) == []
     )
+
+
+def test_json_numbers_and_flags_are_found_as_the_strings_their_elements_hold() -> None:
+    kids = [
+        {"type": "StaticText", "label": 5, "rect": {"x": 0, "y": 0, "width": 10, "height": 10}},
+        {"type": "Switch", "name": 0, "value": True, "rect": {"x": 0, "y": 10, "width": 10, "height": 10}},
+        {"type": "Cell", "label": "", "value": 2.0, "rect": {"x": 0, "y": 20, "width": 10, "height": 10}},
+    ]
+    tree = {"type": "Application", "label": "App", "children": kids}
+    scene = parse_source(json.dumps({"value": tree}))
+    assert Selector(text="5").resolve(scene).type == "XCUIElementTypeStaticText"
+    assert Selector(id="0").resolve(scene).checked is True  # value true: "1", a switch that is on
+    assert Selector(text="1").resolve(scene).identifier == "0"
+    assert Selector(text="2").resolve(scene).type == "XCUIElementTypeCell"
+    assert Selector(text_contains="App", type="Application").find_all(scene) == [scene.root]
+    assert Selector(type="XCUIElementTypeSwitch").resolve(scene).identifier == "0"
+    assert Selector(text="3").first(scene) is None
