@@ -289,7 +289,7 @@ _UTF8_SLOT: Any = vars(Scene)["_utf8"]
 
 
 class _SourceText:
-    """``Scene.source``: the text given, or the UTF-8 bytes :func:`defer_source` left, decoded
+    """``Scene.source``: the text given, or the UTF-8 bytes :func:`parsed_scene` left, decoded
     (and kept) on first read."""
 
     def __get__(self, obj: Scene | None, owner: type | None = None) -> Any:
