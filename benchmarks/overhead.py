@@ -23,7 +23,6 @@ the same task on a device answering each call in 100 ms gives the overhead's sha
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import tempfile
 import time
@@ -34,7 +33,6 @@ from pathlib import Path
 from amc.core.models import PlannedStep, Platform, Scene, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
-from amc.drivers.hierarchy import parse_source
 from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor, Screen
@@ -43,8 +41,6 @@ from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.semantic.enricher import DefaultEnricher
 from amc.semantic.models import Observation, SemanticScene
-from amc.sim.render_android import render_hierarchy
-from amc.sim.render_wda import render_xml, wda_tree
 from amc.storage.timeline import RunInfo, TimelineWriter
 from amc.world.model import WorldModel
 from amc.world.models import WorldState
@@ -125,35 +121,17 @@ class SourceSimDriver(SimDriver):
         super().__init__(platform, **kwargs)  # type: ignore[arg-type]
         self.clock: PhaseClock | None = None
 
-    def _snapshot(self) -> tuple[str, str, str | None]:
-        self._call()
-        dev = self.device
-        with dev._lock:  # as SimDriver.observe: one snapshot of tree, foreground and activity
-            tree = dev.tree()
-            foreground = dev.foreground()
-            activity = dev.foreground_activity() if dev.platform == "android" else None
-        if dev.platform == "android":
-            return render_hierarchy(tree), foreground, activity
-        return render_xml(wda_tree(tree, bundle_id=tree.package)), foreground, activity
-
     def source(self) -> str:
         """The screen as the platform's source text: what a client library hands its user."""
         return self._snapshot()[0]
 
     def observe(self) -> Scene:
         started = time.perf_counter()
-        source, foreground, activity = self._snapshot()
-        dev = self.device
+        snapshot = self._snapshot()
         if self.clock is not None:
             self.clock.enter("parse")
         try:
-            scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
-            return dataclasses.replace(
-                scene,
-                foreground_app=scene.foreground_app or foreground,
-                activity=activity,
-                capture_duration=time.perf_counter() - started,
-            )
+            return self._scene(*snapshot, started)
         finally:
             if self.clock is not None:
                 self.clock.leave()

@@ -68,16 +68,24 @@ class SimDriver:
         built exactly as it is from a phone; only the activity is added, which the sim knows.
         """
         started = time.perf_counter()
+        return self._scene(*self._snapshot(), started)
+
+    def _snapshot(self) -> tuple[str, str, str | None]:
+        """One device call: the screen as its platform's source text, the app in front and (Android)
+        its activity, from one consistent snapshot."""
         self._call()
         dev = self.device
-        with dev._lock:  # one consistent snapshot of tree, foreground and activity
+        with dev._lock:
             tree = dev.tree()
             foreground = dev.foreground()
             activity = dev.foreground_activity() if dev.platform == "android" else None
         if dev.platform == "android":
-            source = render_hierarchy(tree)
-        else:
-            source = render_xml(wda_tree(tree, bundle_id=tree.package))
+            return render_hierarchy(tree), foreground, activity
+        return render_xml(wda_tree(tree, bundle_id=tree.package)), foreground, activity
+
+    def _scene(self, source: str, foreground: str, activity: str | None, started: float) -> Scene:
+        """What the harness makes of a snapshot: the source parsed, the sim's activity added."""
+        dev = self.device
         scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
         return dataclasses.replace(
             scene,

@@ -221,7 +221,10 @@ class DevicePool:
                     why = "; ".join(f"{_device_id(s)}: {s.retired}" for s in candidates) or "none in the pool"
                     raise PoolExhausted(
                         f"no {wanted}device can take {holder!r}: {why}",
-                        hint="check the retired devices (`amc doctor`), or add devices to the pool",
+                        hint=(
+                            "each device named was retired after a device error; see whether it is "
+                            "attached and ready again with `amc doctor`, or add devices to the pool"
+                        ),
                     )
                 for slot in usable:
                     if slot.lock.acquire(blocking=False):

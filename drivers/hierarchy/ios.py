@@ -21,7 +21,7 @@ from .common import Limits, ParsedTree, SourceFormat
 from .schema import IOS
 from .xml_source import XmlSource, parse_xml
 
-__all__ = ["SWITCH_TYPES", "ios_window_size", "parse_ios"]
+__all__ = ["SWITCH_TYPES", "ios_tree", "ios_window_size", "parse_ios"]
 
 SWITCH_TYPES: Final = IOS.switch_types
 _WRAPPER: Final = "AppiumAUT"
@@ -38,6 +38,19 @@ def ios_window_size(app: UIElement) -> tuple[int, int]:
     return width, height
 
 
+def ios_tree(app: UIElement, fmt: SourceFormat, count: int) -> ParsedTree:
+    """The parse result of an iOS tree whose Scene root is ``app`` (the Application element): the
+    window its size, the app in front its ``bundleId`` (None when the source carries none)."""
+    return ParsedTree(
+        root=app,
+        platform="ios",
+        format=fmt,
+        window_size=ios_window_size(app),
+        foreground_app=app.attributes.get("bundleId") or None,
+        element_count=count,
+    )
+
+
 def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a WDA XML source or an Appium XCUITest page source."""
     node, count = parse_xml(data, fmt, limits)
@@ -45,13 +58,4 @@ def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
         node = next(iter(node), None)
         if node is None:
             raise SceneParseError("<AppiumAUT> holds no application element", format=fmt)
-    source = XmlSource(IOS)
-    root = source.view(node)
-    return ParsedTree(
-        root=root,
-        platform="ios",
-        format=fmt,
-        window_size=ios_window_size(root),
-        foreground_app=root.attributes.get("bundleId") or None,
-        element_count=count,
-    )
+    return ios_tree(XmlSource(IOS).view(node), fmt, count)

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from ...core.errors import SceneParseError
 from .common import Limits, ParsedTree
-from .ios import ios_window_size
+from .ios import ios_tree
 from .json_source import JsonSource
 
 __all__ = ["from_json_tree", "load_json", "unwrap"]
@@ -144,13 +144,4 @@ def from_json_tree(tree: Mapping[str, Any], limits: Limits) -> ParsedTree:
     if nodes is None:
         _refuse(tree, limits)
         raise AssertionError("unreachable")  # pragma: no cover
-    source = JsonSource(nodes)
-    root = source.view(tree)
-    return ParsedTree(
-        root=root,
-        platform="ios",
-        format=_FORMAT,
-        window_size=ios_window_size(root),
-        foreground_app=root.attributes.get("bundleId") or None,
-        element_count=len(nodes),
-    )
+    return ios_tree(JsonSource(nodes).view(tree), _FORMAT, len(nodes))
