@@ -112,7 +112,9 @@ class UIElement:
     ``type`` keeps the native name (``android.widget.Button``, ``XCUIElementTypeButton``).
     ``label`` is Android's content-desc or iOS's accessibility label; ``identifier`` is Android's
     resource-id or iOS's accessibility identifier (WDA ``name``). Flags a platform does not report
-    are ``None`` rather than a guessed ``False``. ``attributes`` keeps the raw attributes as read.
+    are ``None`` rather than a guessed ``False``. ``attributes`` keeps the raw attributes as read
+    (for an element parsed from XML, a read-only mapping over its document node: ``dict()`` it for
+    a copy to change or to serialise).
 
     Equality and hash are by value over every field but ``attributes``, as for a dataclass; an
     element a parser builds on demand (:class:`~core.lazy.LazyElement`) equals the plain one.
