@@ -56,6 +56,7 @@ from amc.core.selectors import Selector  # noqa: E402
 from amc.drivers.hierarchy import decode_source, detect_format, parse_source  # noqa: E402
 from amc.semantic.enricher import DefaultEnricher  # noqa: E402
 
+from benchmarks.common import Stats  # noqa: E402
 from benchmarks.parse_inputs import inputs  # noqa: E402
 
 _BARE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
@@ -120,9 +121,9 @@ class Timing:
 
 
 def paired(a: Timing, b: Timing) -> float:
-    """The median over rounds of ``a``'s block over ``b``'s block of the same round: the two ran
-    next to each other, so a machine that is slow for a while is slow for both."""
-    return statistics.median(x / y for x, y in zip(a.rounds, b.rounds, strict=True))
+    """The median over rounds of ``a``'s block over ``b``'s block of the same round
+    (:meth:`benchmarks.common.Stats.paired` of the rounds)."""
+    return Stats.of(a.rounds).paired(Stats.of(b.rounds))
 
 
 def _batch(candidates: Mapping[str, Callable[[], object]], target: float) -> int:

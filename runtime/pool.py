@@ -218,7 +218,12 @@ class DevicePool:
                 usable = [s for s in candidates if s.retired is None]
                 if not usable:
                     wanted = f"{platform} " if platform else ""
-                    why = "; ".join(f"{_device_id(s)}: {s.retired}" for s in candidates) or "none in the pool"
+                    if not candidates:
+                        raise PoolExhausted(
+                            f"no {wanted}device can take {holder!r}: none in the pool",
+                            hint=f"add a device{f' of platform {platform}' if platform else ''} to the pool",
+                        )
+                    why = "; ".join(f"{_device_id(s)}: {s.retired}" for s in candidates)
                     raise PoolExhausted(
                         f"no {wanted}device can take {holder!r}: {why}",
                         hint=(

@@ -196,6 +196,7 @@ def _test(test: Test) -> Callable[[Mapping[str, Any]], bool]:
 _MAX_PLANS: Final = 1024
 _plans: dict[Query, tuple[Walker, tuple[str, ...]] | None] = {}
 _plans_lock = threading.Lock()
+_UNSEEN: Final[Any] = object()
 
 
 def _plan(query: Query) -> Plan | None:
@@ -222,8 +223,9 @@ def _plan(query: Query) -> Plan | None:
 def _walker(query: Query) -> tuple[Walker, tuple[str, ...]] | None:
     """The compiled walk of ``query`` over JSON nodes (:mod:`.walk`), remembered; None as for
     :func:`_plan`."""
-    if query in _plans:
-        return _plans[query]
+    hit = _plans.get(query, _UNSEEN)  # one read: another thread may clear the cache meanwhile
+    if hit is not _UNSEEN:
+        return hit  # type: ignore[no-any-return]
     plan = _plan(query)
     hit = walker(plan, scalars=True) if plan is not None else None
     with _plans_lock:

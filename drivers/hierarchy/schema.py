@@ -24,7 +24,6 @@ __all__ = ["ANDROID", "IOS", "TAG", "NodeAttributes", "Plan", "Schema", "element
 
 TAG: Final = "#tag"  # the element's own name (``node``, ``android.widget.Button``, ``XCUIElementTypeCell``)
 _FLAG: Final = BOOL.get
-_NO_ATTRIBUTE: Final = "0-none"  # not an XML name (it starts with a digit): no element has it
 _FLAG_FIELDS: Final = ("clickable", "focusable", "focused", "selected", "checked", "scrollable", "password")
 
 
@@ -42,10 +41,10 @@ class Schema:
     bounds: Callable[[Callable[[str], str | None]], Bounds]
     switch_types: frozenset[str] = frozenset()  # types whose ``checked`` is ``value == "1"``
     # What element_view reads: each string field's attributes (TAG, always last, left out: the
-    # builder falls back to the name), and each UIElement flag's attribute, or a name no element
-    # has where the format has no such flag (read as None, in the same map()).
+    # builder falls back to the name), and each UIElement flag's attribute, or None where the
+    # format has no such flag.
     plan: tuple[tuple[str, ...], ...] = field(init=False)
-    flag_names: tuple[str, ...] = field(init=False)
+    flag_names: tuple[str | None, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         for name, names in self.fields.items():
@@ -54,8 +53,8 @@ class Schema:
         order: tuple[Field, ...] = ("type", "text", "label", "identifier", "value")
         plan = tuple(tuple(n for n in self.fields[f] if n != TAG) for f in order)
         object.__setattr__(self, "plan", plan)
-        names = tuple(name if name in self.flags else _NO_ATTRIBUTE for name in _FLAG_FIELDS)
-        object.__setattr__(self, "flag_names", names)
+        flag_names: tuple[str | None, ...] = tuple(n if n in self.flags else None for n in _FLAG_FIELDS)
+        object.__setattr__(self, "flag_names", flag_names)
 
     @property
     def display(self) -> tuple[str, ...]:
@@ -171,7 +170,7 @@ def _first(keys: tuple[str, ...], last: str = "None") -> str:
 
 def _builder_source(schema: Schema) -> str:
     type_keys, text_keys, label_keys, id_keys, value_keys = schema.plan
-    flags = [f"FLAG(get({name!r}))" if name != _NO_ATTRIBUTE else "None" for name in schema.flag_names]
+    flags = [f"FLAG(get({name!r}))" if name is not None else "None" for name in schema.flag_names]
     if schema.switch_types:  # a switch's checked comes from its value
         flags[4] = "((value == '1') if type_ in SWITCHES else None)"
     visible = _first(schema.visible)

@@ -155,8 +155,9 @@ def test_a_device_error_retires_the_device_and_the_rest_of_the_queue_goes_elsewh
 def test_when_every_device_is_retired_the_rest_fail_at_once_with_pool_exhausted() -> None:
     with DevicePool([_OfflineSim("android", device_id="a"), _OfflineSim("android", device_id="b")]) as pool:
         results = pool.run_all([_tap_task(n) for n in range(5)])
-        with pytest.raises(PoolExhausted, match="a: DeviceOffline"):
+        with pytest.raises(PoolExhausted, match="a: DeviceOffline") as raised:
             pool.run(_tap_task(9))
+        assert raised.value.hint is not None and "retired after a device error" in raised.value.hint
     kinds = Counter(r.error_kind for r in results)
     assert kinds == {"DeviceOffline": 2, "PoolExhausted": 3}
 
@@ -210,8 +211,9 @@ def test_drivers_passed_in_stay_open_and_a_failed_open_closes_what_it_connected(
 
 
 def test_no_device_of_the_platform_is_pool_exhausted() -> None:
-    with DevicePool(_sims(1)) as pool, pytest.raises(PoolExhausted, match="no ios device"):
+    with DevicePool(_sims(1)) as pool, pytest.raises(PoolExhausted, match="no ios device") as raised:
         pool.run(PoolTask("ios only", lambda d: ScriptedPlanner([]), platform="ios"))
+    assert raised.value.hint == "add a device of platform ios to the pool"  # none was there to retire
 
 
 @pytest.mark.parametrize(
