@@ -1,0 +1,13 @@
+# The C module of drivers/hierarchy (_native.c), where it was built; see native.py.
+from typing import Any, NewType
+
+CompiledPlan = NewType("CompiledPlan", object)
+# A walk plan as walk.native_plan encodes it: groups of (attribute or None, named, ((equals, needle), …)).
+EncodedPlan = tuple[tuple[tuple[bytes | None, bool, tuple[tuple[bool, bytes], ...]], ...], ...]
+
+LXML_BUILT_WITH: str
+
+def compile_plan(plan: EncodedPlan, /) -> CompiledPlan: ...
+def next_match(top: Any, after: Any, plan: CompiledPlan, /) -> Any | None: ...
+def scan(root: Any, bounds: bytes | None, /) -> tuple[int, bool]: ...
+def values(element: Any, names: tuple[bytes, ...], /) -> tuple[str | None, ...]: ...
