@@ -18,15 +18,20 @@
  *   scan(root, bounds)           (elements under root, root included; whether a descendant's
  *                                `bounds` attribute is not plainly "[int,int][int,int]")
  *   values(element, names)       the element's attributes `names`, as lxml's get() reads them
+ *                                (None where absent)
+ *   compile_builder(spec)        an element builder's table (schema.native_builder) made ready for build
+ *   build(builder, source, node) the LazyElement of `node`, as schema's Python builder makes it
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
+#include <structmember.h>
 #include <libxml/tree.h>
 #include "lxml-version.h"
 #include "etree_api.h"
 
 #define PLAN_CAPSULE "amc.drivers.hierarchy._native.plan"
+#define BUILDER_CAPSULE "amc.drivers.hierarchy._native.builder"
 
 typedef struct {
     int equals;         /* 1: the value equals the needle; 0: it contains the needle */
@@ -316,6 +321,22 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(nO)", count, odd ? Py_True : Py_False);
 }
 
+static PyObject *str_true, *str_false; /* the two values half of an element's attributes hold */
+
+/* The attribute `name` as lxml's get() reads it: None when absent, else its value as str. The
+ * common case (a value of one text node) is decoded here; anything else, and a document with a
+ * DTD (whose declared defaults lxml would report), is read by lxml itself. */
+static PyObject *read_value(xmlNode *node, const char *name) {
+    const char *v;
+    int found = attr_value(node, name, &v);
+    if (found < 0 || (found == 0 && node->doc != NULL && node->doc->intSubset != NULL))
+        return attributeValueFromNsName(node, NULL, (const xmlChar *)name);
+    if (found == 0) Py_RETURN_NONE;
+    if (strcmp(v, "false") == 0) return Py_NewRef(str_false);
+    if (strcmp(v, "true") == 0) return Py_NewRef(str_true);
+    return PyUnicode_DecodeUTF8(v, (Py_ssize_t)strlen(v), "strict");
+}
+
 static PyObject *values(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
         PyErr_SetString(PyExc_TypeError, "values(element, names) takes 2 arguments");
@@ -337,14 +358,261 @@ static PyObject *values(PyObject *module, PyObject *const *args, Py_ssize_t narg
             Py_DECREF(out);
             return NULL;
         }
-        /* lxml's own reading of a plain attribute name: the value joined and decoded, or None */
-        PyObject *value = attributeValueFromNsName(el->_c_node, NULL, (const xmlChar *)name);
+        PyObject *value = read_value(el->_c_node, name);
         if (value == NULL) {
             Py_DECREF(out);
             return NULL;
         }
         PyTuple_SET_ITEM(out, i, value);
     }
+    return out;
+}
+
+/* --- elements ----------------------------------------------------------------------------------- */
+
+/* What an element builder reads and where it puts it: schema._builder's straight-line code as a
+ * table (see native_builder in schema.py, which makes it from the same Schema). */
+#define N_SLOTS 18 /* the fields new_view fills, in its order, then _source and _node */
+#define N_FLAGS 7
+
+typedef struct {
+    PyObject *cls;                 /* LazyElement */
+    PyObject *descrs[N_SLOTS];     /* the slot descriptors */
+    Py_ssize_t nnames;
+    const char **names;            /* every attribute read, each once */
+    Py_ssize_t *field[5];          /* type, text, label, identifier, value: indexes, -1 ended */
+    Py_ssize_t *bounds;            /* the bounds function's arguments: indexes, -1 ended */
+    PyObject *bounds_fn;
+    Py_ssize_t enabled;
+    Py_ssize_t *visible;           /* indexes, -1 ended */
+    Py_ssize_t flags[N_FLAGS];     /* an index, or -1: the format has no such flag */
+    PyObject *switches;            /* a frozenset of types whose checked is value == "1", or None */
+    PyObject *attributes;          /* NodeAttributes */
+    PyObject *keep;                /* the spec tuple: owns the names */
+} Builder;
+
+static void builder_free(Builder *b) {
+    if (b == NULL) return;
+    PyMem_Free(b->names);
+    for (int f = 0; f < 5; f++) PyMem_Free(b->field[f]);
+    PyMem_Free(b->bounds);
+    PyMem_Free(b->visible);
+    Py_XDECREF(b->keep);
+    PyMem_Free(b);
+}
+
+static void builder_capsule_free(PyObject *capsule) {
+    builder_free((Builder *)PyCapsule_GetPointer(capsule, BUILDER_CAPSULE));
+}
+
+/* A tuple of indexes into the names as a -1-ended C array. */
+static int indexes(PyObject *obj, Py_ssize_t nnames, Py_ssize_t **out) {
+    if (!PyTuple_Check(obj)) return malformed("indexes are a tuple of ints");
+    Py_ssize_t n = PyTuple_GET_SIZE(obj);
+    *out = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(obj, i));
+        if (k == -1 && PyErr_Occurred()) return -1;
+        if (k < 0 || k >= nnames) return malformed("an index is out of range");
+        (*out)[i] = k;
+    }
+    (*out)[n] = -1;
+    return 0;
+}
+
+static int one_index(PyObject *obj, Py_ssize_t nnames, int may_be_none, Py_ssize_t *out) {
+    if (obj == Py_None && may_be_none) {
+        *out = -1;
+        return 0;
+    }
+    Py_ssize_t k = PyLong_AsSsize_t(obj);
+    if (k == -1 && PyErr_Occurred()) return -1;
+    if (k < 0 || k >= nnames) return malformed("an index is out of range");
+    *out = k;
+    return 0;
+}
+
+/* compile_builder((cls, descriptors, names, fields, (bounds, fn), enabled, visible, flags, switches,
+ *                  attributes)) */
+static PyObject *compile_builder(PyObject *module, PyObject *spec) {
+    if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 10) {
+        malformed("a builder spec is a tuple of 10");
+        return NULL;
+    }
+    Builder *b = PyMem_Calloc(1, sizeof(Builder));
+    if (b == NULL) return PyErr_NoMemory();
+    Py_INCREF(spec);
+    b->keep = spec;
+    PyObject *cls = PyTuple_GET_ITEM(spec, 0), *descrs = PyTuple_GET_ITEM(spec, 1);
+    PyObject *names = PyTuple_GET_ITEM(spec, 2), *fields = PyTuple_GET_ITEM(spec, 3);
+    PyObject *bounds = PyTuple_GET_ITEM(spec, 4), *flags = PyTuple_GET_ITEM(spec, 7);
+    if (!PyType_Check(cls)) {
+        malformed("the element class is a type");
+        goto bad;
+    }
+    b->cls = cls;
+    if (!PyTuple_Check(descrs) || PyTuple_GET_SIZE(descrs) != N_SLOTS) {
+        malformed("the slot descriptors are a tuple of 18");
+        goto bad;
+    }
+    for (int i = 0; i < N_SLOTS; i++) {
+        PyObject *d = PyTuple_GET_ITEM(descrs, i);
+        if (Py_TYPE(d) != &PyMemberDescr_Type || Py_TYPE(d)->tp_descr_set == NULL ||
+            !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(d))) {
+            malformed("a slot descriptor is a slot of the element class");
+            goto bad;
+        }
+        b->descrs[i] = d;
+    }
+    if (!PyTuple_Check(names)) {
+        malformed("names are a tuple of bytes");
+        goto bad;
+    }
+    b->nnames = PyTuple_GET_SIZE(names);
+    b->names = PyMem_Calloc((size_t)b->nnames + 1, sizeof(char *));
+    if (b->names == NULL) {
+        PyErr_NoMemory();
+        goto bad;
+    }
+    for (Py_ssize_t i = 0; i < b->nnames; i++)
+        if (c_string(PyTuple_GET_ITEM(names, i), &b->names[i], "a name is bytes without NUL") < 0) goto bad;
+    if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != 5) {
+        malformed("fields are five tuples of indexes");
+        goto bad;
+    }
+    for (int f = 0; f < 5; f++)
+        if (indexes(PyTuple_GET_ITEM(fields, f), b->nnames, &b->field[f]) < 0) goto bad;
+    if (!PyTuple_Check(bounds) || PyTuple_GET_SIZE(bounds) != 2 || !PyCallable_Check(PyTuple_GET_ITEM(bounds, 1))) {
+        malformed("bounds is (indexes, function)");
+        goto bad;
+    }
+    if (indexes(PyTuple_GET_ITEM(bounds, 0), b->nnames, &b->bounds) < 0) goto bad;
+    b->bounds_fn = PyTuple_GET_ITEM(bounds, 1);
+    if (one_index(PyTuple_GET_ITEM(spec, 5), b->nnames, 0, &b->enabled) < 0) goto bad;
+    if (indexes(PyTuple_GET_ITEM(spec, 6), b->nnames, &b->visible) < 0) goto bad;
+    if (!PyTuple_Check(flags) || PyTuple_GET_SIZE(flags) != N_FLAGS) {
+        malformed("flags are seven indexes or None");
+        goto bad;
+    }
+    for (int i = 0; i < N_FLAGS; i++)
+        if (one_index(PyTuple_GET_ITEM(flags, i), b->nnames, 1, &b->flags[i]) < 0) goto bad;
+    b->switches = PyTuple_GET_ITEM(spec, 8);
+    if (b->switches != Py_None && !PyFrozenSet_Check(b->switches)) {
+        malformed("switches are a frozenset or None");
+        goto bad;
+    }
+    b->attributes = PyTuple_GET_ITEM(spec, 9);
+    if (!PyCallable_Check(b->attributes)) {
+        malformed("attributes is a callable");
+        goto bad;
+    }
+    PyObject *capsule = PyCapsule_New(b, BUILDER_CAPSULE, builder_capsule_free);
+    if (capsule == NULL) builder_free(b);
+    return capsule;
+bad:
+    builder_free(b);
+    return NULL;
+}
+
+/* Python's (a or b or ... or fallback) over the values: the first non-empty one. */
+static PyObject *first_of(PyObject **vals, const Py_ssize_t *idx, PyObject *fallback) {
+    for (; *idx >= 0; idx++) {
+        PyObject *v = vals[*idx];
+        if (v != Py_None && PyUnicode_GET_LENGTH(v) > 0) return v;
+    }
+    return fallback;
+}
+
+/* Whether a value (str or None) is `text`; read_value hands out one object for each of
+ * "true" and "false", whatever lxml read otherwise compares by value. */
+static int is_text(PyObject *v, PyObject *same, const char *text) {
+    if (v == same) return 1;
+    if (v == Py_None) return 0;
+    return PyUnicode_CompareWithASCIIString(v, text) == 0;
+}
+
+static int is_false(PyObject *v) { return is_text(v, str_false, "false"); }
+
+/* schema's FLAG (BOOL.get): "true" and "false" are flags, anything else None. */
+static PyObject *flag_of(PyObject *v) {
+    if (is_text(v, str_true, "true")) return Py_True;
+    if (is_false(v)) return Py_False;
+    return Py_None;
+}
+
+static PyObject *build(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "build(builder, source, node) takes 3 arguments");
+        return NULL;
+    }
+    Builder *b = PyCapsule_GetPointer(args[0], BUILDER_CAPSULE);
+    if (b == NULL) return NULL;
+    struct LxmlElement *el = as_element(args[2], "node");
+    if (el == NULL) return NULL;
+    PyObject *vals_small[32], **vals = vals_small;
+    if (b->nnames > 32) {
+        vals = PyMem_Calloc((size_t)b->nnames, sizeof(PyObject *));
+        if (vals == NULL) return PyErr_NoMemory();
+    }
+    PyObject *out = NULL, *tag = NULL, *box = NULL, *attrs = NULL, *checked = NULL;
+    PyObject *slot[N_SLOTS];
+    Py_ssize_t read = 0;
+    for (; read < b->nnames; read++) {
+        vals[read] = read_value(el->_c_node, b->names[read]);
+        if (vals[read] == NULL) goto done;
+    }
+    PyObject *type = first_of(vals, b->field[0], NULL);
+    if (type == NULL) {
+        tag = namespacedName(el->_c_node);
+        if (tag == NULL) goto done;
+        type = tag;
+    }
+    PyObject *value = first_of(vals, b->field[4], Py_None);
+    PyObject *bargs[4];
+    Py_ssize_t nb = 0;
+    for (const Py_ssize_t *i = b->bounds; *i >= 0 && nb < 4; i++) bargs[nb++] = vals[*i];
+    box = PyObject_Vectorcall(b->bounds_fn, bargs, (size_t)nb, NULL);
+    if (box == NULL) goto done;
+    attrs = PyObject_CallOneArg(b->attributes, args[2]);
+    if (attrs == NULL) goto done;
+    slot[0] = type;
+    slot[1] = first_of(vals, b->field[1], Py_None);
+    slot[2] = first_of(vals, b->field[2], Py_None);
+    slot[3] = first_of(vals, b->field[3], Py_None);
+    slot[4] = value;
+    slot[5] = box;
+    slot[6] = is_false(vals[b->enabled]) ? Py_False : Py_True;
+    slot[7] = is_false(first_of(vals, b->visible, Py_None)) ? Py_False : Py_True;
+    for (int i = 0; i < N_FLAGS; i++) slot[8 + i] = b->flags[i] < 0 ? Py_None : flag_of(vals[b->flags[i]]);
+    if (b->switches != Py_None) { /* a switch's checked comes from its value */
+        int is_switch = PySet_Contains(b->switches, type);
+        if (is_switch < 0) goto done;
+        checked = is_switch ? PyBool_FromLong(value != Py_None && PyUnicode_CompareWithASCIIString(value, "1") == 0)
+                            : Py_NewRef(Py_None);
+        slot[12] = checked;
+    }
+    slot[15] = attrs;
+    slot[16] = args[1];
+    slot[17] = args[2];
+    out = ((PyTypeObject *)b->cls)->tp_alloc((PyTypeObject *)b->cls, 0);
+    if (out == NULL) goto done;
+    for (int i = 0; i < N_SLOTS; i++) {
+        if (Py_TYPE(b->descrs[i])->tp_descr_set(b->descrs[i], out, slot[i]) < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+    }
+done:
+    for (Py_ssize_t i = 0; i < read; i++) Py_DECREF(vals[i]);
+    if (vals != vals_small) PyMem_Free(vals);
+    Py_XDECREF(tag);
+    Py_XDECREF(box);
+    Py_XDECREF(attrs);
+    Py_XDECREF(checked);
     return out;
 }
 
@@ -355,6 +623,8 @@ static PyMethodDef methods[] = {
     {"scan", (PyCFunction)(void (*)(void))scan, METH_FASTCALL,
      "(elements under root, root included; whether a descendant's bounds is not plain)."},
     {"values", (PyCFunction)(void (*)(void))values, METH_FASTCALL, "The element's attributes `names`."},
+    {"compile_builder", compile_builder, METH_O, "An element builder's table made ready for build."},
+    {"build", (PyCFunction)(void (*)(void))build, METH_FASTCALL, "The element of `node` (see schema.native_builder)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -374,7 +644,10 @@ PyMODINIT_FUNC PyInit__native(void) {
         PyErr_SetString(PyExc_ImportError, "lxml.etree._Element is not a type");
         return NULL;
     }
-    element_type = (PyTypeObject *)type; /* kept for the life of the process */
+    element_type = (PyTypeObject *)type; /* kept for the life of the process, as the strings below */
+    str_true = PyUnicode_InternFromString("true");
+    str_false = PyUnicode_InternFromString("false");
+    if (str_true == NULL || str_false == NULL) return NULL;
     PyObject *module = PyModule_Create(&module_def);
     if (module == NULL) return NULL;
     if (PyModule_AddStringConstant(module, "LXML_BUILT_WITH", LXML_VERSION_STRING) < 0) {

@@ -23,7 +23,7 @@ from ...core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ...core.errors import SceneParseError
 from .bounds import android_bounds
 from .common import Limits, ParsedTree, SourceFormat, new_bounds, new_view
-from .schema import ANDROID, shown
+from .schema import ANDROID, NodeAttributes, shown
 from .xml_source import XmlSource, element_position, first_below, parse_xml
 
 __all__ = ["foreground_package", "parse_android"]
@@ -87,7 +87,7 @@ def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     node, count, odd_bounds = parse_xml(data, fmt, limits, plain_bounds=True)
     if odd_bounds:
         _check_bounds(node, fmt)
-    attrib = dict(node.attrib)
+    attrib = NodeAttributes(node)
     # The device's window: the union of the top-level windows, and at least the size Appium
     # reports on its root (which can be smaller than the nodes when it leaves out the
     # navigation bar). The windows are read from their nodes, and built only when asked for.

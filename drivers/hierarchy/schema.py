@@ -12,6 +12,8 @@ it (its raw attributes a :class:`NodeAttributes` over the node), and :func:`quer
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
+from types import ModuleType
 from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar, overload
 
@@ -19,7 +21,7 @@ from ...core.lazy import Field, LazyElement, Query, TreeSource
 from ...core.models import Bounds
 from . import native
 from .bounds import android_bounds, ios_bounds
-from .common import BOOL, new_view
+from .common import BOOL, new_view, view_slots
 
 __all__ = [
     "ANDROID",
@@ -28,7 +30,9 @@ __all__ = [
     "NodeAttributes",
     "Plan",
     "Schema",
+    "element_builder",
     "element_view",
+    "native_builder",
     "query_plan",
     "read_names",
     "shown",
@@ -242,14 +246,48 @@ def _builder(schema: Schema, values: Values | None) -> Builder:
     return build
 
 
-def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
-    """The element ``node`` stands for in ``schema``'s format; its children come from ``source``."""
+def native_builder(schema: Schema, module: ModuleType) -> Builder:
+    """``schema``'s element builder in C (``module.build``): the table the straight-line Python
+    builder is written from, as indexes into :func:`read_names`. Each rule keeps its meaning:
+    the first non-empty attribute of a field (the element's name last for ``type``), ``"false"``
+    disables or hides, a flag is ``BOOL`` of its attribute, a switch is checked when its value is
+    ``"1"``, and bounds come from the schema's own function."""
+    names = read_names(schema)
+
+    def at(keys: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(names.index(key) for key in keys)
+
+    bound_names, bounds = schema.bounds
+    spec = (
+        LazyElement,
+        view_slots(),
+        tuple(name.encode("utf-8") for name in names),
+        tuple(at(keys) for keys in schema.plan),
+        (at(bound_names), bounds),
+        names.index(schema.enabled),
+        at(schema.visible),
+        tuple(None if name is None else names.index(name) for name in schema.flag_names),
+        schema.switch_types or None,
+        NodeAttributes,
+    )
+    return partial(module.build, module.compile_builder(spec))
+
+
+def element_builder(schema: Schema) -> Builder:
+    """``schema``'s element builder, ``build(source, node)``, for the way this process reads
+    trees (:mod:`.native`): made on first use, then the same function."""
     module = native.NATIVE
     key = (id(schema), module is not None)
     hit = _builders.get(key)
     if hit is None or hit[0] is not schema:
-        hit = _builders[key] = (schema, _builder(schema, None if module is None else module.values))
-    return hit[1](source, node)
+        build = _builder(schema, None) if module is None else native_builder(schema, module)
+        hit = _builders[key] = (schema, build)
+    return hit[1]
+
+
+def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
+    """The element ``node`` stands for in ``schema``'s format; its children come from ``source``."""
+    return element_builder(schema)(source, node)
 
 
 # Per group: (attribute or None for the element's name, whether the name stands in when the

@@ -28,7 +28,7 @@ from ...core.lazy import LazyElement, Query, ViewCache, set_children
 from ...core.models import UIElement
 from . import native
 from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
-from .schema import Schema, element_view, shown
+from .schema import Schema, element_builder, shown
 from .walk import attribute_plan, compiled, native_plan
 
 __all__ = ["XmlSource", "element_position", "first_below", "parse_xml"]
@@ -173,10 +173,11 @@ def parse_xml(
 class XmlSource:
     """The lxml tree behind one Scene; see the module docstring."""
 
-    __slots__ = ("_lock", "_views", "schema")
+    __slots__ = ("_build", "_lock", "_views", "schema")
 
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
+        self._build = element_builder(schema)
         self._views = ViewCache()
         self._lock = threading.RLock()
 
@@ -189,18 +190,24 @@ class XmlSource:
         el = self._views.get(node)
         if el is None:
             with self._lock:
-                el = self._views.get(node)
-                if el is None:
-                    el = element_view(self.schema, self, node)
-                    self._views.put(node, el)
+                el = self._view(node)
+        return el
+
+    def _view(self, node: Any) -> LazyElement:
+        """:meth:`view`, the lock held."""
+        views = self._views
+        el = views.get(node)
+        if el is None:
+            el = self._build(self, node)
+            views.put(node, el)
         return el
 
     def children_of(self, el: LazyElement) -> tuple[UIElement, ...]:
         with self._lock:
-            view = self.view
-            kids: tuple[UIElement, ...] = tuple(view(child) for child in el._node)
+            view = self._view
+            kids: tuple[UIElement, ...] = tuple([view(child) for child in el._node])
             set_children(el, kids)
-        return el.children
+        return kids
 
     def count(self, el: LazyElement) -> int:
         module = native.NATIVE
