@@ -43,7 +43,8 @@ _MAX_WALKERS: Final = 256
 _MAX_QUERIES: Final = 1024
 _walkers: dict[Shape, Walker] = {}
 _queries: dict[tuple[int, Query], tuple[Walker, tuple[str, ...]]] = {}
-_plans: dict[tuple[int, Query], Any] = {}
+_plans: dict[tuple[int, int], tuple[Query, Any]] = {}
+_attribute_plans: dict[str, Any] = {}
 _UNFIT: Final = object()  # a query C strings cannot spell: a needle with NUL or a lone surrogate
 _lock = threading.Lock()
 
@@ -145,29 +146,30 @@ def _encoded(plan: Plan) -> tuple[Any, ...] | None:
 
 def native_plan(module: ModuleType, schema: Schema, query: Query) -> Any | None:
     """``query``'s plan in ``schema`` compiled for ``module.next_match`` (the C module's),
-    remembered per query; None for a query whose needle holds a NUL (no XML value does) or a
-    lone surrogate, which the Python walker then answers."""
-    key = (id(schema), query)
+    remembered per query object (a rule's query is a constant, a selector's is made once per
+    selector; keyed by identity, so that a step does not hash the nested tuple again); None for a
+    query whose needle holds a NUL (no XML value does) or a lone surrogate, which the Python
+    walker then answers."""
+    key = (id(schema), id(query))
     hit = _plans.get(key)
-    if hit is None:
+    if hit is None or hit[0] is not query:
         encoded = _encoded(query_plan(schema, query))
-        hit = _UNFIT if encoded is None else module.compile_plan(encoded)
+        hit = (query, _UNFIT if encoded is None else module.compile_plan(encoded))
         with _lock:
             if len(_plans) >= _MAX_QUERIES:
                 _plans.clear()
-            _plans[key] = hit
-    return None if hit is _UNFIT else hit
+            _plans[key] = hit  # the entry keeps the query alive: its id is not reused meanwhile
+    return None if hit[1] is _UNFIT else hit[1]
 
 
 def attribute_plan(module: ModuleType, name: str) -> Any:
     """A plan for ``module.next_match`` passing the elements whose raw attribute ``name`` is not
     empty (a superset, as every plan: the caller reads the value)."""
-    key = (0, ((("#attribute", "~", name),),))  # no Schema has id 0
-    hit = _plans.get(key)
+    hit = _attribute_plans.get(name)
     if hit is None:
         hit = module.compile_plan((((name.encode("utf-8"), False, ((False, b""),)),),))
         with _lock:
-            if len(_plans) >= _MAX_QUERIES:
-                _plans.clear()
-            _plans[key] = hit
+            if len(_attribute_plans) >= _MAX_QUERIES:
+                _attribute_plans.clear()
+            _attribute_plans[name] = hit
     return hit
