@@ -79,8 +79,12 @@ static void plan_capsule_free(PyObject *capsule) {
     plan_free((Plan *)PyCapsule_GetPointer(capsule, PLAN_CAPSULE));
 }
 
+/* What is being compiled, for the errors: set by compile_plan and compile_builder (the GIL is
+ * held from start to end of either). */
+static const char *compiling = "walk plan";
+
 static int malformed(const char *what) {
-    PyErr_Format(PyExc_TypeError, "malformed walk plan: %s", what);
+    PyErr_Format(PyExc_TypeError, "malformed %s: %s", compiling, what);
     return -1;
 }
 
@@ -122,6 +126,7 @@ static int fill_slot(Slot *S, PyObject *slot) {
 }
 
 static PyObject *compile_plan(PyObject *module, PyObject *plan) {
+    compiling = "walk plan";
     if (!PyTuple_Check(plan)) {
         malformed("the plan is a tuple of groups");
         return NULL;
@@ -245,6 +250,10 @@ static struct LxmlElement *as_element(PyObject *obj, const char *what) {
     struct LxmlElement *el = (struct LxmlElement *)obj;
     if (el->_c_node == NULL || el->_doc == NULL) {
         PyErr_Format(PyExc_ValueError, "%s is not attached to a document", what);
+        return NULL;
+    }
+    if (el->_c_node->type != XML_ELEMENT_NODE) { /* a comment, a processing instruction, an entity */
+        PyErr_Format(PyExc_TypeError, "%s must be an element, not a %.80s", what, Py_TYPE(obj)->tp_name);
         return NULL;
     }
     return el;
@@ -439,6 +448,7 @@ static int one_index(PyObject *obj, Py_ssize_t nnames, int may_be_none, Py_ssize
 /* compile_builder((cls, descriptors, names, fields, (bounds, fn), enabled, visible, flags, switches,
  *                  attributes)) */
 static PyObject *compile_builder(PyObject *module, PyObject *spec) {
+    compiling = "builder spec";
     if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 10) {
         malformed("a builder spec is a tuple of 10");
         return NULL;

@@ -12,9 +12,9 @@ it (its raw attributes a :class:`NodeAttributes` over the node), and :func:`quer
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from types import ModuleType
-from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar, overload
 
 from ...core.lazy import Field, LazyElement, Query, TreeSource
