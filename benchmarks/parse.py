@@ -14,7 +14,7 @@ Markdown tables:
   the bare parse and one lxml XPath query finding the same element (for JSON: ``json.loads`` and a
   walk over the dicts).
 
-    python benchmarks/parse.py [--repeats N] [--quick] [--seconds S]
+    python benchmarks/parse.py [--repeats N] [--quick] [--seconds S] [--only TEXT ...]
 
 Method: contenders run in the same process, interleaved in blocks whose order rotates from
 round to round (no contender always runs after another). A sample is a batch of runs sized so that
@@ -392,12 +392,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=15, help="least rounds for the largest inputs")
     parser.add_argument("--quick", action="store_true", help="skip the 20,000-node trees")
     parser.add_argument("--seconds", type=float, default=0.5, help="time per table per input (default 0.5)")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="TEXT", help="just the inputs whose name holds TEXT"
+    )
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}\n")
     _warm_up()
     rows: list[Row] = []
     steps: list[StepRow] = []
     for name, data in inputs(args.quick):
+        if args.only and not any(part in name for part in args.only):
+            continue
         row, step_rows = measure(name, data, max(args.repeats, 5), args.seconds)
         rows.append(row)
         steps.extend(step_rows)

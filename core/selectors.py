@@ -164,7 +164,15 @@ class Selector:
 
     def query(self) -> Query:
         """What an element must contain to be worth testing with :meth:`matches` (a necessary
-        condition; see :mod:`core.lazy`): a parser's document answers it natively."""
+        condition; see :mod:`core.lazy`): a parser's document answers it natively. Worked out
+        once per selector (a flow's step resolves the same selector on every look)."""
+        cached: Query | None = self.__dict__.get("_query")
+        if cached is None:
+            cached = self._query()
+            object.__setattr__(self, "_query", cached)  # not a field: equality and hash ignore it
+        return cached
+
+    def _query(self) -> Query:
         groups: list[tuple[Test, ...]] = []
         if self.text is not None:
             groups.append((("text", "=", self.text), ("label", "=", self.text), ("value", "=", self.text)))

@@ -10,45 +10,30 @@ names every node ``<node>``; Appium names it after its class (``<android.widget.
 The Scene root is the ``hierarchy`` element (type ``"hierarchy"``, bounds = the window) with the
 top-level windows as children, as :mod:`sim.scene` builds it. Only the root and the windows are
 built while parsing; every other element when it is first read (:mod:`core.lazy`). Every
-``bounds`` is checked while parsing all the same, natively: the shape ``[digits,digits][digits,digits]``
-in XPath, anything else by :func:`android_bounds`.
+``bounds`` is checked while parsing all the same: the parse's walk (or a scan of the raw bytes)
+tells whether each is plainly ``[digits,digits][digits,digits]``; only when one is not are they
+read one by one with :func:`android_bounds`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any, Final
 
 from ...core.apps import ANDROID_SYSTEMUI, is_ime_package
 from ...core.errors import SceneParseError
 from .bounds import android_bounds
 from .common import Limits, ParsedTree, SourceFormat, new_bounds, new_view
-from .schema import ANDROID, shown
+from .schema import ANDROID, NodeAttributes, shown
 from .xml_source import XmlSource, element_position, first_below, parse_xml
 
 __all__ = ["foreground_package", "parse_android"]
 
 # Packages that draw system windows: used for the foreground app only when nothing else is there.
 _SYSTEM_PACKAGES: Final = frozenset({ANDROID_SYSTEMUI, "android"})
-# A bounds attribute in the raw bytes that is not "[int,int][int,int]": searching for one runs
-# in C at memory speed; only when there is one (entities, spaces, garbage) are the elements'
-# bounds checked one by one.
-_ODD_BOUNDS_BYTES: Final = re.compile(rb"""bounds\s*=\s*(["'])(?!\[-?\d+,-?\d+\]\[-?\d+,-?\d+\]\1)""")
-_NAME_BYTES: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
 
 
-def _odd_bounds(data: bytes) -> bool:
-    """Whether a ``bounds`` attribute in ``data`` may not be ``[digits,digits][digits,digits]``."""
-    for match in _ODD_BOUNDS_BYTES.finditer(data):
-        start = match.start()
-        if start == 0 or data[start - 1] not in _NAME_BYTES:  # not the end of another name
-            return True
-    return False
-
-
-def _check_bounds(data: bytes, root: Any, fmt: SourceFormat) -> None:
-    if not _odd_bounds(data):
-        return
+def _check_bounds(root: Any, fmt: SourceFormat) -> None:
+    """Read every ``bounds`` under ``root``; the first that is not ``[l,t][r,b]`` fails the parse."""
     for node in root.iterdescendants():  # the root's bounds are never read
         raw = node.get("bounds")
         if raw is None:
@@ -99,9 +84,10 @@ def _int_attr(attrib: Any, name: str) -> int:
 
 def parse_android(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a uiautomator or Appium UiAutomator2 dump."""
-    node, count = parse_xml(data, fmt, limits)
-    _check_bounds(data, node, fmt)
-    attrib = dict(node.attrib)
+    node, count, odd_bounds = parse_xml(data, fmt, limits, plain_bounds=True)
+    if odd_bounds:
+        _check_bounds(node, fmt)
+    attrib = NodeAttributes(node)
     # The device's window: the union of the top-level windows, and at least the size Appium
     # reports on its root (which can be smaller than the nodes when it leaves out the
     # navigation bar). The windows are read from their nodes, and built only when asked for.

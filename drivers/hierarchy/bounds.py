@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Final
 
 from ...core.models import Bounds
@@ -48,9 +47,9 @@ def _number(raw: str | None) -> float:
         return 0
 
 
-def ios_bounds(get: Callable[[str], str | None]) -> Bounds:
-    """An element's ``x y width height`` as Bounds; missing or malformed numbers count as 0."""
-    x, y, w, h = get("x"), get("y"), get("width"), get("height")
+def ios_bounds(x: str | None, y: str | None, w: str | None, h: str | None) -> Bounds:
+    """An element's ``x y width height`` attributes as Bounds; missing or malformed numbers count
+    as 0."""
     try:  # whole numbers, as WDA writes them
         left, top = int(x), int(y)  # type: ignore[arg-type]
         return new_bounds(left, top, left + int(w), top + int(h))  # type: ignore[arg-type]

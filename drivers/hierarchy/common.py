@@ -30,6 +30,7 @@ __all__ = [
     "new_bounds",
     "new_view",
     "rect_bounds",
+    "view_slots",
 ]
 
 SourceFormat = Literal["uiautomator", "appium-uiautomator2", "wda-xml", "appium-xcuitest", "wda-json"]
@@ -136,6 +137,16 @@ def rect_bounds(x: float, y: float, width: float, height: float) -> Bounds:
 
 _VIEW_SOURCE: Final[Any] = vars(LazyElement)["_source"]
 _VIEW_NODE: Final[Any] = vars(LazyElement)["_node"]
+
+
+def view_slots() -> tuple[Any, ...]:
+    """The slot descriptors :func:`new_view` fills, in the order of its arguments (every field of
+    :class:`UIElement` but ``children``), then the view's source and node: what an element
+    builder in C sets (``_native.build``)."""
+    if _ELEMENT_SETTERS is None:  # pragma: no cover - only if UIElement changes shape
+        raise TypeError("UIElement changed shape: update common._ELEMENT_FIELDS")
+    fields = tuple(vars(UIElement)[name] for name in _ELEMENT_FIELDS if name != "children")
+    return (*fields, _VIEW_SOURCE, _VIEW_NODE)
 
 
 def new_view(

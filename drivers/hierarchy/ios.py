@@ -53,7 +53,7 @@ def ios_tree(app: UIElement, fmt: SourceFormat, count: int) -> ParsedTree:
 
 def parse_ios(data: bytes, fmt: SourceFormat, limits: Limits) -> ParsedTree:
     """Parse UTF-8 ``data`` holding a WDA XML source or an Appium XCUITest page source."""
-    node, count = parse_xml(data, fmt, limits)
+    node, count, _ = parse_xml(data, fmt, limits)
     if node.tag == _WRAPPER:
         node = next(iter(node), None)
         if node is None:

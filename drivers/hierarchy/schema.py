@@ -13,14 +13,30 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
+from types import ModuleType
 from typing import Any, Final, TypeVar, overload
 
 from ...core.lazy import Field, LazyElement, Query, TreeSource
 from ...core.models import Bounds
+from . import native
 from .bounds import android_bounds, ios_bounds
-from .common import BOOL, new_view
+from .common import BOOL, new_view, view_slots
 
-__all__ = ["ANDROID", "IOS", "TAG", "NodeAttributes", "Plan", "Schema", "element_view", "query_plan", "shown"]
+__all__ = [
+    "ANDROID",
+    "IOS",
+    "TAG",
+    "NodeAttributes",
+    "Plan",
+    "Schema",
+    "element_builder",
+    "element_view",
+    "native_builder",
+    "query_plan",
+    "read_names",
+    "shown",
+]
 
 TAG: Final = "#tag"  # the element's own name (``node``, ``android.widget.Button``, ``XCUIElementTypeCell``)
 _FLAG: Final = BOOL.get
@@ -38,7 +54,7 @@ class Schema:
     visible: tuple[str, ...]  # the first non-empty one; "false" hides the element
     enabled: str  # "false" disables the element
     flags: tuple[str, ...]  # UIElement flags read from the attribute of the same name
-    bounds: Callable[[Callable[[str], str | None]], Bounds]
+    bounds: tuple[tuple[str, ...], Callable[..., Bounds]]  # the attributes, and Bounds of their values
     switch_types: frozenset[str] = frozenset()  # types whose ``checked`` is ``value == "1"``
     # What element_view reads: each string field's attributes (TAG, always last, left out: the
     # builder falls back to the name), and each UIElement flag's attribute, or None where the
@@ -62,10 +78,6 @@ class Schema:
         return self.fields["text"] + self.fields["label"] + self.fields["value"]
 
 
-def _android_bounds(get: Callable[[str], str | None]) -> Bounds:
-    return android_bounds(get("bounds"))
-
-
 ANDROID: Final = Schema(
     fields={
         "type": ("class", TAG),
@@ -77,7 +89,7 @@ ANDROID: Final = Schema(
     visible=("visible-to-user", "displayed"),  # uiautomator, Appium
     enabled="enabled",
     flags=_FLAG_FIELDS,
-    bounds=_android_bounds,
+    bounds=(("bounds",), android_bounds),
 )
 IOS: Final = Schema(
     fields={
@@ -90,7 +102,7 @@ IOS: Final = Schema(
     visible=("visible",),
     enabled="enabled",
     flags=("focused", "selected"),
-    bounds=ios_bounds,
+    bounds=(("x", "y", "width", "height"), ios_bounds),
     switch_types=frozenset({"XCUIElementTypeSwitch", "XCUIElementTypeToggle"}),
 )
 
@@ -160,55 +172,122 @@ class NodeAttributes(Mapping[str, str]):
 
 
 Builder = Callable[[TreeSource, Any], LazyElement]
-_builders: dict[int, tuple[Schema, Builder]] = {}
+_builders: dict[tuple[int, bool], tuple[Schema, Builder]] = {}
 
 
-def _first(keys: tuple[str, ...], last: str = "None") -> str:
-    """Source for the first non-empty attribute of ``keys``, else ``last``."""
-    return "(" + " or ".join([f"get({key!r})" for key in keys] + [last]) + ")"
-
-
-def _builder_source(schema: Schema) -> str:
+def read_names(schema: Schema) -> tuple[str, ...]:
+    """Every attribute the element builder reads, each once, in the order it first reads them."""
     type_keys, text_keys, label_keys, id_keys, value_keys = schema.plan
-    flags = [f"FLAG(get({name!r}))" if name is not None else "None" for name in schema.flag_names]
+    names = (
+        *type_keys,
+        *value_keys,
+        *text_keys,
+        *label_keys,
+        *id_keys,
+        *schema.bounds[0],
+        schema.enabled,
+        *schema.visible,
+        *(name for name in schema.flag_names if name is not None),
+    )
+    return tuple(dict.fromkeys(names))
+
+
+def _builder_source(schema: Schema, native: bool) -> str:
+    """The builder's source. Python reads each attribute with ``node.get`` where it is needed;
+    with the C module (``native``) it reads them all in one call first, as ``a0``, ``a1`` …"""
+    names = read_names(schema)
+
+    def read(name: str) -> str:
+        return f"a{names.index(name)}" if native else f"get({name!r})"
+
+    def first(keys: tuple[str, ...], last: str = "None") -> str:
+        """The first non-empty attribute of ``keys``, else ``last``."""
+        return "(" + " or ".join([read(key) for key in keys] + [last]) + ")"
+
+    type_keys, text_keys, label_keys, id_keys, value_keys = schema.plan
+    flags = [f"FLAG({read(name)})" if name is not None else "None" for name in schema.flag_names]
     if schema.switch_types:  # a switch's checked comes from its value
         flags[4] = "((value == '1') if type_ in SWITCHES else None)"
-    visible = _first(schema.visible)
+    unpack = f"    {''.join(f'a{i}, ' for i in range(len(names)))}= VALUES(node, NAMES)\n"
     return (
         "def build(source, node):\n"
-        "    get = node.get\n"
-        f"    type_ = {_first(type_keys, 'node.tag')}\n"
-        f"    value = {_first(value_keys)}\n"
+        + (unpack if native else "    get = node.get\n")
+        + f"    type_ = {first(type_keys, 'node.tag')}\n"
+        f"    value = {first(value_keys)}\n"
         "    return new_view(source, node, type_,\n"
-        f"        {_first(text_keys)}, {_first(label_keys)}, {_first(id_keys)}, value,\n"
-        f"        BOUNDS(get), get({schema.enabled!r}) != 'false', {visible} != 'false',\n"
+        f"        {first(text_keys)}, {first(label_keys)}, {first(id_keys)}, value,\n"
+        f"        BOUNDS({', '.join(read(n) for n in schema.bounds[0])}),\n"
+        f"        {read(schema.enabled)} != 'false', {first(schema.visible)} != 'false',\n"
         f"        {', '.join(flags)},\n"
         "        NodeAttributes(node))\n"
     )
 
 
-def _builder(schema: Schema) -> Builder:
+Values = Callable[[Any, tuple[bytes, ...]], tuple[str | None, ...]]  # the C module's values()
+
+
+def _builder(schema: Schema, values: Values | None) -> Builder:
     """``schema``'s element builder, written out as straight-line Python once: the loops over each
     field's attributes cost a fifth of building an element. The attribute names in its source are
-    the table's own, quoted with ``repr``."""
+    the table's own, quoted with ``repr``. With ``values`` (the C module's) it reads every
+    attribute in one call instead of a ``node.get`` each."""
     namespace: dict[str, Any] = {
         "new_view": new_view,
         "NodeAttributes": NodeAttributes,
         "FLAG": _FLAG,
-        "BOUNDS": schema.bounds,
+        "BOUNDS": schema.bounds[1],
         "SWITCHES": schema.switch_types,
+        "VALUES": values,
+        "NAMES": tuple(name.encode("utf-8") for name in read_names(schema)),
     }
-    exec(compile(_builder_source(schema), "<element builder>", "exec"), namespace)
+    source = _builder_source(schema, values is not None)
+    exec(compile(source, "<element builder>", "exec"), namespace)
     build: Builder = namespace["build"]
     return build
 
 
+def native_builder(schema: Schema, module: ModuleType) -> Builder:
+    """``schema``'s element builder in C (``module.build``): the table the straight-line Python
+    builder is written from, as indexes into :func:`read_names`. Each rule keeps its meaning:
+    the first non-empty attribute of a field (the element's name last for ``type``), ``"false"``
+    disables or hides, a flag is ``BOOL`` of its attribute, a switch is checked when its value is
+    ``"1"``, and bounds come from the schema's own function."""
+    names = read_names(schema)
+
+    def at(keys: tuple[str, ...]) -> tuple[int, ...]:
+        return tuple(names.index(key) for key in keys)
+
+    bound_names, bounds = schema.bounds
+    spec = (
+        LazyElement,
+        view_slots(),
+        tuple(name.encode("utf-8") for name in names),
+        tuple(at(keys) for keys in schema.plan),
+        (at(bound_names), bounds),
+        names.index(schema.enabled),
+        at(schema.visible),
+        tuple(None if name is None else names.index(name) for name in schema.flag_names),
+        schema.switch_types or None,
+        NodeAttributes,
+    )
+    return partial(module.build, module.compile_builder(spec))
+
+
+def element_builder(schema: Schema) -> Builder:
+    """``schema``'s element builder, ``build(source, node)``, for the way this process reads
+    trees (:mod:`.native`): made on first use, then the same function."""
+    module = native.NATIVE
+    key = (id(schema), module is not None)
+    hit = _builders.get(key)
+    if hit is None or hit[0] is not schema:
+        build = _builder(schema, None) if module is None else native_builder(schema, module)
+        hit = _builders[key] = (schema, build)
+    return hit[1]
+
+
 def element_view(schema: Schema, source: TreeSource, node: Any) -> LazyElement:
     """The element ``node`` stands for in ``schema``'s format; its children come from ``source``."""
-    hit = _builders.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        hit = _builders[id(schema)] = (schema, _builder(schema))
-    return hit[1](source, node)
+    return element_builder(schema)(source, node)
 
 
 # Per group: (attribute or None for the element's name, whether the name stands in when the

@@ -7,7 +7,9 @@ that loop out as Python source for each *shape* of plan (the attributes, whether
 name stands in for an empty one, which tests are "equals" and which "contains") and compiles it
 once; the needles are the walker's arguments, never part of its source, so a selector's text is
 never code. The attribute names in the source are the format tables' own (:mod:`.schema`),
-quoted with ``repr``.
+quoted with ``repr``. Where the C module is loaded (:mod:`.native`), XML queries run there
+instead, on the same plans (:func:`native_plan`); these walkers stay the reference, and answer
+JSON sources and the queries C strings cannot spell.
 
 For the title rule's plan (one group: ``class`` contains Toolbar or ActionBar, else
 ``resource-id`` contains one of three words) the walker writes::
@@ -25,12 +27,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from types import ModuleType
 from typing import Any, Final
 
 from ...core.lazy import LazyElement, Query
 from .schema import Plan, Schema, query_plan
 
-__all__ = ["Walker", "compiled", "walker"]
+__all__ = ["Walker", "attribute_plan", "compiled", "native_plan", "walker"]
 
 # (nodes, the source's view, the plan's needles in order) -> the views of the nodes that pass
 Walker = Callable[[Iterable[Any], Callable[[Any], LazyElement], tuple[str, ...]], Iterator[LazyElement]]
@@ -40,6 +43,9 @@ _MAX_WALKERS: Final = 256
 _MAX_QUERIES: Final = 1024
 _walkers: dict[Shape, Walker] = {}
 _queries: dict[tuple[int, Query], tuple[Walker, tuple[str, ...]]] = {}
+_plans: dict[tuple[int, int], tuple[Query, Any]] = {}
+_attribute_plans: dict[str, Any] = {}
+_UNFIT: Final = object()  # a query C strings cannot spell: a needle with NUL or a lone surrogate
 _lock = threading.Lock()
 
 
@@ -115,4 +121,55 @@ def compiled(schema: Schema, query: Query) -> tuple[Walker, tuple[str, ...]]:
             if len(_queries) >= _MAX_QUERIES:
                 _queries.clear()
             _queries[key] = hit
+    return hit
+
+
+def _encoded(plan: Plan) -> tuple[Any, ...] | None:
+    """``plan`` with its names and needles in UTF-8, or None when one cannot be a C string."""
+    try:
+        encoded = tuple(
+            tuple(
+                (
+                    None if attr is None else attr.encode("utf-8"),
+                    named,
+                    tuple((equals, needle.encode("utf-8")) for equals, needle in tests),
+                )
+                for attr, named, tests in group
+            )
+            for group in plan
+        )
+    except UnicodeEncodeError:
+        return None
+    spelled = [t for group in encoded for a, _, tests in group for t in (a or b"", *(n for _, n in tests))]
+    return None if any(b"\0" in t for t in spelled) else encoded
+
+
+def native_plan(module: ModuleType, schema: Schema, query: Query) -> Any | None:
+    """``query``'s plan in ``schema`` compiled for ``module.next_match`` (the C module's),
+    remembered per query object (a rule's query is a constant, a selector's is made once per
+    selector; keyed by identity, so that a step does not hash the nested tuple again); None for a
+    query whose needle holds a NUL (no XML value does) or a lone surrogate, which the Python
+    walker then answers."""
+    key = (id(schema), id(query))
+    hit = _plans.get(key)
+    if hit is None or hit[0] is not query:
+        encoded = _encoded(query_plan(schema, query))
+        hit = (query, _UNFIT if encoded is None else module.compile_plan(encoded))
+        with _lock:
+            if len(_plans) >= _MAX_QUERIES:
+                _plans.clear()
+            _plans[key] = hit  # the entry keeps the query alive: its id is not reused meanwhile
+    return None if hit[1] is _UNFIT else hit[1]
+
+
+def attribute_plan(module: ModuleType, name: str) -> Any:
+    """A plan for ``module.next_match`` passing the elements whose raw attribute ``name`` is not
+    empty (a superset, as every plan: the caller reads the value)."""
+    hit = _attribute_plans.get(name)
+    if hit is None:
+        hit = module.compile_plan((((name.encode("utf-8"), False, ((False, b""),)),),))
+        with _lock:
+            if len(_attribute_plans) >= _MAX_QUERIES:
+                _attribute_plans.clear()
+            _attribute_plans[name] = hit
     return hit

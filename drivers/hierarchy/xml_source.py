@@ -3,13 +3,15 @@
 :func:`parse_xml` reads a document with a plain lxml parser (no Python callback per element: the
 C tree is the whole cost) that never reads a DTD, never expands an entity, never touches the
 network or a file and never recovers a broken document, then checks the element and depth caps
-natively. Every failure leaves as a :class:`~core.errors.SceneParseError` naming the format and
-where reading stopped.
+natively (and, for Android, whether every ``bounds`` is plainly ``[int,int][int,int]``). Every
+failure leaves as a :class:`~core.errors.SceneParseError` naming the format and where reading
+stopped.
 
 :class:`XmlSource` keeps the tree and builds :class:`~core.lazy.LazyElement` views of its nodes
 on demand (one view per node, the same object every time), and answers the whole-tree questions
-of :mod:`core.lazy` from the format's :class:`~.schema.Schema`: counts in XPath, the rest as a
-loop over lxml's nodes that builds no element until one passes.
+of :mod:`core.lazy` from the format's :class:`~.schema.Schema`: a walk over the nodes that builds
+no element until one passes, in C where the C module is loaded (:mod:`.native`), else a loop over
+lxml's nodes (:mod:`.walk`) and counts in XPath.
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ from lxml import etree
 from ...core.errors import SceneParseError
 from ...core.lazy import LazyElement, Query, ViewCache, set_children
 from ...core.models import UIElement
+from . import native
 from .common import DEFAULT_MAX_DEPTH, Limits, SourceFormat
-from .schema import Schema, element_view, shown
-from .walk import compiled
+from .schema import Schema, element_builder, shown
+from .walk import attribute_plan, compiled, native_plan
 
 __all__ = ["XmlSource", "element_position", "first_below", "parse_xml"]
 
@@ -48,6 +51,7 @@ _TOO_DEEP = "Excessive depth"  # libxml2's message past 256 levels without huge_
 _COUNT_ALL: Final[Any] = etree.XPath("count(//*)")
 _COUNT_BELOW: Final[Any] = etree.XPath("count(descendant::*)")
 _POSITION: Final[Any] = etree.XPath("count(preceding::*) + count(ancestor-or-self::*)")
+_BOUNDS: Final = b"bounds"
 
 
 class _RefuseExternal(etree.Resolver):
@@ -81,7 +85,17 @@ def element_position(node: Any) -> str:
 
 def first_below(node: Any, name: str) -> str | None:
     """The first non-empty attribute ``name`` of a descendant of ``node``, in document order (a
-    loop: on a real dump the first descendant has it, which XPath takes a microsecond to say)."""
+    walk: on a real dump the first descendant has it, which XPath takes a microsecond to say)."""
+    module = native.NATIVE
+    if module is not None:
+        plan = attribute_plan(module, name)
+        below = module.next_match(node, node, plan)
+        while below is not None:
+            found: str | None = below.get(name)
+            if found:
+                return found
+            below = module.next_match(node, below, plan)  # pragma: no cover - a value of several nodes
+        return None
     for below in node.iterdescendants():
         value: str | None = below.get(name)
         if value:
@@ -89,13 +103,33 @@ def first_below(node: Any, name: str) -> str | None:
     return None
 
 
+# A bounds attribute in the raw bytes that is not "[int,int][int,int]": searching for one runs
+# in C at memory speed; only when there is one (entities, spaces, garbage) are the elements'
+# bounds checked one by one.
+_ODD_BOUNDS_BYTES: Final = re.compile(rb"""bounds\s*=\s*(["'])(?!\[-?\d+,-?\d+\]\[-?\d+,-?\d+\]\1)""")
+_NAME_BYTES: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-")
+
+
+def _odd_bounds(data: bytes) -> bool:
+    """Whether a ``bounds`` attribute in ``data`` may not be ``[digits,digits][digits,digits]``."""
+    for match in _ODD_BOUNDS_BYTES.finditer(data):
+        start = match.start()
+        if start == 0 or data[start - 1] not in _NAME_BYTES:  # not the end of another name
+            return True
+    return False
+
+
 def _depth_xpath(depth: int) -> Any:
     return etree.XPath("(/*" + "/*" * depth + ")[1]")  # the first element nested deeper than depth
 
 
-def parse_xml(data: bytes, fmt: SourceFormat, limits: Limits) -> tuple[Any, int]:
-    """The root element of UTF-8 ``data`` and how many elements it holds, within ``limits``;
-    any failure is a ``SceneParseError``.
+def parse_xml(
+    data: bytes, fmt: SourceFormat, limits: Limits, *, plain_bounds: bool = False
+) -> tuple[Any, int, bool]:
+    """The root element of UTF-8 ``data``, how many elements it holds (within ``limits``), and,
+    with ``plain_bounds``, whether a descendant's ``bounds`` attribute may not be plainly
+    ``[int,int][int,int]`` (True when unsure: the caller then reads each one); any failure is a
+    ``SceneParseError``.
 
     The caller has already refused DOCTYPE declarations; the parser is configured so that even
     a declaration slipping through would neither load nor expand anything.
@@ -114,7 +148,11 @@ def parse_xml(data: bytes, fmt: SourceFormat, limits: Limits) -> tuple[Any, int]
         raise SceneParseError(
             f"malformed XML: {message}", format=fmt, position=f"line {line}:{column}"
         ) from exc
-    count = int(_COUNT_ALL(root))
+    module = native.NATIVE
+    if module is not None:  # one walk in C: the count and the bounds
+        count, odd = module.scan(root, _BOUNDS if plain_bounds else None)
+    else:
+        count, odd = int(_COUNT_ALL(root)), plain_bounds and _odd_bounds(data)
     if count > limits.max_elements:
         raise SceneParseError(
             f"the tree has more than {limits.max_elements} elements",
@@ -129,16 +167,17 @@ def parse_xml(data: bytes, fmt: SourceFormat, limits: Limits) -> tuple[Any, int]
                 format=fmt,
                 position=element_position(too_deep[0]),
             )
-    return root, count
+    return root, count, odd
 
 
 class XmlSource:
     """The lxml tree behind one Scene; see the module docstring."""
 
-    __slots__ = ("_lock", "_views", "schema")
+    __slots__ = ("_build", "_lock", "_views", "schema")
 
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
+        self._build = element_builder(schema)
         self._views = ViewCache()
         self._lock = threading.RLock()
 
@@ -151,29 +190,50 @@ class XmlSource:
         el = self._views.get(node)
         if el is None:
             with self._lock:
-                el = self._views.get(node)
-                if el is None:
-                    el = element_view(self.schema, self, node)
-                    self._views.put(node, el)
+                el = self._view(node)
+        return el
+
+    def _view(self, node: Any) -> LazyElement:
+        """:meth:`view`, the lock held."""
+        views = self._views
+        el = views.get(node)
+        if el is None:
+            el = self._build(self, node)
+            views.put(node, el)
         return el
 
     def children_of(self, el: LazyElement) -> tuple[UIElement, ...]:
         with self._lock:
-            view = self.view
-            kids: tuple[UIElement, ...] = tuple(view(child) for child in el._node)
+            view = self._view
+            kids: tuple[UIElement, ...] = tuple([view(child) for child in el._node])
             set_children(el, kids)
-        return el.children
+        return kids
 
     def count(self, el: LazyElement) -> int:
+        module = native.NATIVE
+        if module is not None:
+            counted: int = module.scan(el._node, None)[0]
+            return counted
         return 1 + int(_COUNT_BELOW(el._node))
 
     def candidates(self, el: LazyElement, query: Query) -> Iterator[UIElement]:
         yield el
         # lxml's iteration and attribute reads beat libxml2's XPath string tests several times
         # over (measured: 49 µs against 183 µs on a 106-node dump), so the walk is a loop over
-        # nodes that builds no element until one passes, written out for the plan (.walk).
+        # nodes that builds no element until one passes: in C (.native), else written out in
+        # Python for the plan (.walk).
+        top = el._node
+        module = native.NATIVE
+        plan = None if module is None else native_plan(module, self.schema, query)
+        if module is not None and plan is not None:
+            view, next_match = self.view, module.next_match
+            node = next_match(top, top, plan)
+            while node is not None:
+                yield view(node)
+                node = next_match(top, node, plan)
+            return
         walk, needles = compiled(self.schema, query)
-        yield from walk(el._node.iterdescendants(), self.view, needles)
+        yield from walk(top.iterdescendants(), self.view, needles)
 
     def first_attribute(self, el: LazyElement, name: str) -> str | None:
         return first_below(el._node, name)
