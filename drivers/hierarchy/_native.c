@@ -79,36 +79,37 @@ static void plan_capsule_free(PyObject *capsule) {
     plan_free((Plan *)PyCapsule_GetPointer(capsule, PLAN_CAPSULE));
 }
 
-/* What is being compiled, for the errors: set by compile_plan and compile_builder (the GIL is
- * held from start to end of either). */
-static const char *compiling = "walk plan";
+/* What a TypeError names as malformed. */
+#define PLAN "walk plan"
+#define SPEC "builder spec"
+#define ARGUMENT "argument"
 
-static int malformed(const char *what) {
-    PyErr_Format(PyExc_TypeError, "malformed %s: %s", compiling, what);
+static int malformed(const char *kind, const char *what) {
+    PyErr_Format(PyExc_TypeError, "malformed %s: %s", kind, what);
     return -1;
 }
 
 /* A bytes object without NUL (C strings end at the first one), or -1 with TypeError. */
-static int c_string(PyObject *obj, const char **out, const char *what) {
-    if (!PyBytes_Check(obj)) return malformed(what);
-    if ((Py_ssize_t)strlen(PyBytes_AS_STRING(obj)) != PyBytes_GET_SIZE(obj)) return malformed(what);
+static int c_string(PyObject *obj, const char **out, const char *kind, const char *what) {
+    if (!PyBytes_Check(obj)) return malformed(kind, what);
+    if ((Py_ssize_t)strlen(PyBytes_AS_STRING(obj)) != PyBytes_GET_SIZE(obj)) return malformed(kind, what);
     *out = PyBytes_AS_STRING(obj);
     return 0;
 }
 
 static int flag(PyObject *obj, int *out, const char *what) {
-    if (!PyBool_Check(obj)) return malformed(what);
+    if (!PyBool_Check(obj)) return malformed(PLAN, what);
     *out = obj == Py_True;
     return 0;
 }
 
 static int fill_slot(Slot *S, PyObject *slot) {
-    if (!PyTuple_Check(slot) || PyTuple_GET_SIZE(slot) != 3) return malformed("a slot is (attribute, named, tests)");
+    if (!PyTuple_Check(slot) || PyTuple_GET_SIZE(slot) != 3) return malformed(PLAN, "a slot is (attribute, named, tests)");
     PyObject *attr = PyTuple_GET_ITEM(slot, 0), *tests = PyTuple_GET_ITEM(slot, 2);
     if (attr == Py_None) S->attr = NULL;
-    else if (c_string(attr, &S->attr, "an attribute name is bytes without NUL, or None") < 0) return -1;
+    else if (c_string(attr, &S->attr, PLAN, "an attribute name is bytes without NUL, or None") < 0) return -1;
     if (flag(PyTuple_GET_ITEM(slot, 1), &S->named, "named is a bool") < 0) return -1;
-    if (!PyTuple_Check(tests)) return malformed("tests are a tuple");
+    if (!PyTuple_Check(tests)) return malformed(PLAN, "tests are a tuple");
     S->ntests = PyTuple_GET_SIZE(tests);
     S->tests = PyMem_Calloc(S->ntests ? (size_t)S->ntests : 1, sizeof(Test));
     if (S->tests == NULL) {
@@ -117,18 +118,17 @@ static int fill_slot(Slot *S, PyObject *slot) {
     }
     for (Py_ssize_t t = 0; t < S->ntests; t++) {
         PyObject *test = PyTuple_GET_ITEM(tests, t);
-        if (!PyTuple_Check(test) || PyTuple_GET_SIZE(test) != 2) return malformed("a test is (equals, needle)");
+        if (!PyTuple_Check(test) || PyTuple_GET_SIZE(test) != 2) return malformed(PLAN, "a test is (equals, needle)");
         if (flag(PyTuple_GET_ITEM(test, 0), &S->tests[t].equals, "equals is a bool") < 0) return -1;
-        if (c_string(PyTuple_GET_ITEM(test, 1), &S->tests[t].needle, "a needle is bytes without NUL") < 0)
+        if (c_string(PyTuple_GET_ITEM(test, 1), &S->tests[t].needle, PLAN, "a needle is bytes without NUL") < 0)
             return -1;
     }
     return 0;
 }
 
 static PyObject *compile_plan(PyObject *module, PyObject *plan) {
-    compiling = "walk plan";
     if (!PyTuple_Check(plan)) {
-        malformed("the plan is a tuple of groups");
+        malformed(PLAN, "the plan is a tuple of groups");
         return NULL;
     }
     Plan *p = PyMem_Calloc(1, sizeof(Plan));
@@ -145,7 +145,7 @@ static PyObject *compile_plan(PyObject *module, PyObject *plan) {
         PyObject *group = PyTuple_GET_ITEM(plan, g);
         Group *G = &p->groups[g];
         if (!PyTuple_Check(group)) {
-            malformed("a group is a tuple of slots");
+            malformed(PLAN, "a group is a tuple of slots");
             plan_free(p);
             return NULL;
         }
@@ -315,7 +315,7 @@ static PyObject *scan(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     struct LxmlElement *root = as_element(args[0], "root");
     if (root == NULL) return NULL;
     const char *bounds = NULL;
-    if (args[1] != Py_None && c_string(args[1], &bounds, "bounds is an attribute name (bytes) or None") < 0)
+    if (args[1] != Py_None && c_string(args[1], &bounds, ARGUMENT, "bounds is an attribute name (bytes) or None") < 0)
         return NULL;
     Py_ssize_t count = 1;
     int odd = 0;
@@ -363,7 +363,7 @@ static PyObject *values(PyObject *module, PyObject *const *args, Py_ssize_t narg
     if (out == NULL) return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         const char *name;
-        if (c_string(PyTuple_GET_ITEM(names, i), &name, "an attribute name is bytes without NUL") < 0) {
+        if (c_string(PyTuple_GET_ITEM(names, i), &name, ARGUMENT, "an attribute name is bytes without NUL") < 0) {
             Py_DECREF(out);
             return NULL;
         }
@@ -416,7 +416,7 @@ static void builder_capsule_free(PyObject *capsule) {
 
 /* A tuple of indexes into the names as a -1-ended C array. */
 static int indexes(PyObject *obj, Py_ssize_t nnames, Py_ssize_t **out) {
-    if (!PyTuple_Check(obj)) return malformed("indexes are a tuple of ints");
+    if (!PyTuple_Check(obj)) return malformed(SPEC, "indexes are a tuple of ints");
     Py_ssize_t n = PyTuple_GET_SIZE(obj);
     *out = PyMem_Calloc((size_t)n + 1, sizeof(Py_ssize_t));
     if (*out == NULL) {
@@ -426,7 +426,7 @@ static int indexes(PyObject *obj, Py_ssize_t nnames, Py_ssize_t **out) {
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(obj, i));
         if (k == -1 && PyErr_Occurred()) return -1;
-        if (k < 0 || k >= nnames) return malformed("an index is out of range");
+        if (k < 0 || k >= nnames) return malformed(SPEC, "an index is out of range");
         (*out)[i] = k;
     }
     (*out)[n] = -1;
@@ -440,7 +440,7 @@ static int one_index(PyObject *obj, Py_ssize_t nnames, int may_be_none, Py_ssize
     }
     Py_ssize_t k = PyLong_AsSsize_t(obj);
     if (k == -1 && PyErr_Occurred()) return -1;
-    if (k < 0 || k >= nnames) return malformed("an index is out of range");
+    if (k < 0 || k >= nnames) return malformed(SPEC, "an index is out of range");
     *out = k;
     return 0;
 }
@@ -448,9 +448,8 @@ static int one_index(PyObject *obj, Py_ssize_t nnames, int may_be_none, Py_ssize
 /* compile_builder((cls, descriptors, names, fields, (bounds, fn), enabled, visible, flags, switches,
  *                  attributes)) */
 static PyObject *compile_builder(PyObject *module, PyObject *spec) {
-    compiling = "builder spec";
     if (!PyTuple_Check(spec) || PyTuple_GET_SIZE(spec) != 10) {
-        malformed("a builder spec is a tuple of 10");
+        malformed(SPEC, "a builder spec is a tuple of 10");
         return NULL;
     }
     Builder *b = PyMem_Calloc(1, sizeof(Builder));
@@ -461,25 +460,25 @@ static PyObject *compile_builder(PyObject *module, PyObject *spec) {
     PyObject *names = PyTuple_GET_ITEM(spec, 2), *fields = PyTuple_GET_ITEM(spec, 3);
     PyObject *bounds = PyTuple_GET_ITEM(spec, 4), *flags = PyTuple_GET_ITEM(spec, 7);
     if (!PyType_Check(cls)) {
-        malformed("the element class is a type");
+        malformed(SPEC, "the element class is a type");
         goto bad;
     }
     b->cls = cls;
     if (!PyTuple_Check(descrs) || PyTuple_GET_SIZE(descrs) != N_SLOTS) {
-        malformed("the slot descriptors are a tuple of 18");
+        malformed(SPEC, "the slot descriptors are a tuple of 18");
         goto bad;
     }
     for (int i = 0; i < N_SLOTS; i++) {
         PyObject *d = PyTuple_GET_ITEM(descrs, i);
         if (Py_TYPE(d) != &PyMemberDescr_Type || Py_TYPE(d)->tp_descr_set == NULL ||
             !PyType_IsSubtype((PyTypeObject *)cls, PyDescr_TYPE(d))) {
-            malformed("a slot descriptor is a slot of the element class");
+            malformed(SPEC, "a slot descriptor is a slot of the element class");
             goto bad;
         }
         b->descrs[i] = d;
     }
     if (!PyTuple_Check(names)) {
-        malformed("names are a tuple of bytes");
+        malformed(SPEC, "names are a tuple of bytes");
         goto bad;
     }
     b->nnames = PyTuple_GET_SIZE(names);
@@ -489,15 +488,15 @@ static PyObject *compile_builder(PyObject *module, PyObject *spec) {
         goto bad;
     }
     for (Py_ssize_t i = 0; i < b->nnames; i++)
-        if (c_string(PyTuple_GET_ITEM(names, i), &b->names[i], "a name is bytes without NUL") < 0) goto bad;
+        if (c_string(PyTuple_GET_ITEM(names, i), &b->names[i], SPEC, "a name is bytes without NUL") < 0) goto bad;
     if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != 5) {
-        malformed("fields are five tuples of indexes");
+        malformed(SPEC, "fields are five tuples of indexes");
         goto bad;
     }
     for (int f = 0; f < 5; f++)
         if (indexes(PyTuple_GET_ITEM(fields, f), b->nnames, &b->field[f]) < 0) goto bad;
     if (!PyTuple_Check(bounds) || PyTuple_GET_SIZE(bounds) != 2 || !PyCallable_Check(PyTuple_GET_ITEM(bounds, 1))) {
-        malformed("bounds is (indexes, function)");
+        malformed(SPEC, "bounds is (indexes, function)");
         goto bad;
     }
     if (indexes(PyTuple_GET_ITEM(bounds, 0), b->nnames, &b->bounds) < 0) goto bad;
@@ -505,19 +504,19 @@ static PyObject *compile_builder(PyObject *module, PyObject *spec) {
     if (one_index(PyTuple_GET_ITEM(spec, 5), b->nnames, 0, &b->enabled) < 0) goto bad;
     if (indexes(PyTuple_GET_ITEM(spec, 6), b->nnames, &b->visible) < 0) goto bad;
     if (!PyTuple_Check(flags) || PyTuple_GET_SIZE(flags) != N_FLAGS) {
-        malformed("flags are seven indexes or None");
+        malformed(SPEC, "flags are seven indexes or None");
         goto bad;
     }
     for (int i = 0; i < N_FLAGS; i++)
         if (one_index(PyTuple_GET_ITEM(flags, i), b->nnames, 1, &b->flags[i]) < 0) goto bad;
     b->switches = PyTuple_GET_ITEM(spec, 8);
     if (b->switches != Py_None && !PyFrozenSet_Check(b->switches)) {
-        malformed("switches are a frozenset or None");
+        malformed(SPEC, "switches are a frozenset or None");
         goto bad;
     }
     b->attributes = PyTuple_GET_ITEM(spec, 9);
     if (!PyCallable_Check(b->attributes)) {
-        malformed("attributes is a callable");
+        malformed(SPEC, "attributes is a callable");
         goto bad;
     }
     PyObject *capsule = PyCapsule_New(b, BUILDER_CAPSULE, builder_capsule_free);
@@ -639,7 +638,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "_native", "drivers/hierarchy's XML walks in C (see native.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, "_native", "drivers/hierarchy's XML walks in C (see native.py).", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__native(void) {

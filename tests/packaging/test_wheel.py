@@ -61,6 +61,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+def _c_modules(names: list[str]) -> list[str]:
+    """The C module's files among a wheel's ``names`` (not its source or stub)."""
+    prefix = "amc/drivers/hierarchy/_native."
+    return [n for n in names if n.startswith(prefix) and n.endswith((".so", ".pyd"))]
+
+
 def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
@@ -73,9 +79,7 @@ def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
     page = {f"amc/runtime/inspector/page/{name}" for name in ("index.html", "inspector.js", "inspector.css")}
     assert page <= set(names)  # the inspector serves its page from the installed package
     assert {f"amc/{layer}/py.typed" for layer in LAYERS} <= set(names)
-    built = [
-        n for n in names if n.startswith("amc/drivers/hierarchy/_native.") and n.endswith((".so", ".pyd"))
-    ]
+    built = _c_modules(names)
     if not built and os.environ.get("AMC_REQUIRE_NATIVE", "").strip() != "1":
         pytest.skip(
             "the wheel holds no C module: no C compiler here (the wheel works without it, walking in Python)"
@@ -184,7 +188,7 @@ def test_the_installed_parsers_walk_in_c_where_the_wheel_holds_the_module(
 ) -> None:
     env_dir, project = installed
     with zipfile.ZipFile(wheel) as archive:
-        holds = any(n.startswith("amc/drivers/hierarchy/_native.") for n in archive.namelist())
+        holds = bool(_c_modules(archive.namelist()))
     probe = "from amc.drivers.hierarchy import native; print(native.NATIVE is not None)"
     done = _run([str(env_dir / "bin" / "python"), "-c", probe], cwd=project, env=_clean_env())
     assert done.returncode == 0, done.stderr

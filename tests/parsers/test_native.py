@@ -198,11 +198,11 @@ def test_wrong_arguments_are_typed_errors() -> None:
         BUILT.next_match(root, root, b"plan")
     with pytest.raises(TypeError, match="takes 3 arguments"):
         BUILT.next_match(root, root)
-    with pytest.raises(TypeError, match="bounds is an attribute name"):
+    with pytest.raises(TypeError, match="malformed argument: bounds is an attribute name"):
         BUILT.scan(root, "bounds")
     with pytest.raises(TypeError, match="names must be a tuple of bytes"):
         BUILT.values(root, [b"x"])
-    with pytest.raises(TypeError, match="an attribute name is bytes without NUL"):
+    with pytest.raises(TypeError, match="malformed argument: an attribute name is bytes without NUL"):
         BUILT.values(root, (b"x\0y",))
     with pytest.raises(TypeError, match="element must be an lxml element"):
         BUILT.values(etree.ElementTree(root), (b"x",))
