@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -201,19 +202,37 @@ def test_the_installed_parsers_walk_in_c_where_the_wheel_holds_the_module(
     assert off.stdout.strip() == "False", off.stderr
 
 
-def _declared_packages() -> set[str]:
+def _setuptools_config() -> dict[str, Any]:
     import tomllib
 
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
+    config: dict[str, Any] = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert config["package-dir"] == {f"amc.{layer}": layer for layer in LAYERS}
-    return set(config["packages"])
+    return config
 
 
 def test_pyproject_lists_every_package_folder() -> None:
+    """Every folder with an ``__init__.py`` is a package, and so is every folder of data files the
+    code reads (setuptools warns about a data folder left out of ``packages``); a data package
+    lists its files in ``package-data``."""
+    config = _setuptools_config()
     folders = {
         "amc." + ".".join(init.parent.relative_to(REPO).parts)
         for layer in LAYERS
         for init in (REPO / layer).rglob("__init__.py")
         if "__pycache__" not in init.parts
     }
-    assert _declared_packages() == folders
+    data = set(config["package-data"]) - {"*"}
+    assert set(config["packages"]) == folders | data
+    for name in data:
+        folder = REPO.joinpath(*name.split(".")[1:])
+        assert folder.is_dir() and not (folder / "__init__.py").exists(), name
+        assert any(folder.glob(pattern) for pattern in config["package-data"][name]), name
+    # every non-Python file under a package folder is shipped by some package-data pattern
+    for layer in LAYERS:
+        for path in (REPO / layer).rglob("*"):
+            skipped = path.suffix in {".py", ".pyc", ".c", ".so"} or "__pycache__" in path.parts
+            if skipped or not path.is_file():
+                continue
+            package = "amc." + ".".join(path.parent.relative_to(REPO).parts)
+            patterns = [*config["package-data"].get(package, []), *config["package-data"]["*"]]
+            assert any(path.match(p) for p in patterns), f"{path.relative_to(REPO)} is not in the wheel"
