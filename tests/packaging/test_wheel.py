@@ -80,6 +80,7 @@ def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
     page = {f"amc/runtime/inspector/page/{name}" for name in ("index.html", "inspector.js", "inspector.css")}
     assert page <= set(names)  # the inspector serves its page from the installed package
     assert {f"amc/{layer}/py.typed" for layer in LAYERS} <= set(names)
+    assert "amc/drivers/hierarchy/_native.pyi" in names  # the C module's types, built or not
     built = _c_modules(names)
     if not built and os.environ.get("AMC_REQUIRE_NATIVE", "").strip() != "1":
         pytest.skip(
@@ -211,28 +212,28 @@ def _setuptools_config() -> dict[str, Any]:
 
 
 def test_pyproject_lists_every_package_folder() -> None:
-    """Every folder with an ``__init__.py`` is a package, and so is every folder of data files the
-    code reads (setuptools warns about a data folder left out of ``packages``); a data package
-    lists its files in ``package-data``."""
+    """Every folder with an ``__init__.py`` is a package; so is every folder of data files the
+    code reads (setuptools warns about a data folder left out of ``packages``), which lists its
+    files in ``package-data``; and every other file under a layer is shipped by some pattern."""
     config = _setuptools_config()
+    declared = set(config["packages"])
     folders = {
         "amc." + ".".join(init.parent.relative_to(REPO).parts)
         for layer in LAYERS
         for init in (REPO / layer).rglob("__init__.py")
         if "__pycache__" not in init.parts
     }
-    data = set(config["package-data"]) - {"*"}
-    assert set(config["packages"]) == folders | data
-    for name in data:
+    assert folders <= declared
+    for name in declared - folders:  # data packages
         folder = REPO.joinpath(*name.split(".")[1:])
-        assert folder.is_dir() and not (folder / "__init__.py").exists(), name
-        assert any(folder.glob(pattern) for pattern in config["package-data"][name]), name
-    # every non-Python file under a package folder is shipped by some package-data pattern
+        patterns = config["package-data"].get(name, [])
+        assert folder.is_dir() and any(folder.glob(p) for p in patterns), f"{name}: no data it ships"
     for layer in LAYERS:
         for path in (REPO / layer).rglob("*"):
             skipped = path.suffix in {".py", ".pyc", ".c", ".so"} or "__pycache__" in path.parts
             if skipped or not path.is_file():
                 continue
             package = "amc." + ".".join(path.parent.relative_to(REPO).parts)
+            assert package in declared, f"{path.relative_to(REPO)}: its folder is not a package"
             patterns = [*config["package-data"].get(package, []), *config["package-data"]["*"]]
             assert any(path.match(p) for p in patterns), f"{path.relative_to(REPO)} is not in the wheel"
