@@ -5,14 +5,17 @@ captures, synthetic 2,000- and 20,000-node trees of Android, iOS XML and iOS JSO
 Markdown tables:
 
 - **parse**: ``drivers.hierarchy.parse_source(data)`` against ``lxml.etree.fromstring(data)`` (for
-  the WDA JSON source: ``json.loads``). "Attribute dicts only" is an lxml parser target that keeps
-  each element's attribute dict and nothing else: the floor of a design that builds a Python
-  object per element.
+  the WDA JSON source: ``json.loads``). "Least Scene" is the bare parse plus the Python objects
+  every Scene is made of (its tree source, its root element, the Scene itself), built the
+  cheapest way the code has, and nothing else: no format detection, no limits, no window or app.
+  No Scene can cost less; on a small input it is most of the ratio, and "Scene / least" says what
+  the parser adds on top of it.
 - **step**: what one step of a task pays to find its target: the parse, the enricher
   (``DefaultEnricher``: title, keyboard, alert) and one selector resolved (``Selector(text=…)``,
   then ``Selector(id=…)`` of an element on the screen), against what a client used directly pays:
   the bare parse and one lxml XPath query finding the same element (for JSON: ``json.loads`` and a
-  walk over the dicts).
+  walk over the dicts). "Least step" is the client's step plus the least Scene and the Python
+  objects a step hands back (the element found, a ``SemanticScene``), with no rule run.
 
     python benchmarks/parse.py [--repeats N] [--quick] [--seconds S] [--only TEXT ...]
 
@@ -44,16 +47,21 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from lxml import etree
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from amc.core.models import UIElement  # noqa: E402
+from amc.core.lazy import LazyElement  # noqa: E402
+from amc.core.models import Scene, UIElement, parsed_scene  # noqa: E402
 from amc.core.selectors import Selector  # noqa: E402
-from amc.drivers.hierarchy import decode_source, detect_format, parse_source  # noqa: E402
+from amc.drivers.hierarchy import FORMATS, decode_source, detect_format, parse_source  # noqa: E402
+from amc.drivers.hierarchy.json_source import JsonSource  # noqa: E402
+from amc.drivers.hierarchy.schema import ANDROID, IOS  # noqa: E402
+from amc.drivers.hierarchy.xml_source import XmlSource  # noqa: E402
+from amc.semantic import SemanticScene  # noqa: E402
 from amc.semantic.enricher import DefaultEnricher  # noqa: E402
 
 from benchmarks.common import Stats  # noqa: E402
@@ -61,33 +69,6 @@ from benchmarks.parse_inputs import inputs  # noqa: E402
 
 _BARE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
 _ENRICHER = DefaultEnricher()
-
-
-class _KeepAttributes:
-    """The floor for any design that keeps each element's raw attributes as a Python dict."""
-
-    def __init__(self) -> None:
-        self.stack: list[list[Any]] = [[]]
-
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
-        self.stack.append([tag, attrib])
-
-    def end(self, tag: str) -> None:
-        frame = self.stack.pop()
-        self.stack[-1].append(frame)
-
-    def close(self) -> list[Any]:
-        out, self.stack = self.stack, [[]]
-        return out
-
-
-_KEEP_PARSER = etree.XMLParser(
-    target=cast(Any, _KeepAttributes()),
-    resolve_entities=False,
-    no_network=True,
-    load_dtd=False,
-    huge_tree=False,
-)
 
 
 # --- timing ----------------------------------------------------------------------------------------
@@ -256,6 +237,74 @@ def _client_step(data: bytes, text: str, fmt: str, target: Target) -> Callable[[
     return xml_step
 
 
+def _least_scene(root: LazyElement, fmt: str, utf8: bytes | None) -> Scene:
+    """The Scene around ``root``, its slots filled directly (as the parsers do), with nothing read
+    from the tree: no window size, no app in front."""
+    return parsed_scene(
+        device_id="unknown",
+        platform=FORMATS[fmt],
+        root=root,
+        foreground_app=None,
+        window_size=(0, 0),
+        backend="unknown",
+        capture_duration=0.0,
+        source=None,
+        utf8=utf8,
+    )
+
+
+def _xml_schema(fmt: str) -> Any:
+    return ANDROID if FORMATS[fmt] == "android" else IOS
+
+
+def _least_parse(data: bytes, text: str, fmt: str) -> Callable[[], object]:
+    """The bare parse and the objects every Scene is made of: its tree source, its root element
+    (the document's root, built by the format's own element builder) and the Scene."""
+    if fmt == "wda-json":
+
+        def json_least() -> object:
+            doc = json.loads(text)
+            tree = doc.get("value", doc)
+            return _least_scene(JsonSource([tree]).view(tree), fmt, None)
+
+        return json_least
+    plain, schema = _bare_input(data), _xml_schema(fmt)
+
+    def xml_least() -> object:
+        node = etree.fromstring(plain, _BARE_PARSER)
+        return _least_scene(XmlSource(schema).view(node), fmt, plain)
+
+    return xml_least
+
+
+def _least_step(data: bytes, text: str, fmt: str, target: Target) -> Callable[[], object]:
+    """The client's step, plus the least Scene and what a step hands back: the element found (built
+    by the format's element builder) and a ``SemanticScene``; no rule is run."""
+    attribute = _CLIENT_ATTRIBUTE[fmt][target.field]
+    if fmt == "wda-json":
+
+        def json_least() -> object:
+            doc = json.loads(text)
+            tree = doc.get("value", doc)
+            found = next(n for n in _json_nodes(tree) if n.get(attribute) == target.value)
+            source = JsonSource([tree])
+            scene = _least_scene(source.view(tree), fmt, None)
+            return scene, source.view(found), SemanticScene(page=target.value)
+
+        return json_least
+    plain, schema = _bare_input(data), _xml_schema(fmt)
+    query = etree.XPath(f"//*[@{attribute} = $v]")
+
+    def xml_least() -> object:
+        node = etree.fromstring(plain, _BARE_PARSER)
+        found = query(node, v=target.value)[0]  # type: ignore[index]
+        source = XmlSource(schema)
+        scene = _least_scene(source.view(node), fmt, plain)
+        return scene, source.view(found), SemanticScene(page=target.value)
+
+    return xml_least
+
+
 def _harness_step(data: bytes, target: Target) -> Callable[[], object]:
     def step() -> object:
         scene = parse_source(data)
@@ -274,7 +323,7 @@ class Row:
     elements: int
     size: int
     bare: Timing
-    floor: Timing | None
+    least: Timing
     scene: Timing
 
 
@@ -285,6 +334,7 @@ class StepRow:
     elements: int
     target: Target
     client: Timing
+    least: Timing
     harness: Timing
 
 
@@ -302,19 +352,23 @@ def measure(name: str, data: bytes, repeats: int, seconds: float) -> tuple[Row, 
     else:
         plain = _bare_input(data)
         candidates["bare"] = lambda: etree.fromstring(plain, _BARE_PARSER)
-        candidates["floor"] = lambda: etree.fromstring(plain, _KEEP_PARSER)
+    candidates["least"] = _least_parse(data, text, fmt)
     candidates["scene"] = lambda: parse_source(data)
     elements = len(parse_source(data))
     rounds = _rounds(data, repeats)
     t = timings(candidates, rounds, seconds)
-    row = Row(name, fmt, elements, len(data), t["bare"], t.get("floor"), t["scene"])
+    row = Row(name, fmt, elements, len(data), t["bare"], t["least"], t["scene"])
     steps: list[StepRow] = []
     for target in _targets(data, fmt):
-        contenders = {"client": _client_step(data, text, fmt, target), "harness": _harness_step(data, target)}
+        contenders = {
+            "client": _client_step(data, text, fmt, target),
+            "least": _least_step(data, text, fmt, target),
+            "harness": _harness_step(data, target),
+        }
         found = contenders["harness"]()[1]  # type: ignore[index]
         assert isinstance(found, UIElement)
         s = timings(contenders, rounds, seconds)
-        steps.append(StepRow(name, fmt, elements, target, s["client"], s["harness"]))
+        steps.append(StepRow(name, fmt, elements, target, s["client"], s["least"], s["harness"]))
     return row, steps
 
 
@@ -355,36 +409,47 @@ def _summary(label: str, ratios: list[tuple[float, float]]) -> str:
 
 def print_tables(rows: list[Row], steps: list[StepRow]) -> None:
     print(
-        "| input | format | elements | bytes | bare parse (ms, min / median) | attribute dicts only "
-        "| Scene (ms, min / median) | ratio (min) | ratio (paired) |"
+        "| input | format | elements | bytes | bare parse (ms, min / median) "
+        "| least Scene (ms, min / median) | Scene (ms, min / median) | ratio (min) | ratio (paired) "
+        "| least vs bare (paired) | Scene vs least (paired) |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    parse_ratios = []
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    parse_ratios, least_ratios, over_least = [], [], []
     for r in rows:
         best, med = _ratio(r.scene, r.bare)
         parse_ratios.append((best, med))
-        floor = f"{r.floor.median * 1e3:.3f} ({paired(r.floor, r.bare):.2f}x)" if r.floor else "n/a"
+        least_ratios.append(_ratio(r.least, r.bare))
+        over_least.append(_ratio(r.scene, r.least))
         print(
-            f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {_ms(r.bare)} | {floor} "
-            f"| {_ms(r.scene)} | **{best:.2f}** | **{med:.2f}** |"
+            f"| {r.name} | {r.fmt} | {r.elements:,} | {r.size:,} | {_ms(r.bare)} | {_ms(r.least)} "
+            f"| {_ms(r.scene)} | **{best:.2f}** | **{med:.2f}** | {least_ratios[-1][1]:.2f} "
+            f"| {over_least[-1][1]:.2f} |"
         )
-    print(f"\n{_summary('Scene / bare parse', parse_ratios)}\n")
+    print(f"\n{_summary('Scene / bare parse', parse_ratios)}")
+    print(f"\n{_summary('least Scene / bare parse', least_ratios)}")
+    print(f"\n{_summary('Scene / least Scene', over_least)}\n")
     print(
         "| input | format | elements | selector | client: parse + XPath (ms, min / median) "
-        "| harness: Scene + enrich + resolve (ms, min / median) | ratio (min) | ratio (paired) |"
+        "| least step (ms, min / median) | harness: Scene + enrich + resolve (ms, min / median) "
+        "| ratio (min) | ratio (paired) | least vs client (paired) | harness vs least (paired) |"
     )
-    print("|---|---|---:|---|---:|---:|---:|---:|")
-    step_ratios = []
+    print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    step_ratios, least_steps, over_least_steps = [], [], []
     for s in steps:
         best, med = _ratio(s.harness, s.client)
         step_ratios.append((best, med))
+        least_steps.append(_ratio(s.least, s.client))
+        over_least_steps.append(_ratio(s.harness, s.least))
         shown = s.target.value if len(s.target.value) <= 24 else s.target.value[:21] + "…"
         shown = shown.replace("|", "\\|")
         print(
             f"| {s.name} | {s.fmt} | {s.elements:,} | {s.target.field}={shown!r} | {_ms(s.client)} "
-            f"| {_ms(s.harness)} | **{best:.2f}** | **{med:.2f}** |"
+            f"| {_ms(s.least)} | {_ms(s.harness)} | **{best:.2f}** | **{med:.2f}** "
+            f"| {least_steps[-1][1]:.2f} | {over_least_steps[-1][1]:.2f} |"
         )
     print(f"\n{_summary('step / client step', step_ratios)}")
+    print(f"\n{_summary('least step / client step', least_steps)}")
+    print(f"\n{_summary('step / least step', over_least_steps)}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -222,3 +222,34 @@ def test_a_share_column_is_a_ratio_and_a_time_column_is_not() -> None:
     assert [table.headers[i] for i in agree.ratio_columns(table)] == ["harness share of the step"]
     (cell,) = agree.agreement([text, text.replace("41.2%", "47.0%")])
     assert cell.values == (41.2, 47.0) and cell.over(0.10)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["uiautomator_tty_dialog_windows_utf16le_bom.xml", "wda_springboard_home.xml", "wda_clock_alarms.json"],
+)
+def test_the_least_scene_and_least_step_build_what_a_parse_and_a_step_hand_back(name: str) -> None:
+    # parse.py's "least" contenders are a floor only if they really build a Scene around the
+    # document's root and, for a step, the element the client's query found.
+    from amc.core.models import Scene, UIElement
+    from amc.drivers.hierarchy import decode_source, detect_format, parse_source
+    from amc.semantic import SemanticScene
+
+    from benchmarks import parse as parse_bench
+
+    data = (Path(__file__).parents[1] / "fixtures" / "hierarchy" / name).read_bytes()
+    utf8, text = decode_source(data, 1 << 30)
+    fmt = detect_format(utf8)
+    parsed = parse_source(data)
+    least = parse_bench._least_parse(data, text, fmt)()
+    assert isinstance(least, Scene) and least.platform == parsed.platform
+    targets = parse_bench._targets(data, fmt)
+    assert [t.field for t in targets] == ["text", "id"]
+    for target in targets:
+        scene, found, semantic = parse_bench._least_step(data, text, fmt, target)()  # type: ignore[misc]
+        assert isinstance(scene, Scene) and isinstance(semantic, SemanticScene)
+        assert isinstance(found, UIElement)
+        attribute = parse_bench._CLIENT_ATTRIBUTE[fmt][target.field]
+        assert found.attributes.get(attribute) == target.value
+        harness_found = parse_bench._harness_step(data, target)()[1]  # type: ignore[index]
+        assert harness_found.attributes.get(attribute) == target.value
