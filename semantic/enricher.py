@@ -79,24 +79,31 @@ _ANDROID_ALERT_TEXT_IDS = ("alertTitle", "permission_message")  # the first one 
 _ALERT_TEXT_QUERY: Query = (tuple(("identifier", "~", i) for i in _ANDROID_ALERT_TEXT_IDS), *_HAS_TEXT)
 
 
+def _said(value: str | None) -> str | None:
+    """``value`` without surrounding blanks; None when nothing else is left (a name is never blank)."""
+    return (value or "").strip() or None
+
+
 def _alert_name(el: UIElement, platform: str) -> str:
     """What an alert says about itself: its label or name (iOS); its title or the permission
-    prompt's question, else its first text (Android, where resource ids are not words)."""
-    if platform == "ios" and (el.label or el.identifier):
-        return el.label or el.identifier or el.type
+    prompt's question, else its first text (Android, where resource ids are not words). Blank
+    values are passed over: a dialog whose title is only spaces is named by what it says next."""
+    if platform == "ios":
+        named = _said(el.label) or _said(el.identifier)
+        if named:
+            return named
     found: dict[str, str] = {}  # the first text of each id, in one walk
     for node in candidates(el, _ALERT_TEXT_QUERY):
         local = (node.identifier or "").rsplit("/", 1)[-1]
-        if local in _ANDROID_ALERT_TEXT_IDS and local not in found and node.visible and node.text:
-            found[local] = node.text.strip() or node.text
+        text = _said(node.text) if local in _ANDROID_ALERT_TEXT_IDS and node.visible else None
+        if text and local not in found:
+            found[local] = text
             if local == _ANDROID_ALERT_TEXT_IDS[0]:
                 break  # the title wins: no need to look further
     for wanted in _ANDROID_ALERT_TEXT_IDS:
         if wanted in found:
             return found[wanted]
-    if el.text and el.text.strip():
-        return el.text.strip()
-    return _first_text(el) or el.label or el.type
+    return _said(el.text) or _first_text(el) or _said(el.label) or _said(el.type) or "alert"
 
 
 def _is_android_title_bar(el: UIElement) -> bool:

@@ -67,3 +67,58 @@ def test_amc_semantic_switch() -> None:
     assert semantic_enabled({"AMC_SEMANTIC": "off"}) is False
     with pytest.raises(ConfigError, match="AMC_SEMANTIC"):
         semantic_enabled({"AMC_SEMANTIC": "sometimes"})
+
+
+_BLANK_TITLE_DIALOG = (
+    b'<?xml version="1.0" encoding="UTF-8"?><hierarchy rotation="0">'
+    b'<node text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings"'
+    b' visible-to-user="true" bounds="[0,0][1080,2400]"/>'
+    b'<node text="" resource-id="" class="android.widget.FrameLayout" package="com.android.settings"'
+    b' visible-to-user="true" bounds="[100,800][980,1400]">'
+    b'<node text="   " resource-id="android:id/alertTitle" class="android.widget.TextView"'
+    b' package="com.android.settings" visible-to-user="true" bounds="[150,850][900,950]"/>'
+    b'<node text=" Forget this network? " resource-id="android:id/message" class="android.widget.TextView"'
+    b' package="com.android.settings" visible-to-user="true" bounds="[150,960][900,1100]"/>'
+    b"</node></hierarchy>"
+)
+
+
+def test_a_dialog_with_a_blank_title_is_named_by_what_it_says_next() -> None:
+    # A title of spaces used to become the page name, which SemanticScene refuses: enrich() raised
+    # and the step lost its page.
+    from amc.drivers.hierarchy import parse_source
+
+    result = DefaultEnricher().enrich(parse_source(_BLANK_TITLE_DIALOG))
+    assert result is not None
+    assert (result.page, result.alert, result.source) == (
+        "Forget this network?",
+        "Forget this network?",
+        "alert",
+    )
+
+
+def test_an_ios_alert_with_a_blank_label_is_named_by_its_text() -> None:
+    alert = UIElement(
+        "XCUIElementTypeAlert",
+        label="  ",
+        identifier=" ",
+        bounds=Bounds(20, 300, 370, 500),
+        children=(
+            UIElement(
+                "XCUIElementTypeStaticText", label="Allow?", text="Allow?", bounds=Bounds(30, 310, 360, 340)
+            ),
+        ),
+    )
+    app = UIElement("XCUIElementTypeApplication", bounds=Bounds(0, 0, 390, 844), children=(alert,))
+    result = DefaultEnricher().enrich(Scene("d", "ios", app))
+    assert result is not None and (result.page, result.alert) == ("Allow?", "Allow?")
+
+
+def test_an_alert_with_nothing_but_blanks_is_named_by_its_type() -> None:
+    blank = UIElement(
+        "android.widget.FrameLayout", text=" ", visible=True, bounds=Bounds(100, 800, 980, 1400)
+    )
+    main = UIElement("android.widget.FrameLayout", visible=True, bounds=Bounds(0, 0, 1080, 2400))
+    root = UIElement("hierarchy", bounds=Bounds(0, 0, 1080, 2400), children=(main, blank))
+    result = DefaultEnricher().enrich(Scene("d", "android", root))
+    assert result is not None and result.page == "android.widget.FrameLayout"
