@@ -8,8 +8,8 @@ Markdown tables:
   the WDA JSON source: ``json.loads``). "Least Scene" is the bare parse plus the Python objects
   every Scene is made of (its tree source, its root element, the Scene itself), built the
   cheapest way the code has, and nothing else: no format detection, no limits, no window or app.
-  No Scene can cost less; on a small input it is most of the ratio, and "Scene / least" says what
-  the parser adds on top of it.
+  A parser handing back these objects cannot cost less; on a small input they are most of the
+  ratio, and "Scene vs least" says what the parser adds on top of them.
 - **step**: what one step of a task pays to find its target: the parse, the enricher
   (``DefaultEnricher``: title, keyboard, alert) and one selector resolved (``Selector(text=…)``,
   then ``Selector(id=…)`` of an element on the screen), against what a client used directly pays:
