@@ -17,6 +17,12 @@ Markdown tables:
   walk over the dicts). "Least step" is the client's step plus the least Scene and the Python
   objects a step hands back (the element found, a ``SemanticScene``), with no rule run.
 
+Every contender starts from the same bytes and pays for reading them. Where lxml refuses a dump as
+it is (``uiautomator dump /dev/tty`` redirected by a Windows shell: UTF-16 with a BOM and a line of
+text after the root), the client's side parses what :func:`client_read` makes of it (decoded,
+encoded as UTF-8, the trailing text cut), read again on every call as the harness decodes it on
+every call; the JSON source goes to ``json.loads`` as bytes, as it comes off the wire.
+
     python benchmarks/parse.py [--repeats N] [--quick] [--seconds S] [--only TEXT ...]
 
 Method: contenders run in the same process, interleaved in blocks whose order rotates from
@@ -162,15 +168,31 @@ def _warm_up(seconds: float = 1.0) -> None:
 # --- what each side runs -----------------------------------------------------------------------------
 
 
-def _bare_input(data: bytes) -> bytes:
-    """What plain lxml can read of ``data``: as is, or (UTF-16 capture, text after the root) the
-    UTF-8 bytes without the trailing line, which favours the bare side."""
+def client_read(data: bytes) -> bytes:
+    """What a client does to a dump plain lxml cannot read as is before it parses it: a UTF-16
+    file (``uiautomator dump /dev/tty`` redirected by a Windows shell) decoded and encoded as
+    UTF-8, and the text after the last tag (``UI hierchary dumped to: /dev/tty``) cut off."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        data = data.decode("utf-16").encode("utf-8")
+    return data[: data.rfind(b">") + 1]
+
+
+def _needs_reading(data: bytes) -> bool:
+    """Whether lxml refuses ``data`` as it is, so that every contender but the harness parses what
+    :func:`client_read` makes of it, read again on every call: the client pays for reading the
+    bytes it was given as the harness pays for its own decoding."""
     try:
         etree.fromstring(data, _BARE_PARSER)
-        return data
     except etree.XMLSyntaxError:
-        utf8, _ = decode_source(data, 1 << 30)
-        return utf8[: utf8.rstrip().rfind(b">") + 1]
+        etree.fromstring(client_read(data), _BARE_PARSER)  # a read that does not parse fails here
+        return True
+    return False
+
+
+def _bare_parse(data: bytes) -> Callable[[], object]:
+    if _needs_reading(data):
+        return lambda: etree.fromstring(client_read(data), _BARE_PARSER)
+    return lambda: etree.fromstring(data, _BARE_PARSER)
 
 
 # The raw attribute a client queries for each selector field, per format.
@@ -217,22 +239,26 @@ def _json_nodes(node: Any) -> Iterator[Mapping[str, Any]]:
         stack.extend(reversed(el.get("children") or ()))
 
 
-def _client_step(data: bytes, text: str, fmt: str, target: Target) -> Callable[[], object]:
+def _client_step(data: bytes, fmt: str, target: Target) -> Callable[[], object]:
     attribute = _CLIENT_ATTRIBUTE[fmt][target.field]
     if fmt == "wda-json":
 
         def json_step() -> object:
-            doc = json.loads(text)
+            doc = json.loads(data)
             tree = doc.get("value", doc)
             return next(n for n in _json_nodes(tree) if n.get(attribute) == target.value)
 
         return json_step
-    plain = _bare_input(data)
-    query = etree.XPath(f"//*[@{attribute} = $v]")
+    query, value = etree.XPath(f"//*[@{attribute} = $v]"), target.value
+    if _needs_reading(data):
+
+        def read_step() -> object:
+            return query(etree.fromstring(client_read(data), _BARE_PARSER), v=value)[0]  # type: ignore[index]
+
+        return read_step
 
     def xml_step() -> object:
-        root = etree.fromstring(plain, _BARE_PARSER)
-        return query(root, v=target.value)[0]  # type: ignore[index]
+        return query(etree.fromstring(data, _BARE_PARSER), v=value)[0]  # type: ignore[index]
 
     return xml_step
 
@@ -257,34 +283,35 @@ def _xml_schema(fmt: str) -> Any:
     return ANDROID if FORMATS[fmt] == "android" else IOS
 
 
-def _least_parse(data: bytes, text: str, fmt: str) -> Callable[[], object]:
+def _least_parse(data: bytes, fmt: str) -> Callable[[], object]:
     """The bare parse and the objects every Scene is made of: its tree source, its root element
     (the document's root, built by the format's own element builder) and the Scene."""
     if fmt == "wda-json":
 
         def json_least() -> object:
-            doc = json.loads(text)
+            doc = json.loads(data)
             tree = doc.get("value", doc)
             return _least_scene(JsonSource([tree]).view(tree), fmt, None)
 
         return json_least
-    plain, schema = _bare_input(data), _xml_schema(fmt)
+    schema, read = _xml_schema(fmt), _needs_reading(data)
 
     def xml_least() -> object:
+        plain = client_read(data) if read else data
         node = etree.fromstring(plain, _BARE_PARSER)
         return _least_scene(XmlSource(schema).view(node), fmt, plain)
 
     return xml_least
 
 
-def _least_step(data: bytes, text: str, fmt: str, target: Target) -> Callable[[], object]:
+def _least_step(data: bytes, fmt: str, target: Target) -> Callable[[], object]:
     """The client's step, plus the least Scene and what a step hands back: the element found (built
     by the format's element builder) and a ``SemanticScene``; no rule is run."""
     attribute = _CLIENT_ATTRIBUTE[fmt][target.field]
     if fmt == "wda-json":
 
         def json_least() -> object:
-            doc = json.loads(text)
+            doc = json.loads(data)
             tree = doc.get("value", doc)
             found = next(n for n in _json_nodes(tree) if n.get(attribute) == target.value)
             source = JsonSource([tree])
@@ -292,15 +319,16 @@ def _least_step(data: bytes, text: str, fmt: str, target: Target) -> Callable[[]
             return scene, source.view(found), SemanticScene(page=target.value)
 
         return json_least
-    plain, schema = _bare_input(data), _xml_schema(fmt)
-    query = etree.XPath(f"//*[@{attribute} = $v]")
+    schema, query, value = _xml_schema(fmt), etree.XPath(f"//*[@{attribute} = $v]"), target.value
+    read = _needs_reading(data)
 
     def xml_least() -> object:
+        plain = client_read(data) if read else data
         node = etree.fromstring(plain, _BARE_PARSER)
-        found = query(node, v=target.value)[0]  # type: ignore[index]
+        found = query(node, v=value)[0]  # type: ignore[index]
         source = XmlSource(schema)
         scene = _least_scene(source.view(node), fmt, plain)
-        return scene, source.view(found), SemanticScene(page=target.value)
+        return scene, source.view(found), SemanticScene(page=value)
 
     return xml_least
 
@@ -344,15 +372,14 @@ def _rounds(data: bytes, repeats: int) -> int:
 
 
 def measure(name: str, data: bytes, repeats: int, seconds: float) -> tuple[Row, list[StepRow]]:
-    utf8, text = decode_source(data, 1 << 30)
+    utf8, _ = decode_source(data, 1 << 30)
     fmt = detect_format(utf8)
     candidates: dict[str, Callable[[], object]] = {}
     if fmt == "wda-json":
-        candidates["bare"] = lambda: json.loads(text)
+        candidates["bare"] = lambda: json.loads(data)
     else:
-        plain = _bare_input(data)
-        candidates["bare"] = lambda: etree.fromstring(plain, _BARE_PARSER)
-    candidates["least"] = _least_parse(data, text, fmt)
+        candidates["bare"] = _bare_parse(data)
+    candidates["least"] = _least_parse(data, fmt)
     candidates["scene"] = lambda: parse_source(data)
     elements = len(parse_source(data))
     rounds = _rounds(data, repeats)
@@ -361,8 +388,8 @@ def measure(name: str, data: bytes, repeats: int, seconds: float) -> tuple[Row, 
     steps: list[StepRow] = []
     for target in _targets(data, fmt):
         contenders = {
-            "client": _client_step(data, text, fmt, target),
-            "least": _least_step(data, text, fmt, target),
+            "client": _client_step(data, fmt, target),
+            "least": _least_step(data, fmt, target),
             "harness": _harness_step(data, target),
         }
         found = contenders["harness"]()[1]  # type: ignore[index]

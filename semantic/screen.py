@@ -19,7 +19,6 @@ _IOS_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
 _IOS_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
 # Resource-id local names of Android's AlertDialog layout and the runtime-permission dialog.
 _ANDROID_DIALOG_IDS = frozenset({"alertTitle", "parentPanel", "grant_dialog"})
-_ANDROID_DIALOG_PACKAGES = ("permissioncontroller", "packageinstaller")
 # The runtime-permission prompt's ids keep the platform's namespace even in Google's package
 # (``com.android.permissioncontroller:id/permission_allow_button`` in package
 # ``com.google.android.permissioncontroller``: tests/fixtures/real/android, uiautomator dumps).
@@ -39,26 +38,13 @@ class Cover:
     alert: UIElement | None
 
 
-def _android_windows(root: UIElement) -> list[tuple[UIElement, str]]:
-    """The top-level windows with the package each belongs to: its own, else its first
-    descendant's (read from the document: no element is built for it)."""
-    windows = root.children if root.type == "hierarchy" else (root,)
-    return [(w, first_attribute(w, "package") or "") for w in windows]
-
-
-def _android_keyboard(windows: list[tuple[UIElement, str]]) -> bool:
-    return any(w.visible and not w.bounds.is_empty() and is_ime_package(pkg) for w, pkg in windows)
-
-
 def keyboard_visible(scene: Scene) -> bool:
     """True when an on-screen keyboard is shown (so part of the screen is covered).
 
     iOS: a visible ``XCUIElementTypeKeyboard``. Android: a visible top-level window of an
     input-method package (see :func:`amc.core.apps.is_ime_package`).
     """
-    if scene.platform == "ios":
-        return _ios_cover(scene.root).keyboard
-    return _android_keyboard(_android_windows(scene.root))
+    return cover_of(scene).keyboard
 
 
 def _ios_cover(root: UIElement) -> Cover:
@@ -76,17 +62,37 @@ def _ios_cover(root: UIElement) -> Cover:
     return Cover(keyboard, alert)
 
 
-def _android_alert(all_windows: list[tuple[UIElement, str]]) -> UIElement | None:
-    windows = [(w, pkg) for w, pkg in all_windows if w.visible and not is_ime_package(pkg)]
-    apps = [w for w, pkg in windows if pkg != ANDROID_SYSTEMUI]
-    largest = max(apps, key=lambda w: w.bounds.area, default=None)
-    for w, pkg in windows:
-        if any(marker in pkg for marker in _ANDROID_DIALOG_PACKAGES):
-            return w
-        floating = w.bounds.left > 0 and w.bounds.top > 0 and not w.bounds.is_empty()
+def _is_dialog_package(package: str) -> bool:
+    """A runtime-permission or package-installer package, Google's or the platform's."""
+    return "permissioncontroller" in package or "packageinstaller" in package
+
+
+def _android_cover(root: UIElement) -> Cover:
+    """The keyboard and the alert from the top-level windows, read once each. A window belongs
+    to its own package, else its first descendant's (read from the document: no element is
+    built for it); invisible windows count for neither."""
+    keyboard = False
+    shown: list[tuple[UIElement, str]] = []  # the visible windows but the keyboard's
+    apps: list[UIElement] = []  # those of them that are not SystemUI's
+    for w in root.children if root.type == "hierarchy" else (root,):
+        pkg = first_attribute(w, "package") or ""
+        if not w.visible:
+            continue
+        if is_ime_package(pkg):
+            keyboard = keyboard or not w.bounds.is_empty()
+            continue
+        shown.append((w, pkg))
+        if pkg != ANDROID_SYSTEMUI:
+            apps.append(w)
+    largest = apps[0] if len(apps) == 1 else max(apps, key=lambda w: w.bounds.area, default=None)
+    for w, pkg in shown:
+        if _is_dialog_package(pkg):
+            return Cover(keyboard, w)
+        b = w.bounds
+        floating = b.left > 0 and b.top > 0 and not b.is_empty()
         if floating and pkg != ANDROID_SYSTEMUI and (w is not largest or len(apps) == 1):
-            return w
-    for w, _ in windows:
+            return Cover(keyboard, w)
+    for w, _ in shown:
         for el in candidates(w, _ANDROID_DIALOG_QUERY):
             ident = el.identifier
             if (
@@ -97,8 +103,8 @@ def _android_alert(all_windows: list[tuple[UIElement, str]]) -> UIElement | None
                     or ident.startswith(_PERMISSION_ID_PREFIXES)
                 )
             ):
-                return w
-    return None
+                return Cover(keyboard, w)
+    return Cover(keyboard, None)
 
 
 def alert_of(scene: Scene) -> UIElement | None:
@@ -111,14 +117,9 @@ def alert_of(scene: Scene) -> UIElement | None:
     attribute still carry), floats (touches neither the left nor the top edge) above the app's
     main window, or holds an AlertDialog panel (``…:id/alertTitle``, ``…:id/parentPanel``).
     """
-    if scene.platform == "ios":
-        return _ios_cover(scene.root).alert
-    return _android_alert(_android_windows(scene.root))
+    return cover_of(scene).alert
 
 
 def cover_of(scene: Scene) -> Cover:
-    """:func:`keyboard_visible` and :func:`alert_of` together, the windows read once."""
-    if scene.platform == "ios":
-        return _ios_cover(scene.root)
-    windows = _android_windows(scene.root)
-    return Cover(_android_keyboard(windows), _android_alert(windows))
+    """:func:`keyboard_visible` and :func:`alert_of` together, in one pass."""
+    return _ios_cover(scene.root) if scene.platform == "ios" else _android_cover(scene.root)

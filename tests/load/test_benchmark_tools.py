@@ -238,18 +238,47 @@ def test_the_least_scene_and_least_step_build_what_a_parse_and_a_step_hand_back(
     from benchmarks import parse as parse_bench
 
     data = (Path(__file__).parents[1] / "fixtures" / "hierarchy" / name).read_bytes()
-    utf8, text = decode_source(data, 1 << 30)
+    utf8, _ = decode_source(data, 1 << 30)
     fmt = detect_format(utf8)
     parsed = parse_source(data)
-    least = parse_bench._least_parse(data, text, fmt)()
+    least = parse_bench._least_parse(data, fmt)()
     assert isinstance(least, Scene) and least.platform == parsed.platform
     targets = parse_bench._targets(data, fmt)
     assert [t.field for t in targets] == ["text", "id"]
     for target in targets:
-        scene, found, semantic = parse_bench._least_step(data, text, fmt, target)()  # type: ignore[misc]
+        scene, found, semantic = parse_bench._least_step(data, fmt, target)()  # type: ignore[misc]
         assert isinstance(scene, Scene) and isinstance(semantic, SemanticScene)
         assert isinstance(found, UIElement)
         attribute = parse_bench._CLIENT_ATTRIBUTE[fmt][target.field]
         assert found.attributes.get(attribute) == target.value
         harness_found = parse_bench._harness_step(data, target)()[1]  # type: ignore[index]
         assert harness_found.attributes.get(attribute) == target.value
+
+
+@pytest.mark.parametrize(
+    "name", ["uiautomator_tty_dialog_windows_utf16le_bom.xml", "uiautomator_tty_dialog.xml"]
+)
+def test_the_client_reads_a_dump_lxml_refuses_and_finds_what_the_harness_finds(name: str) -> None:
+    # A Windows shell's UTF-16 redirect and the trailing "dumped to" line make lxml refuse the
+    # file; the client contenders pay for reading it (decode, encode, cut) on every call, and
+    # that read must give the same tree the harness parses, not a shorter or a different one.
+    from amc.drivers.hierarchy import decode_source, detect_format, parse_source
+    from lxml import etree
+
+    from benchmarks import parse as parse_bench
+
+    data = (Path(__file__).parents[1] / "fixtures" / "hierarchy" / name).read_bytes()
+    with pytest.raises(etree.XMLSyntaxError):
+        etree.fromstring(data)
+    assert parse_bench._needs_reading(data)
+    read = parse_bench.client_read(data)
+    assert read.endswith(b"</hierarchy>") and read.startswith(b"<?xml")
+    root = parse_bench._bare_parse(data)()
+    assert sum(1 for _ in root.iter()) == len(parse_source(data))
+    fmt = detect_format(decode_source(data, 1 << 30)[0])
+    for target in parse_bench._targets(data, fmt):
+        found = parse_bench._client_step(data, fmt, target)()
+        attribute = parse_bench._CLIENT_ATTRIBUTE[fmt][target.field]
+        assert found.get(attribute) == target.value  # type: ignore[attr-defined]
+    plain = (Path(__file__).parents[1] / "fixtures" / "hierarchy" / "wda_springboard_home.xml").read_bytes()
+    assert not parse_bench._needs_reading(plain)
