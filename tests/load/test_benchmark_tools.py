@@ -282,3 +282,16 @@ def test_the_client_reads_a_dump_lxml_refuses_and_finds_what_the_harness_finds(n
         assert found.get(attribute) == target.value  # type: ignore[attr-defined]
     plain = (Path(__file__).parents[1] / "fixtures" / "hierarchy" / "wda_springboard_home.xml").read_bytes()
     assert not parse_bench._needs_reading(plain)
+
+
+def test_the_latency_table_compares_the_step_with_the_devices_own_time() -> None:
+    # The share of a step at 100 ms latency divides absolute times; the ratio the agreement holds
+    # to 10% is the step against the device's own time, both read off the same steps.
+    _, latency = overhead.run(steps=2, rounds=1, latency_steps=1, latency_rounds=1)
+    (table,) = agree.read_tables(latency.render())
+    assert [table.headers[i] for i in agree.ratio_columns(table)] == ["vs the device's own time"]
+    step, device = table.rows[0], table.rows[1]
+    assert step[0].startswith("the step") and device[0].startswith("the device's own time")
+    ratio, step_ms, device_ms = float(step[3].rstrip("x")), float(step[1]), float(device[1])
+    assert ratio == pytest.approx(step_ms / device_ms, rel=1e-3)
+    assert 1.0 < ratio < 1.5
