@@ -179,6 +179,7 @@ class CallResult:
     launch_requests: int
     typing_code: str
     typing_requests: int
+    first_typing_requests: int
 
 
 def _focus_user_name(device: SimDevice) -> None:
@@ -205,7 +206,9 @@ def measure_calls(backend: str) -> list[CallResult]:
             if c.device.foreground() != app:
                 raise RuntimeError(f"{c.way}: {app} is not in front after the launch")
             _focus_user_name(c.device)
-            c.typing("q")  # the first time may select an input method or open a session: not measured
+            c.faults.reset_counts()
+            c.typing("q")  # the first call: it may select an input method or open a session
+            first = c.device_requests()
             c.faults.reset_counts()
             c.typing("qa")
             typed = c.device_requests()
@@ -213,7 +216,9 @@ def measure_calls(backend: str) -> list[CallResult]:
             if run is None or not run.values.get("username", "").endswith("qa"):
                 raise RuntimeError(f"{c.way}: the field holds {run and run.values.get('username')!r}")
             way = c.way if c.harness else c.way.split(" (")[0]  # uiautomator2's calls: one row
-            out.append(CallResult(c.backend, way, c.harness, c.launch_code, launched, c.typing_code, typed))
+            out.append(
+                CallResult(c.backend, way, c.harness, c.launch_code, launched, c.typing_code, typed, first)
+            )
     return out
 
 
@@ -275,6 +280,8 @@ def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> l
                 f"`{r.typing_code}`",
                 f"**{r.typing_requests}**",
                 "" if r.harness else _difference(ours.typing_requests - r.typing_requests),
+                r.first_typing_requests,
+                "" if r.harness else _difference(ours.first_typing_requests - r.first_typing_requests),
             ]
         )
     return [
@@ -289,12 +296,15 @@ def run(*, rounds: int = 15, latency_rounds: int = 5, flow_rounds: int = 3) -> l
                 "type",
                 "requests",
                 "vs client",
+                "first type",
+                "vs client (first)",
             ],
             call_rows,
             notes=[
                 'launch: Settings from the home screen; type: "qa" into the demo app\'s focused user '
-                "name field, after one unmeasured call (over uiautomator2 the first one makes "
-                "AdbKeyboard the current input method: 3 commands more, once per driver).",
+                "name field, after one call counted apart (first type: a driver's or client's first "
+                "call; over uiautomator2 it makes AdbKeyboard the phone's current input method, "
+                "which it is not when the phone starts).",
                 "The harness's launch is the launch and one check that the app came to the front (the "
                 "clients send the launch alone and check nothing): one request more, the one "
                 "verification. Its typing over uiautomator2 is one AdbKeyboard broadcast whose "
