@@ -20,13 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+from amc.agent.mcp_server import build_server
+from amc.agent.prompt import request_messages
+from amc.agent.service import DeviceService
+from amc.agent.tools import DONE, action_tools, openai_tools
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.simulated import SimDriver
-from amc.runtime.agent.mcp_server import build_server
-from amc.runtime.agent.prompt import request_messages
-from amc.runtime.agent.service import DeviceService
-from amc.runtime.agent.tools import DONE, action_tools, openai_tools
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import open_session
 from amc.semantic.enricher import DefaultEnricher

@@ -3,7 +3,7 @@
 ``tests/conftest.py`` pins adb to an unreachable port (and adbutils to ``/bin/false``) when it is
 imported, which happens whenever ``tests/`` is collected, including for ``pytest -m device``. When a
 run selects only device tests and may drive a real device, this puts back the values the shell had
-when pytest started (``amc.runtime.pytest_plugin.LAUNCH_ENVIRON``), so discovery and ``android:SERIAL``
+when pytest started (``amc.pytest_plugin.LAUNCH_ENVIRON``), so discovery and ``android:SERIAL``
 reach the real adb server. Runs on simulated devices only, and every other run, are left alone.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from amc.runtime.pytest_plugin import LAUNCH_ENVIRON, requires_device_mark, state_of
+from amc.pytest_plugin import LAUNCH_ENVIRON, requires_device_mark, state_of
 
 ADB_ENVIRONMENT = ("ANDROID_ADB_SERVER_HOST", "ANDROID_ADB_SERVER_PORT", "ADBUTILS_ADB_PATH")
 

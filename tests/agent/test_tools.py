@@ -6,9 +6,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from amc.core.errors import StepArgumentError
-from amc.core.selectors import Selector
-from amc.runtime.agent.tools import (
+from amc.agent.tools import (
     DONE,
     LLM_REASON_FIELDS,
     PLANNER_ONLY,
@@ -21,6 +19,8 @@ from amc.runtime.agent.tools import (
     step_from_call,
     undescribed_arguments,
 )
+from amc.core.errors import StepArgumentError
+from amc.core.selectors import Selector
 from amc.runtime.executor import ACTIONS, Action
 
 # The names the issue promises MCP clients (issue 16): a contract, not a copy of the table.

@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from amc.cli.run import setup_run
 from amc.drivers import connect as connect_module
-from amc.runtime.cli.run import setup_run
-from amc.runtime.flows import BLOCK_COMMANDS, COMMANDS, load_flow
-from amc.runtime.flows.conditions import CONDITION_KEYS
-from amc.runtime.flows.loader import TOP_KEYS
+from amc.flows import BLOCK_COMMANDS, COMMANDS, load_flow
+from amc.flows.conditions import CONDITION_KEYS
+from amc.flows.loader import TOP_KEYS
 
 from .helpers import EXAMPLES, REPO, amc
 

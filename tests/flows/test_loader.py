@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import FlowError
-from amc.runtime.flows import COMMANDS, MAX_FLOW_BYTES, FlowValidationError, load_flow, parse_flow
+from amc.flows import COMMANDS, MAX_FLOW_BYTES, FlowValidationError, load_flow, parse_flow
 
 from .helpers import write_flow
 

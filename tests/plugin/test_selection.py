@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 from amc.drivers.base import DeviceInfo
-from amc.runtime.pytest_plugin import requires_device_mark
-from amc.runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
+from amc.pytest_plugin import requires_device_mark
+from amc.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
 
 DEVICE_AND_UNIT = """
 import pytest
