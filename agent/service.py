@@ -31,7 +31,7 @@ from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
 from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
-from ..runtime.planner import Planner
+from ..runtime.planner import ObservingPlanner, Planner, planner_inputs
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
 from ..runtime.session import Session, StepOutcome
 from ..runtime.task import TaskRunner, TaskRunnerConfig, open_session
@@ -81,11 +81,12 @@ def _world_summary(world: WorldState | None) -> dict[str, Any] | None:
 class _Told:
     """A planner whose steps carry the reasons an agent gave for running them (as ``thinking``)."""
 
-    def __init__(self, planner: Planner, note: str | None) -> None:
+    def __init__(self, planner: Planner | ObservingPlanner, note: str | None) -> None:
         self.planner, self.note = planner, note
+        self._inputs = planner_inputs(planner.plan)
 
     def plan(self, **turn: Any) -> list[PlannedStep]:
-        steps = self.planner.plan(**turn)
+        steps: list[PlannedStep] = self.planner.plan(**{k: v for k, v in turn.items() if k in self._inputs})
         if not self.note:
             return steps
         return [s if s.thinking else dataclasses.replace(s, thinking=self.note) for s in steps]

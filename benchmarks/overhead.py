@@ -231,13 +231,19 @@ class _TimedWorld(WorldModel):
         super().__init__()
         self.clock = clock
 
-    def see(self, observation: Observation) -> None:
+    def see(self, scene: Scene | None, semantic_scene: SemanticScene | None = None) -> None:
         with self.clock.phase("world hook"):
-            super().see(observation)
+            super().see(scene, semantic_scene)
 
-    def observe(self, observation: Observation | None, step: PlannedStep, result: StepResult) -> None:
+    def observe(
+        self,
+        scene: Scene | None,
+        semantic_scene: SemanticScene | None,
+        step: PlannedStep,
+        result: StepResult,
+    ) -> None:
         with self.clock.phase("world hook"):
-            super().observe(observation, step, result)
+            super().observe(scene, semantic_scene, step, result)
 
 
 class _TimedListener:
