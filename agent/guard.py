@@ -1,6 +1,6 @@
 """The agent's executor: the action table with its guardrails, and a way to record a bad reply.
 
-- :func:`agent_actions` is :data:`~amc.runtime.executor.ACTIONS` with every action that names an
+- :func:`agent_actions` is :data:`~amc.actions.ACTIONS` with every action that names an
   app (``launch_app``, ``terminate_app``, and any the table gains that takes ``app_id``) refusing
   an app outside ``allowed_apps`` (when given); only checks (``assert_app``) may name any app. The
   step fails with ``GuardrailViolation`` before any device request, its error naming the allowed
@@ -16,14 +16,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from ..actions import ACTIONS, Action, Param, Screen
+from ..actions.kinds import Anything, Text
 from ..core.apps import is_home_screen
-from ..core.errors import GuardrailViolation, ModelReplyError, StepArgumentError
-from ..core.steps import APP_ID_KEYS, app_id_from_args
+from ..core.errors import GuardrailViolation, ModelReplyError
 from ..drivers.base import Driver
-from ..runtime.executor import ACTIONS, Action, Executor, Screen
+from ..runtime.executor import Executor
 
 __all__ = ["REPLY_ERROR", "agent_actions", "agent_executor", "outside_allowed"]
 
@@ -42,8 +44,8 @@ def outside_allowed(app: str | None, allowed: Collection[str]) -> bool:
 def _guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
     inner = action.handler
 
-    def handler(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-        app = app_id_from_args(args)
+    def handler(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
+        app = args.get("app_id")
         if app is None and name in _ANY_APP_WITHOUT_ONE:
             raise GuardrailViolation(
                 f"{name} names no app, so it may open any; with allowed apps it must name one "
@@ -55,18 +57,30 @@ def _guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
                 f"{app} is outside the allowed apps ({', '.join(sorted(allowed))}); {name} refused",
                 hint="use one of the allowed apps, or finish with done",
             )
-        return inner(ex, args, screen)
+        return inner(driver, args, screen)
 
-    return Action(handler, action.keys, action.idempotent, f"{action.summary} (allowed apps only)")
+    return dataclasses.replace(action, handler=handler, summary=f"{action.summary} (allowed apps only)")
 
 
-def _reply_error(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    problem = args.get("problem")
-    if not isinstance(problem, str) or not problem:
-        raise StepArgumentError("reply_error needs 'problem': what was wrong with the reply")
+def _reply_error(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     raise ModelReplyError(
-        problem, hint="answer with exactly one call of an offered tool, its arguments a JSON object"
+        args["problem"], hint="answer with exactly one call of an offered tool, its arguments a JSON object"
     )
+
+
+REPLY_ERROR_ACTION = Action(
+    REPLY_ERROR,
+    "record a model reply that could not be used",
+    _reply_error,
+    params=(
+        Param("problem", Text(max_length=4000), "what was wrong with the reply", required=True),
+        Param("tool", Anything(), "the tool the reply named"),
+        Param("arguments", Anything(), "the arguments it sent"),
+    ),
+    idempotent=True,
+    looks_after=False,
+    offered=False,
+)
 
 
 def agent_actions(
@@ -77,14 +91,9 @@ def agent_actions(
     allowed = frozenset(allowed_apps)
     if allowed:
         for name, action in actions.items():
-            if action.keys & set(APP_ID_KEYS) and name not in _CHECKS:
+            if action.param("app_id") is not None and name not in _CHECKS:
                 table[name] = _guarded(name, action, allowed)
-    table[REPLY_ERROR] = Action(
-        _reply_error,
-        frozenset({"problem", "tool", "arguments"}),
-        True,
-        "record a model reply that could not be used",
-    )
+    table[REPLY_ERROR] = REPLY_ERROR_ACTION
     return table
 
 

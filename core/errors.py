@@ -256,9 +256,16 @@ class ConfigError(HarnessError):
 
 
 class StepArgumentError(HarnessError):
-    """A planned step names an unknown action or carries arguments the action cannot use."""
+    """A planned step names an unknown action or carries arguments the action cannot use.
+
+    ``argument`` names the argument that was wrong when one was (a flow file points at its value).
+    """
 
     category = "argument"
+
+    def __init__(self, message: str, *, hint: str | None = None, argument: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.argument = argument
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.errors import FlowError
-from .commands import BARE_COMMANDS, READERS, app_ref, target
+from .commands import BARE_COMMANDS, app_ref, read_command, target
 from .conditions import CONDITION_KEYS, AppIs, Combined, Condition, PlatformIs, Seen
 from .model import BLOCK_COMMANDS, COMMANDS, Flow, FlowStep, Repeat, Retry, RunFlow
 from .model import Node as FlowNode
@@ -236,7 +236,7 @@ def _item(r: NodeReader, item: Node, number: int, include: Includer, problems: l
         return _retry(r, value_node, number, mods, include, problems)
     if command == "run_flow":
         return _run_flow(r, value_node, number, mods, include)
-    args, app = READERS[command](r, value_node, command)
+    args, app = read_command(r, value_node, command)
     return FlowStep(number, command, r.pos(key_node), args, app, mods.optional, mods.when)
 
 

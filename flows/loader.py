@@ -28,14 +28,13 @@ from typing import Any
 import yaml
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
+from ..actions.waiting import MAX_WAIT
 from ..core.errors import FlowError
 from .blocks import MAX_STEPS, read_steps
-from .commands import KNOWN_KEYS, MAX_TIMEOUT
 from .model import Flow, FlowValidationError
 from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, kind, suggest
 
 __all__ = [
-    "KNOWN_KEYS",
     "MAX_DEPTH",
     "MAX_FLOW_BYTES",
     "MAX_INCLUDES",
@@ -130,7 +129,7 @@ def _read_defaults(r: NodeReader, node: Node) -> float | None:
     entries = r.mapping(node, "defaults", ("timeout",))
     if "timeout" not in entries:
         return None
-    return r.number(entries["timeout"], "defaults' timeout", 0, MAX_TIMEOUT)
+    return r.number(entries["timeout"], "defaults' timeout", 0, MAX_WAIT)
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """Waiting for the screen: bounded polls of fresh observations, and what a failure says.
 
-Every step that looks for something on screen (a tap's target, ``wait_for``, the asserts,
+Every action that looks for something on screen (a tap's target, ``wait_for``, the asserts,
 ``scroll_until_visible``) waits here: it checks the latest observation, then looks again through
-the task's :class:`~amc.runtime.executor.Screen` (one device request per look) at most once per
-``interval`` until the check holds or ``timeout`` seconds have passed. A failure's message says
+the task's :class:`~amc.actions.base.Screen` (one device request per look) at most once per
+``interval`` until the check holds or ``timeout`` seconds have passed. Between two looks it pauses
+through the screen, so a stop request (Ctrl-C) ends the wait at once. A failure's message says
 what the screen showed (:func:`on_screen`).
 """
 
@@ -12,78 +13,42 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
-from ..core.durations import check_seconds
-from ..core.errors import HarnessError, StepArgumentError
+from ..core.errors import HarnessError
 from ..core.models import Scene, UIElement
 from ..core.selectors import Selector, tap_point
-from ..semantic.models import Observation
+from .base import Param, Screen
+from .kinds import Seconds
 
 __all__ = [
     "DEFAULT_INTERVAL",
     "MAX_WAIT",
+    "WAIT_PARAMS",
     "Found",
-    "Looker",
-    "interval_of",
-    "number",
     "on_screen",
     "poll",
     "target_check",
-    "timeout_of",
 ]
 
 MAX_WAIT = 300.0  # the longest a step may wait for the screen
 DEFAULT_INTERVAL = 0.25  # a real device's dump takes ~0.1-0.5 s itself: polls stay a few per second
 
-
-class Looker(Protocol):
-    """What a poll needs of the task's screen (the executor's ``Screen``)."""
-
-    @property
-    def latest(self) -> Observation | None: ...
-
-    def observe(self) -> Observation: ...
+# The two arguments of every action that waits for the screen; its default timeout is the action's
+# own (``Action.waits``), filled in by the executor when a step gives none.
+WAIT_PARAMS: tuple[Param, ...] = (
+    Param("timeout", Seconds(MAX_WAIT), "seconds to keep looking before failing"),
+    Param("interval", Seconds(MAX_WAIT, above_zero=True), "seconds between two looks"),
+)
 
 
-def number(args: Mapping[str, Any], name: str, *, default: float | None = None) -> float:
-    value = args.get(name, default)
-    if value is None:
-        raise StepArgumentError(f"missing argument {name!r}")
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise StepArgumentError(f"argument {name!r} must be a number, got {value!r}")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise StepArgumentError(f"argument {name!r} must be a finite number, got {value!r}")
-    return float(value)
-
-
-def timeout_of(args: Mapping[str, Any], default: float) -> float:
-    """A step's ``timeout``, by the one seconds rule (:func:`amc.core.durations.check_seconds`)."""
-    value = args.get("timeout", default)
-    return check_seconds(value, "argument 'timeout'", maximum=MAX_WAIT, error=StepArgumentError)
-
-
-def interval_of(args: Mapping[str, Any], timeout: float) -> float:
-    value = args.get("interval", DEFAULT_INTERVAL)
-    interval = check_seconds(
-        value, "argument 'interval'", maximum=MAX_WAIT, above_zero=True, error=StepArgumentError
-    )
-    return min(interval, max(timeout, 0.01))
-
-
-def poll(
-    screen: Looker,
-    args: Mapping[str, Any],
-    check: Callable[[Scene], Any],
-    *,
-    default_timeout: float,
-) -> tuple[Any, int, Scene]:
+def poll(screen: Screen, args: Mapping[str, Any], check: Callable[[Scene], Any]) -> tuple[Any, int, Scene]:
     """Run ``check`` on the latest Scene, then on fresh observations (each one look through the
-    screen), until it returns something other than None or ``timeout`` seconds have passed
+    screen), until it returns something other than None or the step's ``timeout`` has passed
     (bounded: at most one observation per ``interval``). Returns (what check returned or None,
     observations made, last Scene)."""
-    timeout = timeout_of(args, default_timeout)
-    interval = interval_of(args, timeout)
+    timeout = float(args.get("timeout", 0.0))
+    interval = min(float(args.get("interval", DEFAULT_INTERVAL)), max(timeout, 0.01))
     deadline = time.monotonic() + timeout
     latest = screen.latest
     scene = latest.scene if latest is not None else None
@@ -93,7 +58,7 @@ def poll(
             value = check(scene)
             if value is not None or time.monotonic() >= deadline:
                 return value, polls, scene
-            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+            screen.pause(max(0.0, min(interval, deadline - time.monotonic())))
         scene = screen.observe().scene
         polls += 1
 
