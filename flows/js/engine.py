@@ -42,7 +42,14 @@ from .values import JsValue, from_json, to_json
 __all__ = ["EXPRESSION_FILE", "Location", "ScriptContext", "ScriptResult", "check_syntax"]
 
 EXPRESSION_FILE = "<expression>"  # the file an expression is said to be in when the caller names none
-_POSITION = re.compile(rf"(?:{re.escape(SCRIPT_FILE)}|\bcheck):(\d+):(\d+)")
+# In the engine's stack: a source that did not compile is its first line, a bare position followed by the
+# ``eval`` that compiled it (or nothing: the syntax check); an error thrown as it ran has the script's
+# frames, ``at f (<input>:3:7)``, the first of them where it was thrown (``JSON.parse`` of bad text is one:
+# its SyntaxError names the text's position bare, then ``at parse (native)``, then the script's call).
+_COMPILED = re.compile(
+    rf"\s*at (?:{re.escape(SCRIPT_FILE)}|check):(\d+):(\d+)\n(?:\s*at eval \(native\)|\s*\Z)"
+)
+_THROWN = re.compile(rf"\({re.escape(SCRIPT_FILE)}:(\d+):(\d+)\)")
 
 
 class Location(Protocol):
@@ -61,8 +68,9 @@ class Location(Protocol):
 @dataclass(frozen=True)
 class ScriptResult:
     """What one evaluation gave: ``value`` as JSON sees it (:mod:`amc.flows.js.values`), ``text``
-    as Maestro writes it into a string (``String(value)``; arrays and objects as JSON), ``logs``
-    the ``console.log`` lines, in order."""
+    as it is written into a string (``String(value)``; arrays and plain objects as JSON), ``logs``
+    the ``console.log`` lines, in order. A promise is not awaited (its ``then`` callbacks do not
+    run): Maestro's scripts are synchronous, ``http`` included."""
 
     value: JsValue
     text: str
@@ -319,10 +327,11 @@ def _reset(state: _Runtime) -> tuple[str, ...]:
 
 # --- the engine's errors, as the harness's ---------------------------------------------------------
 
-# (the JavaScript error's name, its message or None for any) -> the harness's error; first match wins
-_ERRORS: tuple[tuple[str, str | None, str], ...] = (
-    ("InternalError", "out of memory", "memory"),
-    ("SyntaxError", None, "syntax"),
+# (the JavaScript error's name, whether its message and stack say so) -> the harness's error; first wins;
+# any other error is the script's own ("thrown")
+_ERRORS: tuple[tuple[str, Callable[[str, str], bool], str], ...] = (
+    ("InternalError", lambda message, stack: message == "out of memory", "memory"),
+    ("SyntaxError", lambda message, stack: _COMPILED.match(stack) is not None, "syntax"),
 )
 
 
@@ -342,9 +351,10 @@ def _translate(
     if isinstance(error, jsbox.JavaScriptError):
         name = getattr(error, "name", None)
         message = str(getattr(error, "message", "") or "").strip() or str(error).splitlines()[0]
-        found = _POSITION.search(str(getattr(error, "stack", "") or ""))
+        stack = str(getattr(error, "stack", "") or "")
+        kind = next((k for n, says, k in _ERRORS if n == name and says(message, stack)), "thrown")
+        found = _COMPILED.match(stack) if kind == "syntax" else _THROWN.search(stack)
         line, column = origin.place(int(found[1]), int(found[2])) if found else (None, None)
-        kind = next((k for n, m, k in _ERRORS if n == name and m in (None, message)), "thrown")
         if kind == "memory":
             return ScriptMemoryExceeded(
                 f"the script ran out of its {limits.memory_limit // (1024 * 1024)} MiB of memory",
@@ -358,11 +368,14 @@ def _translate(
         return ScriptError(
             shown, file=origin.file, line=line, column=column, js_name=name, js_message=message, logs=logs
         )
-    if isinstance(
-        error, (ValueError, TypeError)
-    ):  # the engine would not copy a value across: too big, too deep
+    if isinstance(error, (ValueError, TypeError)):  # the engine would not copy a value across
+        why = (
+            f"over the limit of {limits.max_value_bytes:,} bytes"
+            if "max_value_bytes" in str(error)
+            else error
+        )
         return ScriptError(
-            f"a value could not cross from the script to the harness: {error}", file=origin.file, logs=logs
+            f"a value could not cross from the script to the harness: {why}", file=origin.file, logs=logs
         )
     raise error
 

@@ -91,10 +91,14 @@ PRELUDE = r"""
       return null;
     }
   };
+  const plain = (v) => {
+    if (Array.isArray(v)) return true;
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null;
+  };
   const render = (v) => {
     if (typeof v === 'string') return v;
-    if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return String(v);
-    if (typeof v === 'function') return String(v);
+    if (v === null || typeof v !== 'object' || !plain(v)) return String(v);
     const t = encode(v);
     return t === null ? String(v) : t;
   };
