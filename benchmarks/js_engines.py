@@ -15,7 +15,7 @@ a row saying so):
   evaluated), the next one, resident memory after the import and per context (20 more contexts);
 - **a ``${...}`` evaluation**, in this process, interleaved (``benchmarks.common.interleaved``):
   variables in as globals, the expression evaluated, the value out as Python; rounds are added
-  until every median moved under 3% in the last one; ratios against the fastest of the same run;
+  until no median moved 5% or more in the last one; ratios against the fastest of the same run;
   the project's own wrapper, :class:`amc.flows.js.ScriptContext` (a worker thread per context, the
   value checked and converted), is a row of its own;
 - **runaway scripts**, a child each, watched from here (killed at 2 GiB resident or the table's
@@ -93,6 +93,7 @@ ALLOCATE = "(function () { var a = []; while (true) a.push(new Array(100001).joi
 MEMORY = 64 * 1024 * 1024
 WATCH_RSS = 2 * 1024 * 1024  # KiB: a child over 2 GiB resident is killed
 CONTEXTS = 20
+STEADY = 0.05  # a round that moved no contender's median by this much ends the evaluation timing
 
 
 # --- the children: one fact each, the answer as JSON on the last line -----------------------------
@@ -358,8 +359,8 @@ def _evaluations(specs: list[EngineSpec], quick: bool) -> Table:
         contexts[spec.key] = ctx
     wrapper = _wrapper()
     samples: dict[str, dict[str, list[float]]] = {}
-    rounds_used = 0
-    blocks = 2 if quick else 5
+    rounds: list[str] = []
+    blocks, most = (2, 2) if quick else (5, 10)
     for expression in EXPRESSIONS:
         contenders: dict[str, Any] = {
             key: (lambda c=ctx, e=expression: evaluate(c, e, VARIABLES)) for key, ctx in contexts.items()
@@ -368,15 +369,15 @@ def _evaluations(specs: list[EngineSpec], quick: bool) -> Table:
             contenders["amc.flows.js"] = lambda e=expression, run=wrapper[1]: run(e, variables=VARIABLES)
         merged: dict[str, list[float]] = {key: [] for key in contenders}
         previous: dict[str, float] = {}
-        for round_number in range(1, (2 if quick else 8) + 1):
+        for round_number in range(1, most + 1):
             stats = interleaved(contenders, blocks=blocks, min_time=0.005 if quick else 0.02, warmup=0.1)
             for key, stat in stats.items():
                 merged[key] += stat.samples
             now = {key: Stats.of(values).median for key, values in merged.items()}
-            steady = previous and all(abs(now[k] / previous[k] - 1) < 0.03 for k in now)
+            moved = max((abs(now[k] / previous[k] - 1) for k in now), default=1.0) if previous else 1.0
             previous = now
-            rounds_used = max(rounds_used, round_number)
-            if steady:
+            if moved < STEADY or round_number == most:
+                rounds.append(f"{round_number}" + ("" if moved < STEADY else f" (still moving {moved:.0%})"))
                 break
         samples[expression] = merged
     if wrapper is not None:
@@ -400,8 +401,8 @@ def _evaluations(specs: list[EngineSpec], quick: bool) -> Table:
             f"{len(VARIABLES)} variables put in as globals for each evaluation and removed after it; "
             "the value comes out as JSON text, parsed in Python (`evaluate()` in js_contenders.py)",
             f"the 4-statement script: `{EXPRESSIONS[3]}`",
-            f"rounds of {blocks} interleaved blocks until every median moved under 3% (at most "
-            f"{2 if quick else 8}); here {rounds_used}",
+            f"rounds of {blocks} interleaved blocks until no median moved {STEADY:.0%} or more in the last "
+            f"(at most {most}); rounds per expression here: {', '.join(rounds)}",
             "amc.flows.js: the project's `ScriptContext.evaluate()` (jsbox inside, a worker thread per "
             "context, the value checked against its bounds)",
         ],
