@@ -10,8 +10,8 @@ import pytest
 from amc.flows.js import ScriptContext
 
 
-def _engine_threads() -> list[str]:
-    return [thread.name for thread in threading.enumerate() if thread.name.startswith("amc-js-")]
+def _engine_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name.startswith("amc-js-")}
 
 
 def test_one_context_called_from_several_threads_keeps_one_output() -> None:
@@ -37,24 +37,22 @@ def test_contexts_in_parallel_threads_share_nothing() -> None:
 def test_the_context_thread_starts_on_first_use_and_stops_on_close() -> None:
     before = _engine_threads()
     js = ScriptContext(platform="android")
-    assert _engine_threads() == before
+    assert _engine_threads() - before == set()
     js.evaluate("1")
-    assert len(_engine_threads()) == len(before) + 1
+    (started,) = _engine_threads() - before
     js.close()
-    for thread in threading.enumerate():
-        if thread.name.startswith("amc-js-") and thread.name not in before:
-            thread.join(5)
-    assert _engine_threads() == before
+    started.join(5)
+    assert not started.is_alive()
     with pytest.raises(RuntimeError, match="closed"):
         js.evaluate("1")
 
 
 def test_a_context_nobody_closed_stops_its_thread_when_collected() -> None:
-    before = len(_engine_threads())
+    before = _engine_threads()
     js = ScriptContext(platform="android")
     js.evaluate("output.x = 1")
-    thread = next(t for t in threading.enumerate() if t.name.startswith("amc-js-") and t.is_alive())
+    (started,) = _engine_threads() - before
     del js
     gc.collect()
-    thread.join(5)
-    assert len(_engine_threads()) <= before
+    started.join(5)
+    assert not started.is_alive()
