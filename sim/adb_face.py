@@ -3,8 +3,8 @@
 :class:`AdbFace` speaks the adb smart-socket protocol (4 hex digits of length + a request;
 ``OKAY`` or ``FAIL`` + hex length + message) as the real server does for what the clients send:
 
-- ``host:version`` (41), ``host:devices``, ``host:devices-l`` (states ``device`` / ``offline`` /
-  ``unauthorized``), ``host:kill`` (ignored);
+- ``host:version`` (41), ``host:devices``, ``host:devices-l`` (every connection state adb names,
+  :data:`ADB_STATES`, and ``no permissions (…); see […]``), ``host:kill`` (ignored);
 - ``host:tport:serial:S`` (``OKAY`` + 8-byte transport id), ``host:transport:S``,
   ``host:transport-id:N``, ``host:tport:any`` / ``host:transport-any``, then one device service;
 - ``host-serial:S:features|get-state|get-serialno|get-devpath``;
@@ -19,6 +19,17 @@ per route through the shared :class:`~sim.faults.FaultInjector` (``adb:host:vers
 ``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``rpc:<method>``)
 and may be made to misbehave. ``DIE`` on an ``adb:`` route stops the adb server (later
 connections are refused); ``DIE`` on an ``rpc:`` route kills only the uiautomator2 server.
+
+A phone's state picks its transport as adb's ``acquire_one_transport`` does (packages/modules/adb
+``transport.cpp``, GrapheneOS mirror at 4d73d56): ``offline`` / ``unauthorized`` / ``authorizing``
+/ ``connecting`` are refused with adb's own text, a ``no permissions`` phone is skipped (the error is
+the long help text of ``diagnose_usb.cpp``), and the online states outside Android (``recovery``,
+``sideload``, ``rescue``, ``bootloader``, ``host``) are switched to; their device services are not
+simulated and are answered ``FAIL closed``, what the server sends when the device end closes a
+stream unopened (``sockets.cpp``). A :class:`~sim.replay.Reply` under an ``adb:`` route name
+(``adb:host:transport``, ``adb:host-serial:get-state``, ``adb:tcp:9008`` …) is answered as that
+route's ``FAIL`` with the reply's body as the message; under ``adb:shell:app_process`` it is what
+the uiautomator2 server prints before it exits at start (a crash).
 """
 
 from __future__ import annotations
@@ -26,6 +37,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.resources
+import re
 import socket
 import socketserver
 import struct
@@ -43,10 +55,30 @@ from .replay import Reply
 from .server import BackgroundServer, FaceServerMixIn
 from .u2_rpc import U2Server
 
-__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone"]
+__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone", "check_state"]
 
 AdbState = Literal["device", "offline", "unauthorized"]
-ADB_STATES: tuple[str, ...] = ("device", "offline", "unauthorized")
+# The connection states adb names (adb.cpp to_string(ConnectionState)), besides "no permissions …".
+ADB_STATES: tuple[str, ...] = (
+    "device",
+    "offline",
+    "unauthorized",
+    "authorizing",
+    "connecting",
+    "bootloader",
+    "host",
+    "recovery",
+    "rescue",
+    "sideload",
+    "detached",
+)
+# States adb refuses a transport in, and what it says (transport.cpp acquire_one_transport).
+_REFUSED: dict[str, str] = {
+    "connecting": "device still connecting",
+    "authorizing": "device still authorizing",
+    "offline": "device offline",
+}
+_NO_PERMISSIONS = re.compile(r"no permissions(?: \((?P<reason>.*)\))?; see \[(?P<url>[^\]]*)\]")
 U2_JAR = "/data/local/tmp/u2.jar"
 U2_PORT = 9008
 SERVER_VERSION = 41
@@ -111,6 +143,26 @@ def _fail(text: str) -> bytes:
     return b"FAIL" + _block(text)
 
 
+def check_state(state: str) -> str:
+    """``state`` if adb can list a phone in it (a name of :data:`ADB_STATES`, or the short
+    ``no permissions (REASON); see [URL]`` text of diagnose_usb.cpp); else a ``ConfigError``."""
+    if state in ADB_STATES or (isinstance(state, str) and _NO_PERMISSIONS.fullmatch(state)):
+        return state
+    raise ConfigError(
+        f"adb state must be one of {', '.join(ADB_STATES)} or 'no permissions (…); see […]', got {state!r}"
+    )
+
+
+def _no_permissions_error(state: str) -> str | None:
+    """adb's long help text for a phone it lists as ``no permissions …`` (diagnose_usb.cpp)."""
+    match = _NO_PERMISSIONS.fullmatch(state)
+    if match is None:
+        return None
+    reason = match.group("reason")
+    header = "insufficient permissions for device" + (f": {reason}" if reason else "")
+    return f"{header}\nSee [{match.group('url')}] for more information"
+
+
 class _AdbTcpServer(FaceServerMixIn, socketserver.ThreadingTCPServer):
     allow_reuse_address = True
     daemon_threads = True
@@ -155,29 +207,31 @@ class AdbFace:
 
     # --- phones -----------------------------------------------------------------------------
 
-    def add_device(self, device: SimDevice, *, state: AdbState = "device") -> Phone:
-        """Serve ``device`` under its serial (``device.device_id``)."""
+    def add_device(self, device: SimDevice, *, state: str = "device") -> Phone:
+        """Serve ``device`` under its serial (``device.device_id``) in adb ``state``."""
         if device.platform != "android":
             raise ConfigError(f"the adb face serves Android devices, not {device.platform}")
-        if state not in ADB_STATES:
-            raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
+        check_state(state)
         files = {U2_JAR: _u2_jar_entry()} if self._u2_installed else {}
         with self._lock:
             if device.device_id in self._phones:
                 raise ConfigError(f"serial {device.device_id} is already served")
             u2 = U2Server(
-                device, faults=self.faults, decide=self.decide, running=self._u2_running, stopped=self.stopped
+                device,
+                faults=self.faults,
+                decide=self.decide,
+                running=self._u2_running,
+                stopped=self.stopped,
+                replies=self.replies,
             )
             shell = AndroidShell(device, files, self.replies)
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
             self._phones[device.device_id] = phone
         return phone
 
-    def set_state(self, serial: str, state: AdbState) -> None:
-        """What adb reports for ``serial`` from now on: ``device``, ``offline`` or ``unauthorized``."""
-        if state not in ADB_STATES:
-            raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
-        self.phone(serial).state = state
+    def set_state(self, serial: str, state: str) -> None:
+        """What adb reports for ``serial`` from now on (see :func:`check_state`)."""
+        self.phone(serial).state = check_state(state)
 
     def phone(self, serial: str) -> Phone:
         with self._lock:
@@ -285,6 +339,10 @@ class AdbFace:
         if fault is Fault.EMPTY:
             sock.sendall(empty)
             return True
+        replayed = self.replies.get(route)
+        if replayed is not None and not route.startswith("adb:shell"):
+            sock.sendall(_fail(replayed.body.decode("utf-8", errors="replace")))
+            return True
         return False
 
     def _host_request(self, sock: socket.socket, request: str) -> Phone | None:
@@ -327,25 +385,34 @@ class AdbFace:
         return "".join(lines)
 
     def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
-        phones = self.phones
-        if serial is not None:
-            found = [p for p in phones if p.serial == serial]
-            missing = f"device '{serial}' not found"
-        elif transport_id is not None:
-            found = [p for p in phones if p.transport_id == transport_id]
-            missing = f"no device with transport id '{transport_id}'"
-        else:
-            found = [p for p in phones if p.state == "device"] or list(phones)
-            missing = "no devices/emulators found"
-            if len(found) > 1:
-                return None, "more than one device/emulator"
+        """The phone a transport request picks, or adb's error text (acquire_one_transport)."""
+        error = (
+            f"device '{serial}' not found"
+            if serial is not None
+            else f"no device with transport id '{transport_id}'"
+            if transport_id is not None
+            else "no devices/emulators found"
+        )
+        found: list[Phone] = []
+        for phone in self.phones:
+            refusal = _no_permissions_error(phone.state)
+            if refusal is not None:  # adb skips such a phone, and says why if nothing else matches
+                error = refusal
+                continue
+            if serial is not None and phone.serial != serial:
+                continue
+            if transport_id is not None and phone.transport_id != transport_id:
+                continue
+            found.append(phone)
+        if len(found) > 1:
+            return None, "more than one device/emulator"
         if not found:
-            return None, missing
+            return None, error
         phone = found[0]
-        if phone.state == "offline":
-            return None, "device offline"
         if phone.state == "unauthorized":
             return None, UNAUTHORIZED
+        if phone.state in _REFUSED:
+            return None, _REFUSED[phone.state]
         return phone, ""
 
     def _transport(self, sock: socket.socket, service: str) -> Phone | None:
@@ -388,11 +455,6 @@ class AdbFace:
             except ValueError:
                 sock.sendall(_fail("invalid transport id"))
                 return
-        if query == "get-state" and phone is None and error != "more than one device/emulator":
-            known = [p for p in self.phones if p.serial == target]
-            if known:
-                sock.sendall(_okay(known[0].state))
-                return
         if phone is None:
             sock.sendall(_fail(error))
             return
@@ -410,6 +472,12 @@ class AdbFace:
     # --- device services --------------------------------------------------------------------
 
     def _device_request(self, sock: socket.socket, phone: Phone, request: str) -> None:
+        if phone.state != "device":
+            # A transport outside Android: adbd there is not simulated (see the module docstring).
+            self.decide("adb:unknown")
+            refusal = "device offline (transport offline)" if phone.state == "detached" else "closed"
+            sock.sendall(_fail(refusal))
+            return
         if request.startswith("shell:") or request.startswith("shell,"):
             options, _, command = request.partition(":")
             self._shell(sock, phone, command, v2="v2" in options.split(","))
@@ -457,6 +525,10 @@ class AdbFace:
 
     def _run_server(self, sock: socket.socket, phone: Phone) -> None:
         """``app_process … com.wetest.uia2.Main``: the server runs until this stream closes."""
+        crash = self.replies.get("adb:shell:app_process")
+        if crash is not None:  # a server that prints this and exits at start (a played-back crash)
+            sock.sendall(b"OKAY" + crash.body)
+            return
         if not phone.u2.launch(owner=sock):
             sock.sendall(
                 b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"

@@ -14,11 +14,16 @@ seen through the adb face), per route ``rpc:ping`` / ``rpc:<method>``:
   sends (``UiAutomation not connected``); ``MALFORMED``: a truncated XML dump, or a body that is
   not JSON; ``EMPTY``: an empty dump, or an empty body; ``DIE``: the server process dies (no
   answer; later streams to port 9008 are refused and a relaunch crashes).
+
+``replies`` plays real answers back: a :class:`~sim.replay.Reply` under ``rpc:<method>`` is sent
+as the HTTP answer to that JSON-RPC method (status, content type and body as given), e.g. the
+``{"jsonrpc": "2.0", "id": 1, "error": {…}}`` object the server's jsonrpc4j writes with HTTP 200.
 """
 
 from __future__ import annotations
 
 import base64
+import http
 import io
 import json
 import socket
@@ -31,6 +36,7 @@ from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .nodes import SimNode
 from .render_android import render_hierarchy
+from .replay import Reply
 from .u2_selector import RpcError, candidates, obj_info, selector_matches
 
 __all__ = ["RpcError", "U2Server", "sdk_int"]
@@ -120,8 +126,10 @@ class U2Server:
         running: bool = True,
         poll_interval: float = 0.05,
         stopped: threading.Event | None = None,
+        replies: dict[str, Reply] | None = None,
     ) -> None:
         self.device = device
+        self.replies: dict[str, Reply] = replies if replies is not None else {}
         self.faults = faults
         self._decide = decide or faults.on_request
         self._lock = threading.Lock()
@@ -235,6 +243,10 @@ class U2Server:
         fault = self._decide(f"rpc:{rpc_method}")
         if self._misbehave(fault):
             return None
+        replayed = self.replies.get(f"rpc:{rpc_method}")
+        if replayed is not None and fault is Fault.NONE:
+            phrase = http.HTTPStatus(replayed.status).phrase
+            return _response(f"{replayed.status} {phrase}", replayed.body, replayed.content_type)
         if fault is Fault.LOSE_SESSION:
             error = {"code": -32001, "message": "java.lang.IllegalStateException", "data": _NOT_CONNECTED}
             return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
