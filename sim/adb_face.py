@@ -51,7 +51,7 @@ from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
 from .adb_sync import recv_exact, serve_sync
 from .device import SimDevice
 from .faults import Fault, FaultInjector
-from .replay import Reply
+from .replay import Reply, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .u2_rpc import U2Server
 
@@ -307,6 +307,9 @@ class AdbFace:
                 pass
             return True
         if fault is Fault.DROP:
+            return True
+        if fault is Fault.RESET:
+            reset(sock)
             return True
         if fault is Fault.DIE:
             self.stop()  # a threading server can be shut down from a handler thread

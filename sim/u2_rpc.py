@@ -10,7 +10,8 @@ Faults come from the face's decision function (a :class:`~sim.faults.FaultInject
 seen through the adb face), per route ``rpc:ping`` / ``rpc:<method>``:
 
 - ``HANG``: no answer until the fault is cleared or the face stops; ``DROP``: the stream closes
-  without an answer; ``LOSE_SESSION``: the JSON-RPC error a server whose UiAutomation is gone
+  without an answer; ``RESET``: the stream is reset without an answer; ``LOSE_SESSION``: the
+  JSON-RPC error a server whose UiAutomation is gone
   sends (``UiAutomation not connected``); ``MALFORMED``: a truncated XML dump, or a body that is
   not JSON; ``EMPTY``: an empty dump, or an empty body; ``DIE``: the server process dies (no
   answer; later streams to port 9008 are refused and a relaunch crashes).
@@ -36,7 +37,7 @@ from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .nodes import SimNode
 from .render_android import render_hierarchy
-from .replay import Reply
+from .replay import Reply, reset
 from .u2_selector import RpcError, candidates, obj_info, selector_matches
 
 __all__ = ["RpcError", "U2Server", "sdk_int"]
@@ -211,7 +212,7 @@ class U2Server:
             if request is None:
                 return
             method, path, body = request
-            reply = self._handle(method, path, body)
+            reply = self._handle(method, path, body, sock)
             if reply is not None:
                 sock.sendall(reply)
         except OSError:
@@ -219,10 +220,10 @@ class U2Server:
         finally:
             stream.close()
 
-    def _handle(self, method: str, path: str, body: bytes) -> bytes | None:
+    def _handle(self, method: str, path: str, body: bytes, sock: socket.socket) -> bytes | None:
         if path.split("?")[0] == "/ping" and method == "GET":
             fault = self._decide("rpc:ping")
-            if self._misbehave(fault):
+            if self._misbehave(fault, sock):
                 return None
             if fault in (Fault.MALFORMED, Fault.EMPTY):
                 return _response("200 OK", b"" if fault is Fault.EMPTY else b"\x00p0ng", "text/plain")
@@ -241,7 +242,7 @@ class U2Server:
                 {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
             )
         fault = self._decide(f"rpc:{rpc_method}")
-        if self._misbehave(fault):
+        if self._misbehave(fault, sock):
             return None
         replayed = self.replies.get(f"rpc:{rpc_method}")
         if replayed is not None and fault is Fault.NONE:
@@ -266,8 +267,11 @@ class U2Server:
             return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
         return self._json({"jsonrpc": "2.0", "id": rpc_id, "result": result})
 
-    def _misbehave(self, fault: Fault) -> bool:
+    def _misbehave(self, fault: Fault, sock: socket.socket) -> bool:
         """Act out the faults that leave a request unanswered; True when nothing is to be sent."""
+        if fault is Fault.RESET:
+            reset(sock)
+            return True
         if fault is Fault.HANG:
             while not self.faults.wait_released(self.poll_interval * 4):
                 if self.stopped.is_set():
