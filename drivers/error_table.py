@@ -76,7 +76,7 @@ def quote(raw: str, limit: int = MAX_QUOTE) -> str:
 def unrecognised(server: str, what: str, raw: str, *, hint: str | None = None) -> DeviceError:
     """The error for an answer no row of a table knows: it says so, and quotes it once."""
     return DeviceError(
-        f"{server} answered {what} with something the harness does not recognise: {quote(raw)!r}",
+        f"{server} answered {what} with an answer the harness has not recognised: {quote(raw)!r}",
         hint=hint,
     )
 

@@ -66,7 +66,7 @@ from ..hierarchy import parse_source
 from .apps import AppiumApps
 from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, raw_reply_error
 from .spec import connect_spec, options_for, platform_of, split_url
 
 __all__ = [
@@ -102,8 +102,13 @@ class _CountingConnection(AppiumConnection):
         self._counter = counter
 
     def execute(self, command: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send one command; a reply whose body is not JSON is an error here already (also while a
+        session starts, before :class:`StrictErrorHandler` is in place)."""
         self._counter(command)
         response: dict[str, Any] = super().execute(command, params)  # type: ignore[no-untyped-call]
+        raw = raw_reply_error(response)
+        if raw is not None:
+            raise raw
         return response
 
     def get_remote_connection_headers(  # type: ignore[override]

@@ -339,7 +339,7 @@ def _server_failed(exc: BaseException, call: U2Call) -> HarnessError:
 
 def _malformed(exc: BaseException, call: U2Call) -> HarnessError:
     return DeviceError(
-        f"{_where(call)}: the uiautomator2 server answered something the harness does not recognise "
+        f"{_where(call)}: the uiautomator2 server answered something the harness has not recognised "
         f"({type(exc).__name__}: {quote(_message(exc), 300)!r})",
         hint="another program may be listening on the server port, or the server is broken; restart it",
     )

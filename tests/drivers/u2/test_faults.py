@@ -254,7 +254,7 @@ def test_a_malformed_dump_is_a_parse_error(face: AdbFace, driver: U2Driver) -> N
 def test_a_malformed_rpc_answer_is_a_device_error(face: AdbFace, driver: U2Driver) -> None:
     driver.launch_app(SETTINGS)
     face.faults.inject(Fault.MALFORMED, routes={"rpc:click"})
-    with pytest.raises(DeviceError, match="does not recognise"):
+    with pytest.raises(DeviceError, match="not recognised"):
         driver.tap(*NETWORK_ROW)
     assert face.faults.count("rpc:click") == 1
     face.faults.reset_counts()
