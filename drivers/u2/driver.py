@@ -74,6 +74,7 @@ from .apps import AndroidApps
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 from .ime import INSTALL_HINT, AdbKeyboard
+from .listing import read_listing
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -176,7 +177,7 @@ class U2Driver:
 
     def _listing(self) -> str:
         client = HarnessAdbClient(self.config.adb_host, self.config.adb_port, timeout=self.config.timeout)
-        return ", ".join(f"{i.serial} ({i.state})" for i in client.list())
+        return ", ".join(f"{i.serial} ({i.state})" for i in read_listing(client))
 
     def _mapped(self, operation: str, exc: BaseException, channel: str = "adb") -> BaseException:
         """The harness error for a client failure; anything else (a bug) is returned as it is."""
@@ -489,23 +490,19 @@ def discover_android(environ: Mapping[str, str]) -> list[DeviceInfo]:
     host, port = adb_address(environ)
     client = HarnessAdbClient(host, port, timeout=3.0)
     try:
-        listed = client.list(extended=True)
+        listed = read_listing(client)
     except (AdbConnectionError, AdbTimeout) as exc:
         log.info("no adb server at %s:%s (%s)", host, port, exc)
         return []
     except AdbError as exc:
         raise DeviceError(f"the adb server at {host}:{port} could not list devices: {exc}") from exc
-    found = []
-    for info in listed:
-        tags = info.tags or {}
-        description = " ".join(f"{k}:{tags[k]}" for k in ("model", "product", "device") if k in tags)
-        found.append(
-            DeviceInfo(
-                spec=f"android:{info.serial}",
-                platform="android",
-                backend="u2",
-                state=str(info.state),
-                description=description,
-            )
+    return [
+        DeviceInfo(
+            spec=f"android:{info.serial}",
+            platform="android",
+            backend="u2",
+            state=info.state,
+            description=info.describe(),
         )
-    return found
+        for info in listed
+    ]
