@@ -32,7 +32,7 @@ from ...core.errors import (
 __all__ = ["SAID", "NonW3CReply", "Said", "install_hint", "raw_reply_error"]
 
 
-class NonW3CReply(se.WebDriverException):  # type: ignore[misc]
+class NonW3CReply(se.WebDriverException):
     """A reply whose body is not W3C JSON: ``status`` its HTTP status, ``body`` the text as sent."""
 
     def __init__(self, status: int, body: str) -> None:

@@ -120,24 +120,22 @@ class Refusal:
 
 
 # adb's refusals, the more specific first ("device unauthorized" before "device offline" …).
-REFUSALS: tuple[Refusal, ...] = tuple(
-    Refusal(kind, re.compile(pattern))
-    for kind, pattern in (
-        ("unauthorized", r"\bunauthorized\b"),
-        ("authorizing", r"\bauthorizing\b"),
-        ("connecting", r"\bstill connecting\b"),
-        ("no permissions", r"insufficient permissions for device|\bno permissions\b"),
-        ("offline", r"\boffline\b"),
-        ("invalid state", r"\binvalid device state\b"),
-        (
-            "not found",
-            r"device '[^']*' not found|^device not found|no devices?/emulators found|no (?:devices|emulators)"
-            r" found|no device with transport id",
-        ),
-        ("more than one", r"^more than one\b"),
-        ("unknown service", r"^unknown host service\b"),
-    )
+_PATTERNS: tuple[tuple[Kind, str], ...] = (
+    ("unauthorized", r"\bunauthorized\b"),
+    ("authorizing", r"\bauthorizing\b"),
+    ("connecting", r"\bstill connecting\b"),
+    ("no permissions", r"insufficient permissions for device|\bno permissions\b"),
+    ("offline", r"\boffline\b"),
+    ("invalid state", r"\binvalid device state\b"),
+    (
+        "not found",
+        r"device '[^']*' not found|^device not found|no devices?/emulators found|no (?:devices|emulators)"
+        r" found|no device with transport id",
+    ),
+    ("more than one", r"^more than one\b"),
+    ("unknown service", r"^unknown host service\b"),
 )
+REFUSALS: tuple[Refusal, ...] = tuple(Refusal(kind, re.compile(pattern)) for kind, pattern in _PATTERNS)
 
 
 def refusal(text: str) -> Refusal | None:
