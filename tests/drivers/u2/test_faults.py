@@ -81,7 +81,7 @@ def test_adb_server_dying_mid_command(face: AdbFace, driver: U2Driver) -> None:
 
 @pytest.mark.parametrize(
     ("state", "fix"),
-    [("unauthorized", "accept the USB debugging prompt"), ("offline", "adb reconnect")],
+    [("unauthorized", "accept the 'Allow USB debugging?' prompt"), ("offline", "adb reconnect")],
 )
 def test_offline_and_unauthorized_name_the_state_and_the_fix(
     face: AdbFace, driver: U2Driver, state: str, fix: str

@@ -115,3 +115,13 @@ def test_a_phone_without_usb_permissions_is_offline_with_the_udev_fix(face: AdbF
     error = caught.value
     assert error.state == "no permissions" and "udev rules wrong" in error.message
     assert error.hint is not None and "udev rule" in error.hint and not error.transient
+
+
+def test_amc_doctor_gives_the_fix_adb_s_reason_points_at(face: AdbFace) -> None:
+    from amc.runtime.cli.doctor import check_adb_devices
+
+    check = check_adb_devices(
+        {"ANDROID_ADB_SERVER_HOST": face.host, "ANDROID_ADB_SERVER_PORT": str(face.port)}
+    )
+    assert check.status == "fail" and check.detail == f"R5CT20ABCDE is {NO_PERMISSIONS}"
+    assert check.fix is not None and "udev rule" in check.fix
