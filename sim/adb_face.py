@@ -37,7 +37,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.resources
-import re
 import socket
 import socketserver
 import struct
@@ -48,6 +47,7 @@ from typing import Literal
 
 from ..core.errors import ConfigError
 from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from .adb_states import ADB_STATES, check_state, pick
 from .adb_sync import recv_exact, serve_sync
 from .device import SimDevice
 from .faults import Fault, FaultInjector
@@ -58,35 +58,10 @@ from .u2_rpc import U2Server
 __all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone", "check_state"]
 
 AdbState = Literal["device", "offline", "unauthorized"]
-# The connection states adb names (adb.cpp to_string(ConnectionState)), besides "no permissions …".
-ADB_STATES: tuple[str, ...] = (
-    "device",
-    "offline",
-    "unauthorized",
-    "authorizing",
-    "connecting",
-    "bootloader",
-    "host",
-    "recovery",
-    "rescue",
-    "sideload",
-    "detached",
-)
-# States adb refuses a transport in, and what it says (transport.cpp acquire_one_transport).
-_REFUSED: dict[str, str] = {
-    "connecting": "device still connecting",
-    "authorizing": "device still authorizing",
-    "offline": "device offline",
-}
-_NO_PERMISSIONS = re.compile(r"no permissions(?: \((?P<reason>.*)\))?; see \[(?P<url>[^\]]*)\]")
 U2_JAR = "/data/local/tmp/u2.jar"
 U2_PORT = 9008
 SERVER_VERSION = 41
 FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
-UNAUTHORIZED = (
-    "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n"
-    "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
-)
 _MAX_REQUEST = 0xFFFF
 _HOST_SERVICES = frozenset({"version", "devices", "devices-l", "kill"})
 
@@ -141,26 +116,6 @@ def _okay(text: str | None = None) -> bytes:
 
 def _fail(text: str) -> bytes:
     return b"FAIL" + _block(text)
-
-
-def check_state(state: str) -> str:
-    """``state`` if adb can list a phone in it (a name of :data:`ADB_STATES`, or the short
-    ``no permissions (REASON); see [URL]`` text of diagnose_usb.cpp); else a ``ConfigError``."""
-    if state in ADB_STATES or (isinstance(state, str) and _NO_PERMISSIONS.fullmatch(state)):
-        return state
-    raise ConfigError(
-        f"adb state must be one of {', '.join(ADB_STATES)} or 'no permissions (…); see […]', got {state!r}"
-    )
-
-
-def _no_permissions_error(state: str) -> str | None:
-    """adb's long help text for a phone it lists as ``no permissions …`` (diagnose_usb.cpp)."""
-    match = _NO_PERMISSIONS.fullmatch(state)
-    if match is None:
-        return None
-    reason = match.group("reason")
-    header = "insufficient permissions for device" + (f": {reason}" if reason else "")
-    return f"{header}\nSee [{match.group('url')}] for more information"
 
 
 class _AdbTcpServer(FaceServerMixIn, socketserver.ThreadingTCPServer):
@@ -388,35 +343,8 @@ class AdbFace:
         return "".join(lines)
 
     def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
-        """The phone a transport request picks, or adb's error text (acquire_one_transport)."""
-        error = (
-            f"device '{serial}' not found"
-            if serial is not None
-            else f"no device with transport id '{transport_id}'"
-            if transport_id is not None
-            else "no devices/emulators found"
-        )
-        found: list[Phone] = []
-        for phone in self.phones:
-            refusal = _no_permissions_error(phone.state)
-            if refusal is not None:  # adb skips such a phone, and says why if nothing else matches
-                error = refusal
-                continue
-            if serial is not None and phone.serial != serial:
-                continue
-            if transport_id is not None and phone.transport_id != transport_id:
-                continue
-            found.append(phone)
-        if len(found) > 1:
-            return None, "more than one device/emulator"
-        if not found:
-            return None, error
-        phone = found[0]
-        if phone.state == "unauthorized":
-            return None, UNAUTHORIZED
-        if phone.state in _REFUSED:
-            return None, _REFUSED[phone.state]
-        return phone, ""
+        """The phone a transport request picks, or adb's error text (see :func:`sim.adb_states.pick`)."""
+        return pick(self.phones, serial, transport_id)
 
     def _transport(self, sock: socket.socket, service: str) -> Phone | None:
         if self._route_fault(sock, "adb:host:transport", b"OKAY"):

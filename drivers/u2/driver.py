@@ -52,7 +52,6 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 import uiautomator2.exceptions as u2e
-from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
 from ...core.errors import (
     AppLaunchFailed,
@@ -65,16 +64,16 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, gesture_seconds
+from ..base import coordinate, gesture_seconds
 from ..error_table import quote
 from ..hierarchy import parse_source
-from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
+from .adb import HarnessAdbClient, HarnessAdbDevice
 from .adb_errors import state_error
 from .apps import AndroidApps
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 from .ime import INSTALL_HINT, AdbKeyboard
-from .listing import read_listing
+from .listing import discover_android, read_listing
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -483,26 +482,3 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> U2Driver:
     env = environ if isinstance(environ, Mapping) else None
     config = U2Config.from_options(options, env, also=frozenset({"environ"}))
     return U2Driver(target, config).connect()
-
-
-def discover_android(environ: Mapping[str, str]) -> list[DeviceInfo]:
-    """Every device the adb server lists, with its state; [] at once when no adb server answers."""
-    host, port = adb_address(environ)
-    client = HarnessAdbClient(host, port, timeout=3.0)
-    try:
-        listed = read_listing(client)
-    except (AdbConnectionError, AdbTimeout) as exc:
-        log.info("no adb server at %s:%s (%s)", host, port, exc)
-        return []
-    except AdbError as exc:
-        raise DeviceError(f"the adb server at {host}:{port} could not list devices: {exc}") from exc
-    return [
-        DeviceInfo(
-            spec=f"android:{info.serial}",
-            platform="android",
-            backend="u2",
-            state=info.state,
-            description=info.describe(),
-        )
-        for info in listed
-    ]

@@ -13,11 +13,21 @@ the details of a line that starts with a serial so read.
 
 from __future__ import annotations
 
+import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Listed", "parse_listing", "read_listing"]
+from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
+
+from ...core.errors import DeviceError
+from ..base import DeviceInfo
+from .adb import HarnessAdbClient, adb_address
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Listed", "discover_android", "parse_listing", "read_listing"]
 
 _KEYS = re.compile(r"(?:^| )(product|model|device|transport_id):")
 
@@ -78,3 +88,26 @@ def _ask(client: Any, service: str) -> str:
 def read_listing(client: Any) -> list[Listed]:
     """Ask the adb server behind ``client`` (an ``adbutils.AdbClient``) for both listings."""
     return parse_listing(_ask(client, "host:devices"), _ask(client, "host:devices-l"))
+
+
+def discover_android(environ: Mapping[str, str]) -> list[DeviceInfo]:
+    """Every device the adb server lists, with its state; [] at once when no adb server answers."""
+    host, port = adb_address(environ)
+    client = HarnessAdbClient(host, port, timeout=3.0)
+    try:
+        listed = read_listing(client)
+    except (AdbConnectionError, AdbTimeout) as exc:
+        log.info("no adb server at %s:%s (%s)", host, port, exc)
+        return []
+    except AdbError as exc:
+        raise DeviceError(f"the adb server at {host}:{port} could not list devices: {exc}") from exc
+    return [
+        DeviceInfo(
+            spec=f"android:{info.serial}",
+            platform="android",
+            backend="u2",
+            state=info.state,
+            description=info.describe(),
+        )
+        for info in listed
+    ]

@@ -188,18 +188,11 @@ class WdaDriver(WdaApps):
             raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
 
     def _call(self, op: str, fn: Callable[[TimedClient], T], *, repeat: bool, app_id: str | None = None) -> T:
-        """A session call: opens a session if there is none; the one place that decides whether a
-        command is sent again after WDA lost the session.
-
-        WDA refuses a command under a lost session before running it (FBRoute.m: an unknown session
-        is refused before any handler runs; FBSession.m: "… possibly crashed" is thrown when the
-        handler first asks for the app, before it acts), so the session is renewed once. The
-        command then goes out again only if the screen it was aimed at is still there (an unknown
-        session: WDA was restarted, or another client opened one) or ``repeat`` says the call is
-        safe to repeat (it only reads, or sets a state it may set twice). A tap, type, swipe, press
-        or launch after the app under test crashed is not sent again: it would land on whatever
-        is in front now, so it fails as ``SessionLost`` naming the crash.
-        """
+        """A session call (a session is opened if there is none): the one place that decides whether
+        a command goes out again after WDA lost the session (see the module docstring). WDA refused
+        it before running it (FBRoute.m, FBSession.m), so the session is renewed once; the command is
+        sent again only if the screen it was aimed at is still there (an unknown session) or
+        ``repeat`` says the call is safe to repeat. After a crash an action fails as ``SessionLost``."""
         self._ensure_session()
         client = self._ensure_client()
         try:
