@@ -25,6 +25,8 @@ answered ``unknown command``), and ``face.replies``: real answers played back by
 Every request is counted per route name (:data:`ROUTE_NAMES`; ``face.count("tap")``) and passed
 through the shared :class:`~sim.faults.FaultInjector`: ``HANG`` holds the request without
 answering until the fault is cleared or the face stops, ``DROP`` closes the connection unanswered,
+``RESET`` resets it (what iproxy does when the phone's port cannot be reached: libusbmuxd
+tools/iproxy.c closes the accepted socket with the request unread, so the kernel sends a reset),
 ``DIE`` does that and stops the server (later requests are refused), ``MALFORMED`` answers bytes
 that are not JSON, ``EMPTY`` an empty body, and ``LOSE_SESSION`` makes the face forget its session
 before answering. A hung or dropped request never changes the device.
@@ -53,7 +55,7 @@ from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, render_xml, wda_tree
-from .replay import Reply, hold
+from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .wda_device_routes import settings_for
 from .wda_routes import (
@@ -360,6 +362,10 @@ class _HttpHandler(BaseHTTPRequestHandler):
         fault = faults.on_request(name)
         if fault is Fault.HANG:
             faults.wait_released()
+            self.close_connection = True
+            return
+        if fault is Fault.RESET:
+            reset(self.connection)
             self.close_connection = True
             return
         if fault in (Fault.DROP, Fault.DIE):

@@ -58,7 +58,7 @@ class _Driver(Protocol):
     _launched: str | None
     _wda_version: tuple[int, ...] | None
 
-    def _call(self, op: str, fn: Callable[[Any], T], *, app_id: str | None = None) -> T: ...
+    def _call(self, op: str, fn: Callable[[Any], T], *, repeat: bool, app_id: str | None = None) -> T: ...
 
     def _locked(self) -> bool | None: ...
 
@@ -90,6 +90,7 @@ class WdaApps:
             self._call(
                 LAUNCH,
                 lambda c: c._session_http.post("/wda/apps/launch", payload, timeout=bound),
+                repeat=False,
                 app_id=app_id,
             )
         except DeviceTimeout as exc:
@@ -105,6 +106,7 @@ class WdaApps:
         reply = self._call(
             "POST /wda/apps/state",
             lambda c: c._session_http.post("/wda/apps/state", {"bundleId": app_id}, timeout=wait),
+            repeat=True,
             app_id=app_id,
         )
         value = getattr(reply, "value", None)
@@ -184,7 +186,7 @@ class WdaApps:
     def terminate_app(self: _Driver, app_id: str) -> None:
         if not isinstance(app_id, str) or not app_id.strip():
             raise StepArgumentError(f"terminate_app needs a bundle id, got {app_id!r}")
-        self._call("POST /wda/apps/terminate", lambda c: c.app_terminate(app_id), app_id=app_id)
+        self._call("POST /wda/apps/terminate", lambda c: c.app_terminate(app_id), repeat=True, app_id=app_id)
         if self._launched == app_id:
             self._launched = None
 
