@@ -30,12 +30,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from amc.actions import Screen
 from amc.core.models import PlannedStep, Platform, Scene, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
-from amc.runtime.executor import Executor, Screen
+from amc.runtime.executor import Executor
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskRunnerConfig

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from amc.actions import ACTIONS
 from amc.core.models import PlannedStep, Scene
 from amc.core.steps import REDACTED, describe_step
-from amc.runtime.executor import ACTIONS, Executor
+from amc.runtime.executor import Executor
 from amc.world.model import WorldModel
 
 from tests.unit.fakes import FakeDriver, SeenScreen, scene

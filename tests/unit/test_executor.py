@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from amc.actions import ACTIONS
 from amc.core.errors import AppNotInstalled, DeviceTimeout
 from amc.core.models import PlannedStep
 from amc.core.selectors import Selector
-from amc.runtime.executor import ACTIONS, Executor
+from amc.runtime.executor import Executor
 
 from tests.unit.fakes import FakeDriver, SeenScreen, scene
 

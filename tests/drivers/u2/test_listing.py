@@ -118,7 +118,7 @@ def test_a_phone_without_usb_permissions_is_offline_with_the_udev_fix(face: AdbF
 
 
 def test_amc_doctor_gives_the_fix_adb_s_reason_points_at(face: AdbFace) -> None:
-    from amc.runtime.cli.doctor import check_adb_devices
+    from amc.cli.doctor import check_adb_devices
 
     check = check_adb_devices(
         {"ANDROID_ADB_SERVER_HOST": face.host, "ANDROID_ADB_SERVER_PORT": str(face.port)}
