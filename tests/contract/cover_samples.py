@@ -37,7 +37,10 @@ FOCUS: tuple[Sample, ...] = (
         "android/honor-alt-nx1-a15-dumpsys-window-screen-off-notificationshade-focusedapp.txt",
         ("systemui", "com.android.settings"),
     ),
-    Sample("android/pixel7-dumpsys-window-notificationshade-focusedapp-behind.txt", ("systemui", "com.flow.mobile.debug")),
+    Sample(
+        "android/pixel7-dumpsys-window-notificationshade-focusedapp-behind.txt",
+        ("systemui", "com.flow.mobile.debug"),
+    ),
     Sample("android/unknown-dumpsys-window-grep-mCurrentFocus-notificationshade.txt", ("systemui", None)),
     Sample("android/emulator-api34-shade-expanded-mCurrentFocus-notificationshade.txt", ("systemui", None)),
     Sample("android/unknown-a4-dumpsys-window-statusbar-focus-appwindowtoken-typo.txt", ("systemui", None)),
@@ -55,7 +58,9 @@ FOCUS: tuple[Sample, ...] = (
 
 KEYGUARD: tuple[Sample, ...] = (
     Sample("android/honor-alt-nx1-a15-dumpsys-window-screen-off-notificationshade-focusedapp.txt", True),
-    Sample("android/unknown-a14-dumpsys-activity-activities-display-policy-isKeyguardShowing-false.txt", False),
+    Sample(
+        "android/unknown-a14-dumpsys-activity-activities-display-policy-isKeyguardShowing-false.txt", False
+    ),
     Sample("android/gapid-a10-dumpsys-window-screen-on-locked-stub.txt", True),
     Sample("android/gapid-a10-dumpsys-window-screen-on-unlocked-stub.txt", False),
     Sample("android/gapid-a10-dumpsys-window-screen-off-locked-stub.txt", True),
@@ -85,7 +90,9 @@ TREE: tuple[Sample, ...] = (
     Sample("android/samsung-uiautomator-dump-keyguard-swipe-to-open.xml", ("keyguard", "Lock screen")),
     Sample("android/samsung-uiautomator-dump-keyguard-enter-pin.xml", ("keyguard", "Lock screen")),
     Sample("android/zte-uiautomator-dump-lockscreen-status-bar-bottom-area.xml", ("keyguard", "Lock screen")),
-    Sample("android/uiautomator-dump-notification-shade-stack-scroller-row.xml", ("shade", "Notification shade")),
+    Sample(
+        "android/uiautomator-dump-notification-shade-stack-scroller-row.xml", ("shade", "Notification shade")
+    ),
     Sample("android/uiautomator-dump-notification-panel-systemui-node.xml", ("shade", "Notification shade")),
 )
 
