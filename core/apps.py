@@ -20,6 +20,7 @@ __all__ = [
     "SPRINGBOARD",
     "SYSTEMUI_COVER_WINDOWS",
     "SYSTEM_DIALOG_WINDOWS",
+    "cover_name",
     "is_home_screen",
     "is_ime_package",
     "is_permission_dialog",
@@ -113,6 +114,16 @@ def is_ime_package(package: str | None) -> bool:
 # named by COVER_NAMES in the overlay.
 COVER_KINDS: tuple[str, ...] = ("keyguard", "shade", "system_dialog", "permission", "alert")
 COVER_NAMES: dict[str, str] = {"keyguard": "Lock screen", "shade": "Notification shade"}
+# iOS's own names: its shade is Notification Center or Control Center (the driver cannot tell which).
+_IOS_COVER_NAMES: dict[str, str] = {"shade": "Notification Center or Control Center"}
+
+
+def cover_name(kind: str | None, platform: str) -> str | None:
+    """What the world model calls a cover that has no title of its own (None: it has one)."""
+    if kind is None:
+        return None
+    return (_IOS_COVER_NAMES.get(kind) if platform == "ios" else None) or COVER_NAMES.get(kind)
+
 
 # SystemUI's windows that take the focus from the app under them, as ``dumpsys window`` titles
 # them (``mCurrentFocus=Window{h u0 TITLE}``): the lock screen and the shade live in
@@ -140,14 +151,13 @@ SYSTEM_DIALOG_WINDOWS: tuple[tuple[str, str], ...] = (
 # and the quick settings panel (quick_settings_panel, as a uiautomator2 script looks for it, find_string
 # id 16670063586). The system dialogs' buttons are AOSP's ``aerr_*`` (core/res/res/layout/
 # app_anr_dialog.xml: aerr_close, aerr_wait, aerr_report; app_error_dialog.xml: aerr_restart,
-# aerr_reset, aerr_report, aerr_close, aerr_mute; aerr_app_info in newer releases), in package
-# ``android``.
+# aerr_reset, aerr_report, aerr_close, aerr_mute), in package ``android``.
 ANDROID_KEYGUARD_ID_PREFIX = "keyguard_"
 ANDROID_SHADE_IDS: frozenset[str] = frozenset(
     {"notification_panel", "notification_stack_scroller", "quick_settings_panel"}
 )
 ANDROID_ERROR_DIALOG_IDS: frozenset[str] = frozenset(
-    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute", "aerr_app_info"}
+    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute"}
 )
 
 

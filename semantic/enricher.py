@@ -15,7 +15,7 @@ import os
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
-from ..core.apps import COVER_NAMES, is_home_screen
+from ..core.apps import cover_name, is_home_screen
 from ..core.config import parse_bool
 from ..core.lazy import Query, candidates
 from ..core.models import Scene, UIElement
@@ -146,13 +146,10 @@ class DefaultEnricher:
         title = title_of(scene)
         cover = cover_of(scene)
         keyboard, alert_el = cover.keyboard, cover.alert
-        alert = None
-        if cover.kind in COVER_NAMES:  # the lock screen and the shade have no title of their own
-            alert = COVER_NAMES[cover.kind]
-        elif alert_el is not None:
-            alert = _alert_name(alert_el, scene.platform)
-        if cover.kind in COVER_NAMES and alert is not None:
-            page, source = alert, "cover"  # the lock screen or the shade fills the screen
+        named = cover_name(cover.kind, scene.platform)  # the lock screen and the shade have no title
+        alert = named or (_alert_name(alert_el, scene.platform) if alert_el is not None else None)
+        if named:
+            page, source = named, "cover"  # the lock screen or the shade fills the screen
         elif is_home_screen(scene.foreground_app):
             page, source = HOME_PAGE, "home"
         elif scene.activity:
