@@ -1,47 +1,34 @@
-"""The errors every driver raises when a launch ends under a cover, spelled once.
+"""What every driver does about covers, spelled once.
 
 A launch that brought the app up behind the lock screen is not a launch the user can go on from:
-it fails as ``DeviceOffline`` (state ``locked``: the phone must be unlocked first, nothing the
-flow can do about it), and one that ended with the shade or a system dialog over the app fails as
-``AppLaunchFailed`` naming it, with what dismisses it. Which cover is up, each backend reads its own
-way (:mod:`drivers.u2.focus`, WebDriverAgent's ``/wda/locked``, Appium's ``mobile: isLocked``).
+it fails as ``DeviceOffline`` (state ``locked``: the phone must be unlocked first, nothing a flow
+can do about it) with :func:`locked`. The shade pulled down over the app or a system dialog is the
+app's screen's state, as a permission prompt is: the launch has brought the app to the front and
+the next observation names the cover (the world model's overlay); every backend can tell that the
+app is in front, not every one can see the shade or the dialog at that moment (UiAutomator2's
+``getCurrentPackage`` names the app under them). Which cover is up, each backend reads its own way
+(:mod:`drivers.u2.focus`, WebDriverAgent's ``/wda/locked``, Appium's ``mobile: isLocked``); an
+iPhone's are read from SpringBoard's source by :func:`springboard_cover`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.errors import AppLaunchFailed, DeviceOffline
+from ..core.errors import DeviceOffline
 from ..core.models import Scene
 
-__all__ = ["LOCKED_HINT", "covered_launch", "locked", "springboard_cover"]
+__all__ = ["LOCKED_HINT", "locked", "springboard_cover"]
 
 _IOS_SPRINGBOARD_OWN = ("XCUIElementTypeAlert", "XCUIElementTypeSheet", "XCUIElementTypeIcon")
 
 LOCKED_HINT = "unlock the phone (and turn off its screen lock or Auto-Lock while testing)"
 
-_DISMISS = {
-    "shade": "close it (press back, or swipe it up) and launch again",
-    "system_dialog": "answer the dialog (tap 'Wait' or 'Close app', or press back) and launch again",
-}
-
 
 def locked(device: str, *, what: str = "the phone is locked", app_id: str | None = None) -> DeviceOffline:
-    """The phone is locked (or its screen off): nothing shows until it is unlocked."""
+    """The phone is locked (or its screen off): no app shows until it is unlocked."""
     about = f" ({app_id} cannot come to the front)" if app_id else ""
     return DeviceOffline(f"{device}: {what}{about}", state="locked", hint=LOCKED_HINT)
-
-
-def covered_launch(app_id: str, device: str, kind: str, cover: str) -> DeviceOffline | AppLaunchFailed:
-    """The error for a launch of ``app_id`` that ended under ``cover`` (its name as the user sees
-    it) of ``kind`` (``keyguard``, ``shade``, ``system_dialog``)."""
-    if kind == "keyguard":
-        return locked(device, what=f"the phone is locked ({cover} is up)", app_id=app_id)
-    return AppLaunchFailed(
-        f"{app_id} did not come to the front of {device}: {cover} covers the screen",
-        app_id=app_id,
-        hint=_DISMISS.get(kind, "dismiss it and launch again"),
-    )
 
 
 def springboard_cover(

@@ -9,12 +9,11 @@ import time
 from ..core.durations import check_seconds
 from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError
 from ..core.models import Platform, Scene
-from ..sim.covers import dialog_title
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
 from .base import MAX_LATENCY, coordinate, gesture_seconds
-from .covers import covered_launch, locked
+from .covers import locked
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
 
@@ -22,7 +21,6 @@ __all__ = ["SimDriver"]
 
 LAUNCH_TIMEOUT = 5.0
 LAUNCH_POLL = 0.02
-_COVER_NAMES = {"keyguard": "the lock screen", "shade": "the notification shade"}
 
 
 class SimDriver:
@@ -107,8 +105,7 @@ class SimDriver:
     def launch_app(self, app_id: str) -> None:
         """Launch, then wait (at most ``LAUNCH_TIMEOUT``) until the app shows in front, as the real
         adapters do: with the device's timing on, the old screen shows for a moment first. A launch
-        that ends under the lock screen, the shade or a system dialog fails as the adapters' do
-        (:mod:`drivers.covers`)."""
+        on a locked phone fails as the adapters' do (:mod:`drivers.covers`)."""
         self._call()
         try:
             self.device.launch(app_id)
@@ -117,13 +114,8 @@ class SimDriver:
             if refusal is not None and refusal.kind == "locked":
                 raise locked(self.device_id, what="the phone is locked", app_id=app_id) from exc
             raise
-        cover = self.device.screen_cover()
-        if cover is not None:
-            dialog = self.device.system.dialog
-            name = (
-                f"the system dialog '{dialog_title(dialog)}'" if dialog is not None else _COVER_NAMES[cover]
-            )
-            raise covered_launch(app_id, self.device_id, cover, name)
+        if self.device.locked:  # the app started behind the lock screen (Android)
+            raise locked(self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while self.device.foreground() != app_id and app_id != self.device.launcher:
             if time.monotonic() >= deadline:

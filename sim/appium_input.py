@@ -352,7 +352,15 @@ def _is_locked(phone: Phone, args: Mapping[str, Any]) -> Any:
 
 
 def _lock(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: lock``: a positive ``seconds`` locks for that long, then unlocks (the call blocks,
+    as Appium-Python-Client's ``lock`` says); bounded here to a minute."""
+    seconds = args.get("seconds") or 0
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 60:
+        raise invalid_argument(f"'seconds' must be a number from 0 to 60, got {seconds!r}")
     phone.device.lock()
+    if seconds > 0:
+        time.sleep(seconds)
+        phone.device.unlock()
     return None
 
 

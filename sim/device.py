@@ -408,6 +408,7 @@ class SimDevice(CoverControls):
             if run is not None:
                 run.focused = None
             self._foreground = None
+            self.system.shade = None  # going home closes the shade (a lock or a dialog stays)
             self.changes += 1
 
     # --- input ------------------------------------------------------------------------------

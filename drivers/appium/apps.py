@@ -42,7 +42,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform
 from ..am_start import LAUNCHER, LEANBACK, MAIN, read_start
-from ..covers import covered_launch, locked
+from ..covers import locked
 from ..frontboard import launch_refusal
 from .commands import APP_ID, check_app_id
 from .errors import server_refused, unsupported
@@ -210,7 +210,9 @@ class AppiumApps:
         while True:
             ok, front = self._in_front(app_id)
             if ok and self.platform == "android" and self._locked():
-                raise covered_launch(app_id, self.device_id, "keyguard", "the lock screen")
+                raise locked(
+                    self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id
+                )
             if ok:
                 self._launched = app_id
                 return
@@ -283,7 +285,7 @@ class AppiumApps:
         refusal = launch_refusal(text)
         if refusal is not None and refusal.kind == "locked":
             raise locked(
-                self.device_id, what=f"the phone is locked ({refusal.reason})", app_id=app_id
+                self.device_id, what="the phone is locked (iOS refused the launch)", app_id=app_id
             ) from exc
         if refusal is not None and refusal.kind == "not_installed":
             raise AppNotInstalled(

@@ -36,9 +36,10 @@ The lock screen, the pulled-down shade or a system dialog over the app take the 
 ``mFocusedApp`` still names the app (:class:`drivers.u2.focus.FocusCover`). ``current_app`` names no
 app behind the lock screen (nor behind SystemUI's window when the dump cannot tell the lock screen
 from the shade: Android 9 and older, whose focus command prints no keyguard state); a launch that
-ends under a cover fails at once (:mod:`drivers.covers`): ``DeviceOffline`` when the phone is locked,
-``AppLaunchFailed`` naming the shade or the dialog. Only when SystemUI's window has the focus and
-the dump does not say whether the keyguard is up is one more command sent, ``dumpsys window policy``.
+ends behind the lock screen fails at once as ``DeviceOffline`` (:mod:`drivers.covers`); the shade
+and a system dialog over the launched app are its screen's state, as elsewhere (the next
+observation names them). Only when SystemUI's window has the focus and the dump does not say
+whether the keyguard is up is one more command sent, ``dumpsys window policy``.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from dataclasses import dataclass
 from ...core.apps import HOME_SCREEN_APPS, is_permission_dialog
 from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout, HarnessError
 from ..am_start import LAUNCHER, LEANBACK, read_start, start_command
-from ..covers import covered_launch
+from ..covers import locked
 from .focus import (
     DumpFailed,
     FocusReading,
@@ -264,8 +265,9 @@ class AndroidApps:
         while True:
             checks += 1
             reading = self.reading("launch_app")
-            if reading.cover is not None:
-                raise self._covered(package, reading)
+            blocked = self._blocked(package, reading)
+            if blocked is not None:
+                raise blocked
             found = reading.foreground
             if found is not None and found.package == package:
                 return
@@ -286,23 +288,19 @@ class AndroidApps:
                 )
             time.sleep(min(self.launch_poll, remaining))
 
-    def _covered(self, package: str, reading: FocusReading) -> HarnessError:
-        """The error for a launch that ended with ``reading.cover`` over the app: the lock screen's
-        or the shade's SystemUI window (one ``dumpsys window policy`` when the dump did not say
-        which), or a system dialog."""
+    def _blocked(self, package: str, reading: FocusReading) -> HarnessError | None:
+        """The error for a launch that ended behind SystemUI's lock screen (one ``dumpsys window
+        policy`` when the dump did not say whether the keyguard is up), else None."""
         cover = reading.cover
-        assert cover is not None
-        if cover.kind != "systemui":
-            return covered_launch(
-                package, self.serial, "system_dialog", f"the system dialog '{cover.window}'"
-            )
+        if cover is None or cover.kind != "systemui":
+            return None  # a system dialog over the app: the app is in front under it
         keyguard = reading.keyguard
         if keyguard is None:
             keyguard = keyguard_state(self._shell("launch_app", ["dumpsys", "window", "policy"]))
         if keyguard is True:
-            return covered_launch(package, self.serial, "keyguard", "the lock screen")
+            return locked(self.serial, what="the phone is locked (the lock screen is up)", app_id=package)
         if keyguard is False:
-            return covered_launch(package, self.serial, "shade", "the notification shade")
+            return None  # the shade is down over the app
         return AppLaunchFailed(
             f"{package} did not come to the front of {self.serial}: SystemUI's {cover.window} window "
             "has the focus (the lock screen or the pulled-down shade; the phone does not say which)",

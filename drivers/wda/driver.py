@@ -60,7 +60,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, gesture_seconds
-from ..covers import springboard_cover
+from ..covers import LOCKED_HINT, springboard_cover
 from ..options import seconds, server_url, whole_number
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
@@ -253,7 +253,7 @@ class WdaDriver(WdaApps):
             raise DeviceOffline(
                 f"the iPhone behind {self.url} is locked",
                 state="locked",
-                hint="unlock the phone (and turn off Auto-Lock while testing)",
+                hint=LOCKED_HINT,
             )
 
     def _active_bundle(self) -> str | None:
