@@ -10,6 +10,8 @@ gone.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from amc.core.errors import DeviceOffline
 from amc.core.models import PlannedStep
@@ -21,9 +23,20 @@ from amc.runtime.task import TaskRunner, TaskStatus
 from amc.semantic.enricher import enrich_scene
 from amc.sim.device import SimDevice
 
-from tests.contract.rigs import Rig
+from tests.contract.rigs import APPS, Rig, all_rigs, build_rig
+
+# Android's system dialogs have no iOS counterpart: their tests run on the Android rigs only.
+_ANDROID = [r for r in all_rigs() if r.platform == "android"]
 
 FRONT = {"android": "com.android.systemui", "ios": "com.apple.springboard"}
+
+
+@pytest.fixture(params=_ANDROID, ids=[r.id for r in _ANDROID])
+def android_rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
+    with build_rig(request.param) as built:
+        yield built
+
+
 SHADE = {"android": "Notification shade", "ios": "Notification Center or Control Center"}
 
 
@@ -50,11 +63,17 @@ def _cover(device: SimDevice, kind: str) -> None:
         device.show_system_dialog("not_responding")
 
 
-@pytest.mark.parametrize("kind", ["lock", "shade", "dialog"])
+@pytest.mark.parametrize("kind", ["lock", "shade"])
 def test_the_scene_and_the_world_model_name_the_cover(rig: Rig, apps: dict[str, str], kind: str) -> None:
+    _names_the_cover(rig, apps, kind)
+
+
+def test_the_scene_and_the_world_model_name_a_system_dialog(android_rig: Rig) -> None:
+    _names_the_cover(android_rig, APPS["android"], "dialog")
+
+
+def _names_the_cover(rig: Rig, apps: dict[str, str], kind: str) -> None:
     platform = rig.device.platform
-    if kind == "dialog" and platform == "ios":
-        pytest.skip("iOS shows no system dialog of this kind (Android's ANR dialog)")
     expected = {
         "lock": ("Lock screen", "keyguard", FRONT[platform]),
         "shade": (SHADE[platform], "shade", FRONT[platform]),
@@ -93,9 +112,8 @@ def test_the_shade_over_the_app_leaves_it_the_app_in_front_until_it_is_closed(
     assert rig.device.screen_cover() is None and (semantic is None or semantic.cover is None)
 
 
-def test_a_system_dialog_is_answered_by_tapping_wait(rig: Rig, apps: dict[str, str]) -> None:
-    if rig.device.platform == "ios":
-        pytest.skip("iOS shows no system dialog of this kind (Android's ANR dialog)")
+def test_a_system_dialog_is_answered_by_tapping_wait(android_rig: Rig) -> None:
+    rig, apps = android_rig, APPS["android"]
     rig.driver.launch_app(apps["settings"])
     rig.device.show_system_dialog("not_responding", "com.android.systemui")
     assert rig.driver.current_app() == apps["settings"]
