@@ -29,8 +29,8 @@ Locking closes the shade; nothing is typed while anything covers the apps.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -55,7 +55,7 @@ DIALOG_KINDS: tuple[str, ...] = ("not_responding", "keeps_stopping")
 ShadePanel = Literal["notifications", "controls"]
 SHADE_PANELS: tuple[str, ...] = ("notifications", "controls")
 # The label Android's dialogs give SystemUI ("System UI isn't responding", a real dump).
-_SYSTEMUI_LABEL = ("com.android.systemui", "System UI")
+_SYSTEMUI, _SYSTEMUI_LABEL = "com.android.systemui", "System UI"
 
 
 @dataclass(frozen=True)
@@ -126,9 +126,10 @@ class CoverControls:
 
     # --- operations -------------------------------------------------------------------------
 
-    def _set(self, change: Callable[[SystemScreen], None]) -> None:
+    def _set(self, **state: object) -> None:
+        """Change the cover state (``SystemScreen``'s fields) as one change of the screen."""
         with self._lock, self._changing():
-            change(self.system)
+            self.system = dataclasses.replace(self.system, **state)  # type: ignore[arg-type]
             run = self._current()
             if run is not None and self.system.top() is not None:
                 run.focused = None  # a field loses its focus (and keyboard) under a cover
@@ -136,15 +137,11 @@ class CoverControls:
 
     def lock(self) -> None:
         """Lock the phone (the power key): the lock screen covers everything, the shade closes."""
-
-        def change(s: SystemScreen) -> None:
-            s.locked, s.shade = True, None
-
-        self._set(change)
+        self._set(locked=True, shade=None)
 
     def unlock(self) -> None:
         """Unlock (a phone with no PIN or passcode): what was in front shows again."""
-        self._set(lambda s: setattr(s, "locked", False))
+        self._set(locked=False)
 
     @property
     def locked(self) -> bool:
@@ -156,15 +153,12 @@ class CoverControls:
         or Control Center). A locked phone shows its lock screen instead."""
         if panel not in SHADE_PANELS:
             raise StepArgumentError(f"panel must be one of {', '.join(SHADE_PANELS)}, got {panel!r}")
-
-        def change(s: SystemScreen) -> None:
-            if not s.locked:
-                s.shade = panel  # type: ignore[assignment]
-
-        self._set(change)
+        with self._lock:
+            if not self.system.locked:
+                self._set(shade=panel)
 
     def close_shade(self) -> None:
-        self._set(lambda s: setattr(s, "shade", None))
+        self._set(shade=None)
 
     def show_system_dialog(self, kind: str = "not_responding", app_id: str | None = None) -> None:
         """Show Android's "X isn't responding" (``not_responding``) or "X keeps stopping"
@@ -174,18 +168,13 @@ class CoverControls:
         if kind not in DIALOG_KINDS:
             raise StepArgumentError(f"kind must be one of {', '.join(DIALOG_KINDS)}, got {kind!r}")
         with self._lock:
-            target = app_id or self._foreground or _SYSTEMUI_LABEL[0]
+            target = app_id or self._foreground or _SYSTEMUI
             spec = self.apps.get(target)
-            label = (
-                spec.name
-                if spec is not None
-                else (_SYSTEMUI_LABEL[1] if target == _SYSTEMUI_LABEL[0] else target)
-            )
-            dialog = SystemDialog(kind, target, label)  # type: ignore[arg-type]
-        self._set(lambda s: setattr(s, "dialog", dialog))
+            label = spec.name if spec is not None else _SYSTEMUI_LABEL if target == _SYSTEMUI else target
+            self._set(dialog=SystemDialog(kind, target, label))  # type: ignore[arg-type]
 
     def dismiss_system_dialog(self) -> None:
-        self._set(lambda s: setattr(s, "dialog", None))
+        self._set(dialog=None)
 
     def screen_cover(self) -> str | None:
         """What covers the apps on top (``system_dialog``, ``keyguard``, ``shade``) or None."""
