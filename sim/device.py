@@ -41,6 +41,7 @@ from .catalog import (
     Widget,
     catalog,
 )
+from .covers import CoverControls, SystemScreen
 from .nodes import SimNode
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
@@ -104,8 +105,9 @@ class AppRun:
         return self.switches.get(widget.key, widget.on)
 
 
-class SimDevice:
-    """A phone in memory. Thread-safe; every public method takes the device lock."""
+class SimDevice(CoverControls):
+    """A phone in memory. Thread-safe; every public method takes the device lock. What covers
+    its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
     def __init__(
         self,
@@ -156,6 +158,7 @@ class SimDevice:
         # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
+        self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
 
     # --- time -------------------------------------------------------------------------------
 
@@ -262,6 +265,9 @@ class SimDevice:
     def app_state(self, app_id: str) -> int:
         """WebDriverAgent's numbers: 1 not running, 3 running in background, 4 foreground."""
         with self._lock:
+            covered = self._covered_state(app_id)
+            if covered is not None:
+                return covered
             if app_id == self._foreground:
                 return 4
             if app_id in self._running:
@@ -271,7 +277,9 @@ class SimDevice:
     def keyboard_shown(self) -> bool:
         with self._lock:
             run = self._current()
-            return run is not None and run.focused is not None and run.alert is None and run.prompt is None
+            if run is None or self._covered():
+                return False
+            return run.focused is not None and run.alert is None and run.prompt is None
 
     def system_prompt(self) -> tuple[str, str] | None:
         """(app id, permission) of the system permission prompt over the app in front, or None."""
@@ -329,6 +337,7 @@ class SimDevice:
                 self.home()
                 return
             spec = self._spec(app_id)
+            self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
                 user = self._data.get(app_id, {}).get("user")
@@ -348,6 +357,7 @@ class SimDevice:
         with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
             self._tasks.pop(app_id, None)
+            self._forget_dialog_of(app_id)
             if self._foreground == app_id:
                 self._foreground = None
                 self._shown = None
@@ -398,6 +408,7 @@ class SimDevice:
             if run is not None:
                 run.focused = None
             self._foreground = None
+            self.system.shade = None  # going home closes the shade (a lock or a dialog stays)
             self.changes += 1
 
     # --- input ------------------------------------------------------------------------------
@@ -411,6 +422,8 @@ class SimDevice:
                 return None
             node = layout.build(self).hit(x, y)
             self.changes += 1
+            if self._covered_tap(node.ref if node is not None else None):
+                return node.ref if node is not None else None
             if node is None or node.ref is None:
                 return None
             run = self._current()
@@ -424,7 +437,7 @@ class SimDevice:
         with self._lock:
             self._settle()
             run = self._current()
-            if run is None or run.focused is None or run.prompt is not None:
+            if run is None or run.focused is None or run.prompt is not None or self._covered():
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
@@ -454,7 +467,7 @@ class SimDevice:
             self._settle()
             run = self._current()
             self.changes += 1
-            if run is None or run.alert is not None:
+            if self._covered_swipe(y1, y2) or run is None or run.alert is not None:
                 return
             if run.prompt is not None:
                 return
@@ -472,6 +485,8 @@ class SimDevice:
         with self._lock, self._changing():
             self.changes += 1
             run = self._current()
+            if self._covered_key(key):
+                return
             if key == "home":
                 self.home()
             elif key == "back":

@@ -55,6 +55,7 @@ from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.remote.command import Command
 from urllib3.util.retry import Retry
 
+from ...core.apps import SPRINGBOARD
 from ...core.errors import (
     ConfigError,
     DeviceError,
@@ -63,6 +64,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
+from ..covers import springboard_cover
 from ..hierarchy import parse_source
 from .apps import AppiumApps
 from .commands import DeviceCommands
@@ -314,6 +316,12 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
         scene = parse_source(source, platform=self.platform, device_id=self.device_id, backend=self.backend)
         if self.platform == "ios" and scene.foreground_app is None:
             scene = dataclasses.replace(scene, foreground_app=self._ios_app_for(scene))
+        if self.platform == "ios" and scene.foreground_app == SPRINGBOARD:  # home, or over the app
+            launched = self._launched
+            cover = springboard_cover(
+                scene, self._locked, lambda: self._app_state(launched) if launched is not None else None
+            )
+            scene = dataclasses.replace(scene, cover=cover)
         return dataclasses.replace(
             scene, captured_at=time.time(), capture_duration=time.perf_counter() - started
         )

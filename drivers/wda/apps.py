@@ -36,6 +36,7 @@ from ...core.errors import (
     HarnessError,
     StepArgumentError,
 )
+from ..covers import LOCKED_HINT
 from .errors import LAUNCH
 
 __all__ = ["WdaApps"]
@@ -45,16 +46,25 @@ T = TypeVar("T")
 
 
 class _Config(Protocol):
-    timeout: float
-    launch_timeout: float
-    launch_poll_interval: float
+    @property
+    def timeout(self) -> float: ...
+
+    @property
+    def launch_timeout(self) -> float: ...
+
+    @property
+    def launch_poll_interval(self) -> float: ...
 
 
 class _Driver(Protocol):
     """What the mixin needs from ``WdaDriver``."""
 
-    url: str
-    config: _Config
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def config(self) -> _Config: ...
+
     _launched: str | None
     _wda_version: tuple[int, ...] | None
 
@@ -159,7 +169,7 @@ class WdaApps:
             raise DeviceOffline(
                 f"the iPhone behind {self.url} is locked",
                 state="locked",
-                hint="unlock the phone (and turn off Auto-Lock while testing)",
+                hint=LOCKED_HINT,
             ) from cause
 
     def _wait_in_front(self: _Driver, app_id: str) -> None:

@@ -4,6 +4,9 @@ What it promises (see ``openspec/specs/drivers/spec.md``):
 
 - ``observe()`` is one ``GET /source`` (XML), parsed by :func:`drivers.hierarchy.parse_source`, plus
   one ``GET /wda/activeAppInfo`` only when the tree does not name its app: at most two requests.
+  While SpringBoard is in front with no alert of its own, ``GET /wda/locked`` (and, when the driver
+  launched an app, that app's state) says whether the lock screen or a panel covers the app
+  (``Scene.cover``, :func:`drivers.covers.springboard_cover`).
 - ``tap``/``long_press``/``swipe``/``type_text``/``press`` are one request each once a session
   exists (``connect()`` opens or adopts it). ``launch_app``, ``terminate_app`` and ``current_app``
   are :class:`drivers.wda.apps.WdaApps`: the launch and one state check when the app comes to the
@@ -49,6 +52,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
+from ...core.apps import SPRINGBOARD
 from ...core.errors import (
     AppLaunchFailed,
     ConfigError,
@@ -61,6 +65,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, gesture_seconds
+from ..covers import LOCKED_HINT, springboard_cover
 from ..options import seconds, server_url, whole_number
 from .answers import lost_session
 from .apps import WdaApps
@@ -260,7 +265,7 @@ class WdaDriver(WdaApps):
             raise DeviceOffline(
                 f"the iPhone behind {self.url} is locked",
                 state="locked",
-                hint="unlock the phone (and turn off Auto-Lock while testing)",
+                hint=LOCKED_HINT,
             )
 
     def _active_bundle(self) -> str | None:
@@ -334,6 +339,12 @@ class WdaDriver(WdaApps):
         scene = parse_source(source, platform="ios", device_id=self.device_id, backend=self.backend)
         if scene.foreground_app is None:
             scene = dataclasses.replace(scene, foreground_app=self._bundle_of(scene))
+        if scene.foreground_app == SPRINGBOARD:  # the home screen, or something over the app
+            launched = self._launched
+            cover = springboard_cover(
+                scene, self._locked, lambda: self._app_state(launched) if launched is not None else None
+            )
+            scene = dataclasses.replace(scene, cover=cover)
         return dataclasses.replace(scene, capture_duration=time.perf_counter() - started)
 
     def _bundle_of(self, scene: Scene) -> str | None:
