@@ -236,7 +236,7 @@ def _scroll_until_visible(ex: Executor, args: Mapping[str, Any], screen: Screen)
             break
         before = scene.texts()
         if wait:
-            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+            screen.pause(max(0.0, min(interval, deadline - time.monotonic())))
         else:
             ex.driver.swipe(*_swipe_points(scene, _SCROLL_SWIPE[direction]), 0.3)
             swipes += 1

@@ -9,6 +9,10 @@ a task goes on: :class:`~amc.runtime.task.TaskRunner` asks a planner for steps a
 through a session, stopping on its own rules; the MCP server runs one step per tool call
 through a session that lives as long as the server.
 
+The session's :class:`~amc.runtime.cancel.Cancel` (its observer's) is the stop request of whoever
+runs it: once set, a waiting step ends at its next poll as ``interrupted``, no step is repeated and
+no look is asked of the device.
+
 Building a session does no I/O; the first ``look()`` is the first device request.
 """
 
@@ -19,7 +23,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..core.errors import HarnessError
+from ..core.errors import HarnessError, Interrupted
 from ..core.models import PlannedStep, StepResult
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
@@ -27,6 +31,7 @@ from ..semantic.enricher import Enricher
 from ..semantic.models import Observation
 from ..world.model import WorldModel
 from ..world.models import WorldState
+from .cancel import Cancel
 from .context import DEFAULT_SCENE_HISTORY, TaskContext
 from .executor import Executor
 from .observer import Observer
@@ -68,7 +73,8 @@ class Session:
 
     ``world_model`` is used as given (a caller's model carries its state across sessions); pass
     None to run with the world model off. ``listeners`` are called after every executed step,
-    in order, with the step's record and the context.
+    in order, with the step's record and the context. ``cancel`` is the stop request the session's
+    waits and looks obey (a fresh one, never set, when none is given).
     """
 
     def __init__(
@@ -82,8 +88,10 @@ class Session:
         step_retries: int = 1,
         scene_history: int = DEFAULT_SCENE_HISTORY,
         listeners: Sequence[StepListener] = (),
+        cancel: Cancel | None = None,
     ) -> None:
         self.driver = driver
+        self.cancel = cancel if cancel is not None else Cancel()
         self.executor = executor or Executor(driver)
         self.step_retries = step_retries
         self.context = TaskContext(goal=goal, device_id=driver.device_id, scene_history=scene_history)
@@ -98,7 +106,12 @@ class Session:
             context.observations += 1
 
         self.observer = Observer(
-            driver, enricher=enricher, world_model=world_model, retries=step_retries, on_observation=seen
+            driver,
+            enricher=enricher,
+            world_model=world_model,
+            retries=step_retries,
+            on_observation=seen,
+            cancel=self.cancel,
         )
         context.world = self.observer.world
 
@@ -128,7 +141,8 @@ class Session:
         while True:
             attempt += 1
             result = self.executor.execute(step, self.observer)
-            if result.success or not result.retryable or attempt > self.step_retries:
+            done = result.success or not result.retryable or attempt > self.step_retries
+            if done or self.cancel.is_set():  # a stop request: never sent again
                 return dataclasses.replace(result, attempts=attempt) if attempt > 1 else result
             log.warning(
                 "step %s failed transiently (%s); retrying (%d/%d)",
@@ -163,16 +177,16 @@ class Session:
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
         """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
-        device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
-        record the step and tell the listeners. Never raises for a failed step or a failed look:
-        the outcome says."""
+        device, a planner's ``skip``: its outcome is the latest look; nor after a step the device
+        failed or a stop request ended), fold both into the world, record the step and tell the
+        listeners. Never raises for a failed step or a failed look: the outcome says."""
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
         latest = self.observer.latest
         if result.success and not self.executor.looks_after(step.action) and latest is not None:
             observation = latest  # nothing was sent to the device: the screen is as last seen
-        elif result.success or result.error_category != "device":
+        elif result.success or result.error_category not in ("device", Interrupted.category):
             try:
                 observation = self.observer.look()
             except HarnessError as exc:

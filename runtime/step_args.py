@@ -33,7 +33,8 @@ COMMON_KEYS = frozenset({"remember", "secret"})  # arguments every step may carr
 
 
 class Screen(Protocol):
-    """What a step sees of the device: the latest observation and a way to look again.
+    """What a step sees of the device: the latest observation, a way to look again, and a pause
+    between two looks (which a stop request, such as Ctrl-C, cuts short by raising ``Interrupted``).
 
     :class:`amc.runtime.observer.Observer` is the one implementation the task loop uses.
     """
@@ -45,6 +46,8 @@ class Screen(Protocol):
     def world(self) -> WorldState | None: ...
 
     def observe(self) -> Observation: ...
+
+    def pause(self, seconds: float) -> None: ...
 
 
 @dataclass(frozen=True)

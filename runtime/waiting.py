@@ -3,7 +3,8 @@
 Every step that looks for something on screen (a tap's target, ``wait_for``, the asserts,
 ``scroll_until_visible``) waits here: it checks the latest observation, then looks again through
 the task's :class:`~amc.runtime.executor.Screen` (one device request per look) at most once per
-``interval`` until the check holds or ``timeout`` seconds have passed. A failure's message says
+``interval`` until the check holds or ``timeout`` seconds have passed. Between two looks it pauses
+through the screen, so a stop request (Ctrl-C) ends the wait at once. A failure's message says
 what the screen showed (:func:`on_screen`).
 """
 
@@ -44,6 +45,8 @@ class Looker(Protocol):
     def latest(self) -> Observation | None: ...
 
     def observe(self) -> Observation: ...
+
+    def pause(self, seconds: float) -> None: ...
 
 
 def number(args: Mapping[str, Any], name: str, *, default: float | None = None) -> float:
@@ -93,7 +96,7 @@ def poll(
             value = check(scene)
             if value is not None or time.monotonic() >= deadline:
                 return value, polls, scene
-            time.sleep(max(0.0, min(interval, deadline - time.monotonic())))
+            screen.pause(max(0.0, min(interval, deadline - time.monotonic())))
         scene = screen.observe().scene
         polls += 1
 
