@@ -180,6 +180,7 @@ class Session:
         device, a planner's ``skip``: its outcome is the latest look; nor after a step the device
         failed or a stop request ended), fold both into the world, record the step and tell the
         listeners. Never raises for a failed step or a failed look: the outcome says."""
+        log.info("step %d %s: started", len(self.context.steps) + 1, step.action)  # run.log: what runs
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
