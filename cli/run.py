@@ -49,10 +49,9 @@ from .selection import (
     check_output_file,
     check_output_folder,
     collect,
-    filter_tags,
-    load_candidates,
     parse_env,
     parse_tags,
+    select_flows,
 )
 
 __all__ = ["INTERRUPT_NOTE", "run_flows", "run_report", "setup_report", "setup_run"]
@@ -285,15 +284,12 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         )
     if args.sim_latency and specs and not all(s.strip().startswith("sim:") for s in specs):
         raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
-    candidates = collect(args.flows)
-    flows = load_candidates(candidates, {**os.environ, **cli_env})
-    kept, dropped = filter_tags(flows, include, exclude)
-    chosen = {id(flow) for flow in kept}
-    kept_candidates = [c for c, f in zip(candidates, flows, strict=True) if id(f) in chosen]
+    selection = select_flows(collect(args.flows), {**os.environ, **cli_env}, include, exclude)
+    kept, kept_candidates, dropped = selection.flows, selection.candidates, selection.left_out
     base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
     if not kept:
         raise ConfigError(
-            f"no flow left to run: the tags leave out all {len(flows)}",
+            f"no flow left to run: the tags leave out all {selection.found}",
             hint="check --include-tags / --exclude-tags against the flows' `tags:`",
         )
     choice = choose_device(specs[0]) if len(specs) == 1 else None
@@ -326,9 +322,7 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
                 )
             console = Console(io, json_lines=args.json, redactor=redactor, devices=max(1, len(devices)))
             if dropped:
-                console.note(
-                    f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(f.name for f in dropped)}"
-                )
+                console.note(f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(dropped)}")
             several = len(jobs) + len(unrunnable) > 1
             run = FlowRun(
                 out_dir,

@@ -71,7 +71,7 @@ class Amc:
         deadline = time.monotonic() + HANG
         while not seen(self):
             left = deadline - time.monotonic()
-            if left <= 0 or not self._read(min(left, 0.5)) and not seen(self):
+            if left <= 0 or (not self._read(min(left, 0.5)) and not seen(self)):
                 raise AssertionError(f"never saw {what}; stdout:\n{self.out}\nstderr:\n{self.err}")
 
     def started(self, step: str) -> int:
@@ -112,12 +112,13 @@ def running(*argv: str | os.PathLike[str]) -> Iterator[Amc]:
         if amc.proc.poll() is None:
             amc.proc.kill()
             amc.proc.wait()
-        amc.proc.stdout.close()  # type: ignore[union-attr]
-        amc.proc.stderr.close()  # type: ignore[union-attr]
+        for stream in (amc.proc.stdout, amc.proc.stderr):
+            if stream is not None:
+                stream.close()
 
 
 def _junit_cases(path: Path) -> dict[str, etree._Element]:
-    return {case.get("name"): case for case in etree.parse(str(path)).iter("testcase")}
+    return {str(case.get("name")): case for case in etree.parse(str(path)).iter("testcase")}
 
 
 def test_the_first_ctrl_c_stops_a_waiting_step_at_its_next_poll_and_keeps_the_run(tmp_path: Path) -> None:
@@ -171,10 +172,11 @@ def test_ctrl_c_stops_the_flows_on_every_device_and_no_thread_is_left(tmp_path: 
         assert timeline.status == "interrupted"
     cases = _junit_cases(junit)
     assert sorted(cases) == ["a", "b", "c"]
-    started = [c for c in cases.values() if c.find("error") is not None]
-    assert len(started) == 2 and all(c.find("error").get("type") == "Interrupted" for c in started)  # type: ignore[union-attr]
-    (waiting,) = [c for c in cases.values() if c.find("skipped") is not None]
-    assert "not started: the run was interrupted" in (waiting.find("skipped").get("message") or "")  # type: ignore[union-attr]
+    errors = [c.find("error") for c in cases.values()]
+    assert [e.get("type") for e in errors if e is not None] == ["Interrupted", "Interrupted"]
+    skipped = [c.find("skipped") for c in cases.values()]
+    (waiting,) = [s.get("message") or "" for s in skipped if s is not None]
+    assert "not started: the run was interrupted" in waiting
 
 
 def test_a_second_ctrl_c_quits_at_once_while_the_first_waits_for_the_device(tmp_path: Path) -> None:
