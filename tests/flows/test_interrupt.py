@@ -9,22 +9,12 @@ its step's timeout (60 s) would pass none of them.
 
 from __future__ import annotations
 
-import os
-import re
-import selectors
-import signal
-import subprocess
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from amc.storage.timeline import read_timeline
 from lxml import etree
 
-from .helpers import amc_command, write_flow
-
-HANG = 30.0  # seconds: far below the steps' 60 s timeout, far above what a stop takes
+from .helpers import HANG, running, write_flow
 
 LONG_WAIT = """
 name: {name}
@@ -33,88 +23,6 @@ steps:
   - wait_for: {{text: "Never shown", timeout: 60}}
   - tap: Sign in
 """
-
-
-class Amc:
-    """A running `amc` process whose output is read as it comes, with a bound on every wait."""
-
-    def __init__(self, argv: list[str]) -> None:
-        self.proc = subprocess.Popen(
-            [*amc_command(), *argv],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        self.out = self.err = ""
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self.proc.stdout, selectors.EVENT_READ, "out")
-        self._selector.register(self.proc.stderr, selectors.EVENT_READ, "err")
-
-    def _read(self, timeout: float) -> bool:
-        """Read what is there within ``timeout``; False once both streams are closed."""
-        if not self._selector.get_map():
-            return False
-        for key, _ in self._selector.select(timeout):
-            data = os.read(key.fd, 65536)
-            if not data:
-                self._selector.unregister(key.fileobj)
-                continue
-            text = data.decode("utf-8", "replace")
-            if key.data == "out":
-                self.out += text
-            else:
-                self.err += text
-        return True
-
-    def wait_until(self, seen: Callable[[Amc], bool], what: str) -> None:
-        deadline = time.monotonic() + HANG
-        while not seen(self):
-            left = deadline - time.monotonic()
-            if left <= 0 or (not self._read(min(left, 0.5)) and not seen(self)):
-                raise AssertionError(f"never saw {what}; stdout:\n{self.out}\nstderr:\n{self.err}")
-
-    def started(self, step: str) -> int:
-        """How many of the run folders named so far log ``step`` (``"2 wait_for"``) as started."""
-        folders = re.findall(r"run folder: (.+)$", self.out, re.MULTILINE)
-        logs = [Path(folder) / "run.log" for folder in folders]
-        return sum(log.is_file() and f"step {step}: started" in log.read_text("utf-8") for log in logs)
-
-    def interrupt(self) -> None:
-        self.proc.send_signal(signal.SIGINT)
-
-    def finish(self) -> int:
-        """Read to the end; the exit code (the test fails if the process is still running after HANG)."""
-        deadline = time.monotonic() + HANG
-        while self._read(max(0.0, deadline - time.monotonic())) and time.monotonic() < deadline:
-            pass
-        try:
-            return self.proc.wait(max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            raise AssertionError(
-                f"amc still runs {HANG:g} s after SIGINT; stdout:\n{self.out}\nstderr:\n{self.err}"
-            ) from None
-
-
-@contextmanager
-def running(*argv: str | os.PathLike[str]) -> Iterator[Amc]:
-    """`amc ARGV` started with SIGINT delivered (not ignored, as a background job's would be)."""
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:  # inherited by the child otherwise; a handled signal is reset by exec
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        amc = Amc([os.fspath(a) for a in argv])
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    try:
-        yield amc
-    finally:
-        if amc.proc.poll() is None:
-            amc.proc.kill()
-            amc.proc.wait()
-        for stream in (amc.proc.stdout, amc.proc.stderr):
-            if stream is not None:
-                stream.close()
 
 
 def _junit_cases(path: Path) -> dict[str, etree._Element]:
