@@ -27,7 +27,18 @@ def chat() -> Iterator[ChatServer]:
 
 def test_ctrl_c_stops_the_agents_step_and_finishes_its_run_folder(chat: ChatServer, tmp_path: Path) -> None:
     out = tmp_path / "runs"
-    argv = ["agent", "wait", "--device", "sim:android", "--llm-url", chat.url, "--model", "m", "--out", out]
+    argv: list[str | Path] = [
+        "agent",
+        "wait",
+        "--device",
+        "sim:android",
+        "--llm-url",
+        chat.url,
+        "--model",
+        "m",
+        "--out",
+        out,
+    ]
     with running(*argv, env=NO_ADB) as amc:
         amc.wait_until(lambda a: a.started("1 wait_for") == 1, "the agent's wait_for start")
         amc.interrupt()
@@ -44,7 +55,11 @@ def test_ctrl_c_stops_the_agents_step_and_finishes_its_run_folder(chat: ChatServ
 
 def test_ctrl_c_stops_the_mcp_call_under_way_and_finishes_the_run_folder(tmp_path: Path) -> None:
     out = tmp_path / "runs"
-    hello = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}
+    hello = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    }
     call = {"name": "wait_for", "arguments": LONG_WAIT}
     with running("mcp", "--device", "sim:android", "--out", out, env=NO_ADB) as amc:
         amc.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": hello}))
