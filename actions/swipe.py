@@ -10,7 +10,7 @@ from ..core.models import Scene
 from ..drivers.base import MAX_GESTURE, Driver
 from .base import Action, FlowForm, Param, Screen
 from .kinds import MAX_COORDINATE, Choice, Number, Seconds
-from .targets import latest_scene
+from .targets import latest_scene, on_the_screen
 
 __all__ = ["ACTION", "DIRECTIONS", "SWIPE_DIRECTIONS", "swipe_points"]
 
@@ -46,6 +46,7 @@ def _swipe(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     if "direction" in args:
         x1, y1, x2, y2 = swipe_points(latest_scene(screen), args["direction"])
     else:
+        on_the_screen(screen, ("x1", "y1", args["x1"], args["y1"]), ("x2", "y2", args["x2"], args["y2"]))
         x1, y1, x2, y2 = (round(args[k]) for k in _ENDS)
     driver.swipe(x1, y1, x2, y2, args["duration"])
     return {"from": [x1, y1], "to": [x2, y2], "duration": args["duration"]}
