@@ -228,6 +228,12 @@ class _Console:
         )
         if step.get("rationale"):
             text += f"        why: {step['rationale']}\n"
+        verification = result.get("verification") or {}
+        if step.get("expected_outcome"):
+            verified = verification.get("verified")
+            said = {True: "verified", False: "NOT verified", None: "not checkable"}.get(verified, "?")
+            text += f"        expected: {step['expected_outcome']} -> {said}"
+            text += f" (saw: {verification['saw']})\n" if verification.get("saw") else "\n"
         if rec["status"] == "failed":
             text += f"        {result.get('error_kind')}: {result.get('error')}\n"
         self.io.out.write(text)
@@ -282,6 +288,7 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
             backend=driver.backend,
             device_spec=spec,
             planned_steps=runner.config.max_steps,
+            model={"name": planner.model, "url": planner.url},
         )
     )
     console = _Console(io, runner.config.max_steps)

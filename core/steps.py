@@ -157,7 +157,9 @@ class StepRecord:
 
     ``scene`` is the observation made right after the step (None when the device could not be
     observed, and dropped once the record is older than the task's ``scene_history``); ``page``
-    and ``foreground_app`` summarise it and stay. A task keeps every record, so a record is kept
+    and ``foreground_app`` summarise it and stay. ``acted_on`` is the look the step last resolved
+    its selectors on (the screen it acted on: a waiting step's last poll), dropped with ``scene``.
+    A task keeps every record, so a record is kept
     small: slots, no per-instance dict (see :mod:`amc.runtime.session` for what a long task's
     memory grows by).
     """
@@ -168,6 +170,7 @@ class StepRecord:
     page: str | None = None
     foreground_app: str | None = None
     scene: Scene | None = field(default=None, compare=False, repr=False)
+    acted_on: Scene | None = field(default=None, compare=False, repr=False)
 
     @property
     def status(self) -> str:

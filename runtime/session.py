@@ -29,6 +29,7 @@ from ..world.model import WorldModel
 from ..world.models import WorldState
 from .context import DEFAULT_SCENE_HISTORY, TaskContext
 from .executor import Executor
+from .expectations import check as check_expectation
 from .observer import Observer
 
 __all__ = ["Session", "StepListener", "StepOutcome"]
@@ -143,9 +144,11 @@ class Session:
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
         """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
-        device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
-        record the step and tell the listeners. Never raises for a failed step or a failed look:
-        the outcome says."""
+        device, a planner's ``skip``: its outcome is the latest look), check what the step expected
+        against that look (:mod:`~amc.runtime.expectations`; the result's ``verification``), fold
+        both into the world, record the step and tell the listeners. Never raises for a failed step
+        or a failed look: the outcome says."""
+        before = self.observer.latest  # the look the step started from (for its expectation)
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
@@ -157,6 +160,10 @@ class Session:
                 observation = self.observer.look()
             except HarnessError as exc:
                 look_error = exc
+        # The step's expectation, checked on the look after it (runtime/expectations.py).
+        verdict = check_expectation(step.expected_outcome, before, observation, self.world, step=step)
+        if verdict is not None:
+            result = dataclasses.replace(result, verification=verdict.to_dict())
         record = StepRecord(
             index=len(self.context.steps),
             step=step,
@@ -164,6 +171,7 @@ class Session:
             page=self._shared(observation.page) if observation is not None else None,
             foreground_app=self._shared(observation.foreground_app) if observation is not None else None,
             scene=observation.scene if observation is not None else None,
+            acted_on=latest.scene if latest is not None else None,
         )
         self.context.add_step_result(record)
         # The design's hook: once per executed step, right after its result is recorded.

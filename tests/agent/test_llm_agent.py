@@ -16,7 +16,7 @@ import pytest
 from amc.agent.tools import DONE, REASON_FIELDS, action_tools
 from amc.storage.timeline import read_timeline
 
-from tests.agent.chat_server import ChatServer, Reply, garbage, hang, status, text, tool
+from tests.agent.chat_server import ChatServer, Reply, text, tool
 from tests.flows.helpers import CliResult, amc
 
 SETTINGS = "com.android.settings"
@@ -219,9 +219,6 @@ def test_every_malformed_reply_is_a_recorded_failed_step_and_the_task_goes_on(
         tool("tap", {"tartget": {"text": "Settings"}}),
         tool("tap", {"x": "100", "y": 200}),
         tool("done", {"summary": 42}),
-        status(500, "the model crashed"),
-        hang(3.0),
-        garbage(),
     ]
     script = [reply for pair in ((b, good) for b in bad) for reply in pair] + [
         tool("done", {"summary": "survived"})
@@ -239,9 +236,6 @@ def test_every_malformed_reply_is_a_recorded_failed_step_and_the_task_goes_on(
         ("ModelReplyError", "tap does not take argument(s) tartget; it takes: target, x, y"),
         ("StepArgumentError", "argument 'x' must be a number, got '100'"),  # the executor's own check
         ("ModelReplyError", "done takes one argument, summary"),
-        ("ModelReplyError", "the model server answered HTTP 500"),
-        ("ModelReplyError", "the model server did not answer in time"),
-        ("ModelReplyError", "the request failed"),
     ]
     assert len(problems) == len(expected)
     for (kind, error), (want_kind, want) in zip(problems, expected, strict=True):
