@@ -27,29 +27,29 @@ __all__ = ["MAX_DRAFT_STEPS", "FlowDraft", "check_path", "claim_path"]
 MAX_DRAFT_STEPS = 1000
 
 
-def check_path(path: str | os.PathLike[str], *, overwrite: bool) -> Path:
-    """Whether the draft may be written at ``path``: a ``ConfigError`` naming the problem if not.
-    Touches nothing."""
+def check_path(path: str | os.PathLike[str], *, overwrite: bool, option: str = "--record") -> Path:
+    """Whether the draft may be written at ``path`` (given as ``option``): a ``ConfigError`` naming
+    the problem if not. Touches nothing."""
     target = Path(path)
-    where = os.fspath(path)
+    where = f"{option} {os.fspath(path)}"
     if not target.name or target.name in (".", ".."):
-        raise ConfigError(f"--record {where} is not a file name", hint="e.g. --record recorded.yaml")
+        raise ConfigError(f"{where} is not a file name", hint=f"e.g. {option} recorded.yaml")
     folder = target.parent
     if not folder.is_dir():
-        raise ConfigError(f"--record {where}: the folder {folder} does not exist", hint="create it first")
+        raise ConfigError(f"{where}: the folder {folder} does not exist", hint="create it first")
     try:
         info = os.lstat(target)
     except FileNotFoundError:
         return target
     except OSError as exc:
-        raise ConfigError(f"--record {where} cannot be checked: {exc.strerror or exc}") from exc
+        raise ConfigError(f"{where} cannot be checked: {exc.strerror or exc}") from exc
     if stat.S_ISLNK(info.st_mode):
-        raise ConfigError(f"--record {where} is a symbolic link; refusing to write through it")
+        raise ConfigError(f"{where} is a symbolic link; refusing to write through it")
     if not stat.S_ISREG(info.st_mode):
-        raise ConfigError(f"--record {where} exists and is not a regular file")
+        raise ConfigError(f"{where} exists and is not a regular file")
     if not overwrite:
         raise ConfigError(
-            f"--record {where} already exists", hint="pass --overwrite to replace it, or choose a new name"
+            f"{where} already exists", hint="pass --overwrite to replace it, or choose a new name"
         )
     return target
 

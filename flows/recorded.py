@@ -1,0 +1,195 @@
+"""A flow written down from what was done (an agent's run, the inspector's recording), in either dialect.
+
+A :class:`RecordedFlow` holds its steps as actions with checked arguments (:class:`RecordedStep`),
+not as the text of one dialect, so the same recording is written in the project's flow format
+(:func:`write_amc`) or in Maestro's (:mod:`amc.flows.maestro_writer`) by :func:`write_flow`. A
+secret is never a value here: it is a :class:`Variable`, written ``${NAME}`` (the flow reads it
+from ``--env NAME=...`` or the environment), and the file's header says which variables it needs.
+Every other string is written so the flow reads it back as it was (``${`` as ``$${``). A step's
+comments (why it was taken, what it expected) are written above it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import yaml
+
+__all__ = [
+    "FORMATS",
+    "RecordedFlow",
+    "RecordedStep",
+    "Variable",
+    "variable_name",
+    "write_amc",
+    "write_flow",
+    "yaml_value",
+]
+
+FORMATS: Final = ("amc", "maestro")
+_NAME = re.compile(r"[^A-Za-z0-9]+")
+_MAX_COMMENT = 300
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A value the flow reads from its environment: written ``${NAME}``, its value never."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[A-Z_][A-Z0-9_]*", self.name):
+            raise ValueError(f"a flow variable is named in capitals, digits and _, got {self.name!r}")
+
+    @property
+    def text(self) -> str:
+        return "${" + self.name + "}"
+
+
+def variable_name(hint: str | None, taken: Sequence[str] = ()) -> str:
+    """A variable name from ``hint`` (a field's id or label: ``password`` -> ``PASSWORD``), made
+    unique against ``taken`` (``PASSWORD_2``); ``SECRET`` when the hint gives nothing."""
+    base = _NAME.sub("_", (hint or "").rsplit("/", 1)[-1]).strip("_").upper()[:40] or "SECRET"
+    if base[0].isdigit():
+        base = "V_" + base
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}_{n}"
+    return name
+
+
+@dataclass(frozen=True)
+class RecordedStep:
+    """One step: its action, its arguments as the action takes them (a :class:`Variable` where a
+    secret was), comments to write above it, and whether a failure of it may be ignored."""
+
+    action: str
+    args: Mapping[str, Any]
+    comments: tuple[str, ...] = ()
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class RecordedFlow:
+    """A flow to write: its name, platform, the app it drives (Maestro's ``appId``), the lines of
+    its header comment and its steps."""
+
+    name: str
+    platform: str
+    steps: tuple[RecordedStep, ...]
+    app_id: str | None = None
+    header: tuple[str, ...] = ()
+    variables: tuple[str, ...] = field(default=())
+
+    def needs(self) -> tuple[str, ...]:
+        """The variables the steps read, in order of first use."""
+        found: dict[str, None] = {}
+
+        def walk(value: Any) -> None:
+            if isinstance(value, Variable):
+                found.setdefault(value.name, None)
+            elif isinstance(value, Mapping):
+                for item in value.values():
+                    walk(item)
+            elif isinstance(value, list | tuple):
+                for item in value:
+                    walk(item)
+
+        for step in self.steps:
+            walk(step.args)
+        return tuple(found)
+
+
+_TOKEN = "AMCVARIABLE{}END"
+
+
+def yaml_value(value: Any, escape: Callable[[str], str] = lambda text: text.replace("${", "$${")) -> str:
+    """``value`` as one line of YAML in flow style: strings kept strings, each plain string passed
+    through ``escape`` (the project's flows read ``${`` as a variable: it is written ``$${``), each
+    :class:`Variable` written ``"${NAME}"``."""
+    names: list[str] = []
+
+    def prepare(item: Any) -> Any:
+        if isinstance(item, Variable):
+            names.append(item.name)
+            return _TOKEN.format(len(names) - 1)
+        if isinstance(item, str):
+            return escape(item)
+        if isinstance(item, Mapping):
+            return {str(k): prepare(v) for k, v in item.items()}
+        if isinstance(item, list | tuple):
+            return [prepare(v) for v in item]
+        return item
+
+    text = (
+        yaml.safe_dump(
+            prepare(value), default_flow_style=True, allow_unicode=True, width=math.inf, sort_keys=False
+        )
+        .removesuffix("\n...\n")
+        .strip()
+    )
+    for n, name in enumerate(names):
+        text = text.replace(_TOKEN.format(n), '"${' + name + '}"')
+    return text
+
+
+def comment_lines(lines: Sequence[str], indent: str = "") -> list[str]:
+    """``lines`` as YAML comments (one line each, cut, no line breaks inside)."""
+    out = []
+    for line in lines:
+        flat = " ".join(str(line).split())
+        if len(flat) > _MAX_COMMENT:
+            flat = flat[: _MAX_COMMENT - 1] + "…"
+        out.append(f"{indent}# {flat}".rstrip())
+    return out
+
+
+def _amc_step(step: RecordedStep) -> list[str]:
+    args = dict(step.args)
+    value: Any = args
+    if len(args) == 1 and step.action in ("launch_app", "terminate_app", "clear_state") and "app_id" in args:
+        value = args["app_id"]
+    elif step.action in ("hide_keyboard", "wait_for_animation_to_end") and not args:
+        value = None
+    elif set(args) == {"target"} and step.action in ("tap", "long_press", "wait_for", "assert_visible"):
+        value = args["target"]
+    elif step.action == "press" and set(args) == {"key"}:
+        value = args["key"]
+    elif step.action == "assert_app" and set(args) == {"app_id"}:
+        value = args["app_id"]
+    lines = comment_lines(step.comments, "  ")
+    written = f"  - {step.action}" if value is None else f"  - {step.action}: {yaml_value(value)}"
+    lines.append(written)
+    if step.optional:
+        lines.append("    optional: true")
+    return lines
+
+
+def write_amc(flow: RecordedFlow) -> str:
+    """``flow`` in the project's flow format (what `amc run` reads)."""
+    lines = comment_lines(flow.header)
+    needs = flow.needs()
+    if needs:
+        lines += comment_lines(
+            [f"Needs {', '.join(needs)}: amc run FILE {' '.join(f'--env {n}=...' for n in needs)}"]
+        )
+    lines += [f"name: {yaml_value(flow.name)}", f"platform: {yaml_value(flow.platform)}", "steps:"]
+    for step in flow.steps:
+        lines += _amc_step(step)
+    return "\n".join(lines) + "\n"
+
+
+def write_flow(flow: RecordedFlow, format: str) -> str:
+    """``flow`` written in ``format`` (one of :data:`FORMATS`)."""
+    if format == "amc":
+        return write_amc(flow)
+    if format == "maestro":
+        from .maestro_writer import write_maestro
+
+        return write_maestro(flow)
+    raise ValueError(f"a flow is written as one of {', '.join(FORMATS)}, not {format!r}")
