@@ -62,8 +62,9 @@ app that current_app and observed_app both show in front.
 it: "shows: TEXT", "gone: TEXT", "page: NAME", "app: ID", "holds: TEXT" (a field holds it), \
 "changes", or several joined by "; ". The next turn shows the result with verified true or false \
 and what the harness saw: when it is false, find out why before going on.
-- Pass a selector as `target` exactly as the screen lists it: {{"text": ...}}, {{"id": ...}}, \
-{{"label": ...}}, with "index" when several match; "text_contains" and "text_regex" match part of a text.
+- Pass a selector as `target` exactly as the screen lists it: an object of "text", "id", "label", \
+"type" (e.g. Button), "index" (the n-th match, from 0) when several match; "text_contains" and \
+"text_regex" match part of a text.
 - When a step failed, read its error and try something else.
 - When the goal is reached, or cannot be reached, call done with a summary.{allowed}"""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.agent.tools import DONE, REASON_FIELDS, action_tools
+from amc.agent.tools import DONE, action_tools
 from amc.storage.timeline import read_timeline
 
 from tests.agent.chat_server import ChatServer, Reply, text, tool
@@ -72,9 +72,7 @@ def test_the_model_is_offered_one_tool_per_action_with_the_mcp_arguments_and_don
     assert request["model"] == "scripted" and request["tool_choice"] == "auto"
     assert server.tool_names(0) == [t.name for t in action_tools()] + ["done"]
     for offered, spec in zip(request["tools"], action_tools(), strict=False):
-        parameters = offered["function"]["parameters"]
-        assert parameters["properties"].pop("thinking")["type"] == "string"
-        assert parameters == spec.input_schema(REASON_FIELDS)
+        assert offered["function"]["parameters"] == spec.input_schema()
     assert request["tools"][-1]["function"]["parameters"] == DONE.input_schema()
     assert "summary: nothing to do" in result.out
 
