@@ -91,7 +91,8 @@ def _selector(record: StepRecord, number: int) -> dict[str, Any] | None:
             return dict(suggestions[0].fields)
     target = record.step.args.get("target")
     if target is not None:
-        return dict(Selector.from_mapping(target).to_dict())
+        written = Selector.from_mapping(target).to_dict()
+        return {k: v for k, v in written.items() if v is not None and (k, v) != ("visible", True)}
     if record.step.action == "type_text":
         return None  # typed into the focused field: nothing to name
     raise ConfigError(
@@ -164,6 +165,10 @@ def _args(record: StepRecord, number: int, names: list[str]) -> dict[str, Any] |
     except HarnessError:
         return None
     secret = args.pop("secret", None) is True
+    if isinstance(args.get("target"), Mapping):  # as written: without the defaults a selector fills in
+        args["target"] = {
+            k: v for k, v in args["target"].items() if v is not None and (k, v) != ("visible", True)
+        }
     if record.step.action == "remember" and secret:
         return None
     if record.step.action in _ON_ELEMENT:

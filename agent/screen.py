@@ -302,7 +302,8 @@ class ScreenChanges:
     unchanged: int
 
     def to_dict(self) -> dict[str, Any]:
-        head = {k: v for k, v in self.screen.to_dict().items() if k not in ("elements", "omitted_elements")}
+        kept = ("foreground_app", "page", "overlay", "keyboard_visible")  # the rest stays as it was
+        head = {k: v for k, v in self.screen.to_dict().items() if k in kept}
         return {
             **head,
             "changes_since_last_look": True,
