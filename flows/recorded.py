@@ -24,6 +24,8 @@ __all__ = [
     "RecordedFlow",
     "RecordedStep",
     "Variable",
+    "as_written",
+    "step_of",
     "variable_name",
     "write_amc",
     "write_flow",
@@ -136,6 +138,32 @@ def yaml_value(value: Any, escape: Callable[[str], str] = lambda text: text.repl
     for n, name in enumerate(names):
         text = text.replace(_TOKEN.format(n), '"${' + name + '}"')
     return text
+
+
+def as_written(selector: Mapping[str, Any]) -> dict[str, Any]:
+    """A checked selector as a person writes it: without the defaults checking filled in."""
+    return {k: v for k, v in selector.items() if v is not None and (k, v) != ("visible", True)}
+
+
+def step_of(command: str, value: Any, *, comments: Sequence[str] = ()) -> RecordedStep:
+    """The recorded step for a flow step ``command: value`` in the project's format (a plain value
+    fills the action's short argument, a mapping its arguments; checked by the action as any step
+    is): ``StepArgumentError`` when it is not a step."""
+    from ..actions import flow_commands
+    from ..core.errors import StepArgumentError
+
+    action = flow_commands().get(command)
+    if action is None or action.flow is None:
+        raise StepArgumentError(f"{command!r} is not a command a recording can hold")
+    given = dict(value) if isinstance(value, Mapping) else {}
+    if not isinstance(value, Mapping) and value is not None:
+        if action.flow.short is None:
+            raise StepArgumentError(f"{command} takes a mapping of its arguments")
+        given = {action.flow.short: value}
+    args = action.validate(given)
+    if isinstance(args.get("target"), Mapping):
+        args["target"] = as_written(args["target"])
+    return RecordedStep(action.name, args, tuple(comments))
 
 
 def comment_lines(lines: Sequence[str], indent: str = "") -> list[str]:

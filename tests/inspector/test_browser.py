@@ -171,7 +171,7 @@ def test_three_actions_recorded_in_the_browser_replay_with_amc_run(
         assert any(f"Signed in as {DEMO_USER}" in b.text for b in _tree_buttons(browser))
         draft = browser.find_element("id", "draft").text
         assert browser.find_element("id", "draft-steps").text == "4"
-        assert DEMO_PASSWORD not in draft and "***" in draft
+        assert DEMO_PASSWORD not in draft and "${PASSWORD}" in draft
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
