@@ -235,6 +235,7 @@ class DeviceService:
             "attempts": result.attempts,
             "foreground_app": record.foreground_app,
             "page": record.page,
+            **({"verification": dict(result.verification)} if result.verification else {}),
         }
 
     def _step_reply(self, outcome: StepOutcome) -> ToolReply:
@@ -341,7 +342,8 @@ class DeviceService:
             name=path.stem,
             platform=self.driver.platform,
             header=(
-                f"Saved by the MCP tool save_flow from the passed steps of an `amc mcp` session on {self.spec}",
+                f"Saved by the MCP tool save_flow from the passed steps of an `amc mcp` session on "
+                f"{self.spec}",
             ),
         )
         save_flow(flow, path, format)

@@ -322,11 +322,11 @@ def _token_table() -> Table:
         ["what", "case", "tokens", "chars / 4", "text part only", "vs the first look"],
         rows,
         [
-            "tools/list as the MCP SDK's client receives it (name, description, input schema, annotations of every "
-            "tool), and the tools the LLM planner sends with every request; both bounded at 3,000 tokens. An "
-            "observe reply is the whole CallToolResult a client gets (the text and the same as structured content); "
-            "a look at a screen of the app and page the last look showed lists what changed (bounded at a fifth "
-            "of the first look), full=true the whole screen.",
+            "tools/list as the MCP SDK's client receives it (name, description, input schema, annotations "
+            "of every tool), and the tools the LLM planner sends with every request; both bounded at 3,000 "
+            "tokens. An observe reply is the whole CallToolResult a client gets (the text and the same as "
+            "structured content); a look at a screen of the app and page the last look showed lists what "
+            "changed (bounded at a fifth of the first look), full=true the whole screen.",
         ],
     )
 

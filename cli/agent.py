@@ -1,8 +1,8 @@
 """``amc agent GOAL`` (an LLM planner runs a goal) and what ``amc mcp`` shares with it.
 
 ``amc agent GOAL --device SPEC --llm-url URL --model NAME [--allow-app ID ...] [--max-steps N]
-[--out DIR] [--llm-key-env NAME] [--save-flow FILE [--save-format amc|maestro] [--overwrite]]`` checks everything before the device or the model is
-contacted (exit 2 for a bad argument), then runs the goal through the task loop with an
+[--out DIR] [--llm-key-env NAME] [--save-flow FILE [--save-format amc|maestro] [--overwrite]]``
+checks everything before the device or the model is contacted (exit 2 for a bad argument), then runs the goal through the task loop with an
 :class:`~amc.agent.llm.LLMPlanner` and the agent executor. Every executed step is written
 to the run folder's timeline (as ``amc run`` writes it) and then printed; the report is rendered
 at the end. The key is read from ``OPENAI_API_KEY``, or from the variable ``--llm-key-env`` names;

@@ -2,8 +2,8 @@
 
 ``amc inspect [--device SPEC] [--app APP_ID] [--format tree|json|xml]`` prints the screen (after
 launching ``APP_ID`` when given). ``amc inspect --serve [--port N] [--device SPEC] [--app ID]
-[--record FLOW.yaml [--record-format amc|maestro] [--overwrite]]`` serves :mod:`amc.inspector` on 127.0.0.1 until
-Ctrl-C; with ``--record`` every action taken from the page is appended to ``FLOW.yaml``, which
+[--record FLOW.yaml [--record-format amc|maestro] [--overwrite]]`` serves :mod:`amc.inspector` on
+127.0.0.1 until Ctrl-C; with ``--record`` every action taken from the page is appended to ``FLOW.yaml``, which
 begins with a ``launch_app`` of ``--app`` (else of the app in front). Every argument is checked
 before a device is contacted; the record file is claimed after the first look.
 """

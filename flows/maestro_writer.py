@@ -65,7 +65,7 @@ def maestro_selector(selector: Any, where: str) -> dict[str, Any]:
         else:
             raise ConfigError(
                 f"{where}: Maestro has no selector for {key!r} ({value!r})",
-                hint="save in the project's format (--save-format amc), or act on an element with a text or id",
+                hint="save in the project's format (--save-format amc), or act on an element by text or id",
             )
     return out
 

@@ -102,7 +102,7 @@ def test_a_look_after_a_step_lists_what_changed_and_a_new_page_is_listed_whole(t
         looks.append(_dump(await client.call_tool("observe", {})))
 
     _with_client(_service(tmp_path, "android", "com.example.amc.demo"), body)
-    first, typed, other = (look["structuredContent"] for look in looks)
+    _, typed, other = (look["structuredContent"] for look in looks)
     assert [e["target"] for e in typed["changed"]] == [{"id": "username"}]
     assert typed["changed"][0]["text"] == "qa" and "elements" not in typed
     assert other["foreground_app"] == "com.android.settings" and len(other["elements"]) > 10
