@@ -28,15 +28,15 @@ from .tools import SHOWN_REASONS, ToolSpec
 __all__ = ["INSTRUCTIONS", "build_server", "serve_stdio", "to_result"]
 
 INSTRUCTIONS = """\
-Drives one iOS or Android device (or the simulated one) through agentic-mobile-control.
-Call `observe` to see the screen: every element has a ref and a `target` selector; pass that
-selector as `target` to tap, long_press, type_text, wait_for or the asserts (or give x and y).
-Every acting tool takes optional rationale, purpose and expected_outcome: they are kept in the
-world history (`world_state`). An expected_outcome written "shows: TEXT", "gone: TEXT",
-"page: NAME", "app: ID", "holds: TEXT" (a field holds it) or "changes" (several joined by "; ")
-is checked after the step: the reply says verified true or false and what the harness saw.
-Each call is one recorded step: one look at the device after it, the world model updated, the
-run timeline written. `save_flow` saves the passed steps as a flow that replays without a model. A failed call is a tool error whose text
+Drives one iOS or Android device (or the simulated one) through agentic-mobile-control. Call
+`observe` to see the screen: every element has a ref and a `target` selector; pass that selector as
+`target` to tap, long_press, type_text, wait_for or the asserts (or give x and y). Every acting tool
+takes optional rationale, purpose and expected_outcome: they are kept in the world history
+(`world_state`). An expected_outcome written "shows: TEXT", "gone: TEXT", "page: NAME", "app: ID",
+"holds: TEXT" (a field holds it) or "changes" (several joined by "; ") is checked after the step:
+the reply says verified true or false and what the harness saw. Each call is one recorded step: one
+look at the device after it, the world model updated, the run timeline written. `save_flow` saves
+the passed steps as a flow that replays without a model. A failed call is a tool error whose text
 starts with the error's kind (AppNotInstalled, TargetNotFound, DeviceTimeout ...) and hint."""
 
 

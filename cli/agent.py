@@ -2,13 +2,13 @@
 
 ``amc agent GOAL --device SPEC --llm-url URL --model NAME [--allow-app ID ...] [--max-steps N]
 [--out DIR] [--llm-key-env NAME] [--save-flow FILE [--save-format amc|maestro] [--overwrite]]``
-checks everything before the device or the model is contacted (exit 2 for a bad argument), then runs the goal through the task loop with an
-:class:`~amc.agent.llm.LLMPlanner` and the agent executor. Every executed step is written
-to the run folder's timeline (as ``amc run`` writes it) and then printed; the report is rendered
-at the end. The key is read from ``OPENAI_API_KEY``, or from the variable ``--llm-key-env`` names;
-it is never printed or written. With ``--save-flow`` a run that succeeded is saved as a flow
-(:mod:`amc.agent.flowsave`). Both commands need the ``agent`` extra; without it they exit 2
-saying how to install it.
+checks everything before the device or the model is contacted (exit 2 for a bad argument), then runs
+the goal through the task loop with an :class:`~amc.agent.llm.LLMPlanner` and the agent executor.
+Every executed step is written to the run folder's timeline (as ``amc run`` writes it) and then
+printed; the report is rendered at the end. The key is read from ``OPENAI_API_KEY``, or from the
+variable ``--llm-key-env`` names; it is never printed or written. With ``--save-flow`` a run that
+succeeded is saved as a flow (:mod:`amc.agent.flowsave`). Both commands need the ``agent`` extra;
+without it they exit 2 saying how to install it.
 """
 
 from __future__ import annotations
