@@ -73,11 +73,9 @@ def _at_point(scene: Scene, args: Mapping[str, Any]) -> UIElement | None:
     if not isinstance(x, int | float) or not isinstance(y, int | float):
         return None
     under = [el for el in scene if el.visible and el.bounds.contains(x, y) and not el.bounds.is_empty()]
-    for wanted in (lambda el: bool(el.clickable or el.focusable), lambda el: bool(el.display_text)):
-        fitting = [el for el in under if wanted(el)]
-        if fitting:
-            return min(fitting, key=lambda el: el.bounds.area)
-    return None
+    acting = [el for el in under if el.clickable or el.focusable]
+    fitting = acting or [el for el in under if el.display_text]
+    return min(fitting, key=lambda el: el.bounds.area) if fitting else None
 
 
 def _selector(record: StepRecord, number: int) -> dict[str, Any] | None:
@@ -150,7 +148,7 @@ def _comments(record: StepRecord) -> tuple[str, ...]:
         said.append(f"why: {step.rationale}")
     if step.expected_outcome:
         verified = (record.result.verification or {}).get("verified")
-        verdict = {True: " (verified)", False: " (not verified)"}.get(verified, "")
+        verdict = " (verified)" if verified is True else " (not verified)" if verified is False else ""
         said.append(f"expected: {step.expected_outcome}{verdict}")
     return tuple(said)
 

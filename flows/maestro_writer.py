@@ -109,7 +109,7 @@ def _command(step: RecordedStep, where: str) -> list[tuple[str, Any]] | str:
     if action == "swipe" and "direction" in args:
         return [("swipe", {"direction": str(args["direction"]).upper()})]
     if action == "scroll_until_visible":
-        value = {"element": maestro_selector(args["target"], where)}
+        value: dict[str, Any] = {"element": maestro_selector(args["target"], where)}
         if "direction" in args:
             value["direction"] = str(args["direction"]).upper()
         return [("scrollUntilVisible", value)]
