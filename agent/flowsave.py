@@ -7,7 +7,7 @@ the screen it led to, and the first look) and writes a :class:`~amc.flows.record
   cleared (``clear_state``, optional: WebDriverAgent cannot clear an iOS app's data) and launched,
   so the flow starts where the agent did, whatever the app was left showing;
 - an element acted on is named by the first of the inspector's unique selectors for it on the screen
-  it was acted on (:func:`amc.inspector.selectors.unique_selectors`), never by a point: a tap the
+  it was acted on (:func:`amc.flows.unique.unique_selectors`), never by a point: a tap the
   model gave as x and y is written with the selector of the element under that point;
 - typed secret text is a ``${VARIABLE}`` named after its field (``${PASSWORD}``), never its value;
   a secret ``remember`` is left out;
@@ -35,7 +35,7 @@ from ..core.models import Scene, UIElement
 from ..core.selectors import Selector
 from ..core.steps import StepRecord
 from ..flows.recorded import RecordedFlow, RecordedStep, Variable, variable_name
-from ..inspector.selectors import unique_selectors
+from ..flows.unique import unique_selectors
 from ..semantic.models import Observation
 
 __all__ = ["LEFT_OUT", "check_written", "flow_from_run", "save_flow"]

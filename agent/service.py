@@ -31,8 +31,7 @@ from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
 from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
-from ..flows.recorded import FORMATS
-from ..inspector.draft import check_path
+from ..flows.recorded import FORMATS, check_path
 from ..runtime.planner import ObservingPlanner, Planner, planner_inputs
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
 from ..runtime.session import Session, StepOutcome

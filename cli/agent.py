@@ -29,8 +29,7 @@ from ..agent.guard import REPLY_ERROR, agent_executor
 from ..core.durations import check_seconds
 from ..core.errors import ConfigError
 from ..core.steps import StepRecord, secret_values
-from ..flows.recorded import FORMATS
-from ..inspector.draft import check_path
+from ..flows.recorded import FORMATS, check_path
 from ..runtime.context import TaskContext
 from ..runtime.recording import TimelineRecorder
 from ..runtime.task import TaskResult, TaskRunner, TaskRunnerConfig

@@ -12,12 +12,17 @@ comments (why it was taken, what it expected) are written above it.
 from __future__ import annotations
 
 import math
+import os
 import re
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Final
 
 import yaml
+
+from ..core.errors import ConfigError
 
 __all__ = [
     "FORMATS",
@@ -25,6 +30,8 @@ __all__ = [
     "RecordedStep",
     "Variable",
     "as_written",
+    "check_path",
+    "claim_path",
     "step_of",
     "variable_name",
     "write_amc",
@@ -210,6 +217,47 @@ def write_amc(flow: RecordedFlow) -> str:
     for step in flow.steps:
         lines += _amc_step(step)
     return "\n".join(lines) + "\n"
+
+
+def check_path(path: str | os.PathLike[str], *, overwrite: bool, option: str = "--record") -> Path:
+    """Whether the draft may be written at ``path`` (given as ``option``): a ``ConfigError`` naming
+    the problem if not. Touches nothing."""
+    target = Path(path)
+    where = f"{option} {os.fspath(path)}"
+    if not target.name or target.name in (".", ".."):
+        raise ConfigError(f"{where} is not a file name", hint=f"e.g. {option} recorded.yaml")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ConfigError(f"{where}: the folder {folder} does not exist", hint="create it first")
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise ConfigError(f"{where} cannot be checked: {exc.strerror or exc}") from exc
+    if stat.S_ISLNK(info.st_mode):
+        raise ConfigError(f"{where} is a symbolic link; refusing to write through it")
+    if not stat.S_ISREG(info.st_mode):
+        raise ConfigError(f"{where} exists and is not a regular file")
+    if not overwrite:
+        raise ConfigError(
+            f"{where} already exists", hint="pass --overwrite to replace it, or choose a new name"
+        )
+    return target
+
+
+def claim_path(path: str | os.PathLike[str], *, overwrite: bool) -> Path:
+    """:func:`check_path`, then create the file (empty; emptied with ``overwrite``), refusing to
+    follow a link or to replace a file that appeared since unless ``overwrite``."""
+    target = check_path(path, overwrite=overwrite)
+    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    flags |= os.O_TRUNC if overwrite else os.O_EXCL
+    try:
+        fd = os.open(target, flags, 0o644)
+    except OSError as exc:
+        raise ConfigError(f"--record {os.fspath(path)} cannot be written: {exc.strerror or exc}") from exc
+    os.close(fd)
+    return target
 
 
 def write_flow(flow: RecordedFlow, format: str) -> str:

@@ -15,59 +15,27 @@ file's header says to give it (``amc run FILE --env PASSWORD=...``).
 from __future__ import annotations
 
 import os
-import stat
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..flows.recorded import FORMATS, RecordedFlow, RecordedStep, Variable, step_of, variable_name, write_flow
+from ..flows.recorded import (
+    FORMATS,
+    RecordedFlow,
+    RecordedStep,
+    Variable,
+    check_path,
+    claim_path,
+    step_of,
+    variable_name,
+    write_flow,
+)
 
 __all__ = ["MAX_DRAFT_STEPS", "FlowDraft", "check_path", "claim_path"]
 
 MAX_DRAFT_STEPS = 1000
-
-
-def check_path(path: str | os.PathLike[str], *, overwrite: bool, option: str = "--record") -> Path:
-    """Whether the draft may be written at ``path`` (given as ``option``): a ``ConfigError`` naming
-    the problem if not. Touches nothing."""
-    target = Path(path)
-    where = f"{option} {os.fspath(path)}"
-    if not target.name or target.name in (".", ".."):
-        raise ConfigError(f"{where} is not a file name", hint=f"e.g. {option} recorded.yaml")
-    folder = target.parent
-    if not folder.is_dir():
-        raise ConfigError(f"{where}: the folder {folder} does not exist", hint="create it first")
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
-        return target
-    except OSError as exc:
-        raise ConfigError(f"{where} cannot be checked: {exc.strerror or exc}") from exc
-    if stat.S_ISLNK(info.st_mode):
-        raise ConfigError(f"{where} is a symbolic link; refusing to write through it")
-    if not stat.S_ISREG(info.st_mode):
-        raise ConfigError(f"{where} exists and is not a regular file")
-    if not overwrite:
-        raise ConfigError(
-            f"{where} already exists", hint="pass --overwrite to replace it, or choose a new name"
-        )
-    return target
-
-
-def claim_path(path: str | os.PathLike[str], *, overwrite: bool) -> Path:
-    """:func:`check_path`, then create the file (empty; emptied with ``overwrite``), refusing to
-    follow a link or to replace a file that appeared since unless ``overwrite``."""
-    target = check_path(path, overwrite=overwrite)
-    flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-    flags |= os.O_TRUNC if overwrite else os.O_EXCL
-    try:
-        fd = os.open(target, flags, 0o644)
-    except OSError as exc:
-        raise ConfigError(f"--record {os.fspath(path)} cannot be written: {exc.strerror or exc}") from exc
-    os.close(fd)
-    return target
 
 
 class FlowDraft:
