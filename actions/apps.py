@@ -18,7 +18,7 @@ class AppId(Text):
     max_length: int = 255
 
 
-_DOC = "the app: Android package or iOS bundle id (com.android.settings)"
+_DOC = "Android package or iOS bundle id"
 APP = Param("app_id", AppId(), _DOC, required=True, aliases=("bundle_id", "package"))
 OPTIONAL_APP = Param(
     "app_id", AppId(), "the app that should open it (optional)", aliases=("bundle_id", "package")

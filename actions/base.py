@@ -60,7 +60,9 @@ Handler = Callable[[Driver, Mapping[str, Any], Screen], Any]
 class Param:
     """One argument: its name, its kind (what values it takes), what it means (``doc``, shown to
     agents and in the docs), whether it is required, its default, and other names flows accept
-    for it (``aliases``). ``inline``: a selector whose fields may also be given beside it."""
+    for it (``aliases``). ``inline``: a selector whose fields may also be given beside it.
+    ``agents``: whether the agents' tools show it (a flow-only knob such as a poll interval is
+    left out of every tool schema, which each request to a model carries)."""
 
     name: str
     kind: Kind
@@ -69,6 +71,7 @@ class Param:
     default: Any = None
     aliases: tuple[str, ...] = ()
     inline: bool = False
+    agents: bool = True  # offered to agents (MCP and LLM tools); False: flows only (a tuning knob)
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,8 @@ ACTION = Action(
     "store values in the world model's variables",
     _remember,
     params=(
-        Param("remember", Values(), "variables to keep in the world model, name -> value", required=True),
-        Param("secret", Flag(), "true shows the values as *** everywhere but to the planner"),
+        Param("remember", Values(), "name -> value", required=True),
+        Param("secret", Flag(), "true: recorded as ***"),
     ),
     idempotent=True,
     flow=FlowForm("remember", written="`{name: value, …}`, with optional `secret: true` among them"),

@@ -76,5 +76,5 @@ ACTION = Action(
     changes_screen=True,
     waits=10.0,
     flow=FlowForm("scroll_until_visible", short="target"),
-    note="Swipes, one look after each, until target shows.",
+    note="One look after each swipe.",
 )

@@ -26,5 +26,5 @@ ACTION = Action(
     waits=10.0,
     flow=FlowForm("tap", short="target"),
     check=point_or_target,
-    note="Give target (a selector) or x and y.",
+    note="Give target or x and y.",
 )

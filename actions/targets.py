@@ -29,13 +29,12 @@ __all__ = [
 TARGET = Param(
     "target",
     SelectorKind(),
-    'the element: the `target` the screen lists for it, e.g. {"text": "Wi-Fi"}',
+    "the element, as the screen lists its target",
     inline=True,
 )
-_COORDINATE = "in screen pixels, as element bounds are"
 POINT: tuple[Param, ...] = (
-    Param("x", Number(0, MAX_COORDINATE), f"x {_COORDINATE}; with y, instead of target"),
-    Param("y", Number(0, MAX_COORDINATE), f"y {_COORDINATE}; with x, instead of target"),
+    Param("x", Number(0, MAX_COORDINATE), "x in screen pixels (as bounds), with y, for no target"),
+    Param("y", Number(0, MAX_COORDINATE), "y, with x"),
 )
 
 

@@ -35,8 +35,8 @@ ACTION = Action(
     _type,
     params=(
         Param("text", Text(allow_empty=True), "the text to type (into target when given)", required=True),
-        Param("target", SelectorKind(), "the field to tap first (a selector)"),
-        Param("secret", Flag(), "true hides the typed text everywhere"),
+        Param("target", SelectorKind(), "the field to tap first"),
+        Param("secret", Flag(), "true: recorded as ***"),
         *WAIT_PARAMS,
     ),
     changes_screen=True,

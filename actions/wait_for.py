@@ -32,5 +32,5 @@ ACTION = Action(
     idempotent=True,
     waits=10.0,
     flow=FlowForm("wait_for", short="target"),
-    note="Looks again until target shows or timeout passes.",
+    note="",
 )

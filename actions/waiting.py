@@ -37,8 +37,8 @@ DEFAULT_INTERVAL = 0.25  # a real device's dump takes ~0.1-0.5 s itself: polls s
 # The two arguments of every action that waits for the screen; its default timeout is the action's
 # own (``Action.waits``), filled in by the executor when a step gives none.
 WAIT_PARAMS: tuple[Param, ...] = (
-    Param("timeout", Seconds(MAX_WAIT), "seconds to keep looking before failing"),
-    Param("interval", Seconds(MAX_WAIT, above_zero=True), "seconds between two looks"),
+    Param("timeout", Seconds(MAX_WAIT), "seconds to wait"),
+    Param("interval", Seconds(MAX_WAIT, above_zero=True), "seconds between two looks", agents=False),
 )
 
 

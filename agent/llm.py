@@ -10,13 +10,16 @@ model, into the next request. It speaks to any server that implements ``/v1/chat
 with tools (OpenAI, vLLM, Ollama, llama.cpp's server) through the official ``openai`` client.
 
 The reply is hostile input. A reply that cannot be used — no tool call, an unknown tool,
-arguments that are not a JSON object or that the tool does not take, an HTTP error or a timeout
-of the server — is never raised: the planner hands out a ``reply_error`` step, which the agent
-executor (:func:`amc.agent.guard.agent_executor`) records as a failed step of kind
-``ModelReplyError`` whose error the next request shows; the loop's ``max_consecutive_failures``
-and ``max_steps`` bound how often the model is asked again (the client's own retries are off,
-``max_retries=0``, so every failed request is one recorded step). The values of the arguments are
-the executor's to check, as for any step.
+arguments that are not a JSON object or that the tool does not take — is never raised: the
+planner hands out a ``reply_error`` step, which the agent executor
+(:func:`amc.agent.guard.agent_executor`) records as a failed step of kind ``ModelReplyError``
+whose error the next request shows; the loop's ``max_consecutive_failures`` and ``max_steps``
+bound how often the model is asked again. A server that does not answer (unreachable, a timeout,
+an HTTP error, a body that is no completion) is not the model's doing: after the client's own
+bounded retries (``max_retries``, :data:`DEFAULT_RETRIES`) the planner raises
+``ModelServerError`` ("the model server at URL did not answer: …"), which ends the task with
+status ``infrastructure_error`` (exit 3) and records no step. The values of the arguments are the
+executor's to check, as for any step.
 
 It uses the world: a ``launch_app`` of the app that the world and the screen both show in front
 is handed out as a ``skip`` step saying so (the rule flows follow). With ``allowed_apps`` it
@@ -34,7 +37,7 @@ from typing import Any, cast
 
 import openai
 
-from ..core.errors import GuardrailViolation, StepArgumentError
+from ..core.errors import GuardrailViolation, ModelServerError, StepArgumentError
 from ..core.models import PlannedStep
 from ..core.steps import StepRecord
 from ..flows.planner import skip_instead
@@ -45,11 +48,14 @@ from .prompt import DEFAULT_HISTORY, request_messages
 from .screen import DEFAULT_LIMIT
 from .tools import DONE, LLM_REASON_FIELDS, MAX_REASON, ToolSpec, action_tools, openai_tools, step_from_call
 
-__all__ = ["DEFAULT_TIMEOUT", "NO_KEY", "LLMPlanner"]
+__all__ = ["DEFAULT_RETRIES", "DEFAULT_TIMEOUT", "NO_KEY", "LLMPlanner"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 60.0
+# The client's own bounded retries of a request the server failed (connection refused, 408, 409, 429,
+# 5xx), with its backoff; a request that still fails stops the task as an infrastructure error.
+DEFAULT_RETRIES = 1
 MAX_ARGUMENTS = 20_000  # characters of a tool call's arguments; longer is a bad reply
 SHOWN = 300  # characters of a bad reply kept in the step that records it
 NO_KEY = "no-key"  # sent when no key is set: local servers ignore it, as Ollama's docs show
@@ -99,7 +105,7 @@ class LLMPlanner:
         *,
         api_key: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
-        max_retries: int = 0,
+        max_retries: int = DEFAULT_RETRIES,
         **options: Any,
     ) -> LLMPlanner:
         """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing."""
@@ -143,18 +149,31 @@ class LLMPlanner:
                 tool_choice="auto",
             )
         except openai.APITimeoutError as exc:
-            return [_reply_error(f"the model server did not answer in time ({exc})")]
+            raise self._server_failed(f"no answer in time ({exc})") from exc
         except openai.APIStatusError as exc:
-            return [_reply_error(f"the model server answered HTTP {exc.status_code}: {_cut(str(exc))}")]
+            raise self._server_failed(f"HTTP {exc.status_code}: {_cut(str(exc))}") from exc
         except openai.APIConnectionError as exc:
-            return [_reply_error(f"the model server could not be reached: {_cut(str(exc))}")]
-        except Exception as exc:  # a reply the client could not read, or a client bug: a recorded step
-            log.exception("the chat completions request failed")
-            return [_reply_error(f"the request failed: {type(exc).__name__}: {_cut(str(exc))}")]
+            cause = f" ({_cut(str(exc.__cause__), 120)})" if exc.__cause__ is not None else ""
+            raise self._server_failed(f"{_cut(str(exc)).rstrip('.')}{cause}") from exc
+        except Exception as exc:  # a body the client could not read as a completion
+            log.warning("the chat completions request failed: %s: %s", type(exc).__name__, exc)
+            raise self._server_failed(f"{type(exc).__name__}: {_cut(str(exc))}") from exc
         step = self._step_from(completion)
         if step is None:
             return []
         return [skip_instead(step, observation.scene, world)]
+
+    def _server_failed(self, problem: str) -> ModelServerError:
+        """The task-stopping error for a request the server did not answer (never the model's)."""
+        return ModelServerError(
+            f"the model server at {self.url} did not answer: {problem}",
+            hint="check that the server runs and --llm-url points at it (up to /v1); the model was not asked",
+        )
+
+    @property
+    def url(self) -> str:
+        """The server's base URL, as the client sends requests to it."""
+        return str(self.client.base_url).rstrip("/")
 
     def _stop_outside_allowed(self, steps: Sequence[StepRecord]) -> None:
         recent = steps[-OUTSIDE_IN_A_ROW:]

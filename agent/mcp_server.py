@@ -23,17 +23,20 @@ from mcp_types import CallToolResult, ContentBlock, ImageContent, TextContent, T
 from pydantic import ConfigDict
 
 from .service import DeviceService, ToolReply
-from .tools import REASON_FIELDS, ToolSpec
+from .tools import SHOWN_REASONS, ToolSpec
 
 __all__ = ["INSTRUCTIONS", "build_server", "serve_stdio", "to_result"]
 
 INSTRUCTIONS = """\
-Drives one iOS or Android device (or the simulated one) through agentic-mobile-control.
-Call `observe` to see the screen: every element has a ref and a `target` selector; pass that
-selector as `target` to tap, long_press, type_text, wait_for or the asserts (or give x and y).
-Every acting tool takes optional rationale, purpose and expected_outcome: they are kept in the
-world history (`world_state`). Each call is one recorded step: one look at the device after it,
-the world model updated, the run timeline written. A failed call is a tool error whose text
+Drives one iOS or Android device (or the simulated one) through agentic-mobile-control. Call
+`observe` to see the screen: every element has a ref and a `target` selector; pass that selector as
+`target` to tap, long_press, type_text, wait_for or the asserts (or give x and y). Every acting tool
+takes optional rationale, purpose and expected_outcome: they are kept in the world history
+(`world_state`). An expected_outcome written "shows: TEXT", "gone: TEXT", "page: NAME", "app: ID",
+"holds: TEXT" (a field holds it) or "changes" (several joined by "; ") is checked after the step:
+the reply says verified true or false and what the harness saw. Each call is one recorded step: one
+look at the device after it, the world model updated, the run timeline written. `save_flow` saves
+the passed steps as a flow that replays without a model. A failed call is a tool error whose text
 starts with the error's kind (AppNotInstalled, TargetNotFound, DeviceTimeout ...) and hint."""
 
 
@@ -69,16 +72,18 @@ def _tool(service: DeviceService, spec: ToolSpec) -> Tool:
         name=spec.name,
         title=None,
         description=spec.description,
-        parameters=spec.input_schema(REASON_FIELDS),
+        parameters=spec.input_schema(SHOWN_REASONS),
         fn_metadata=FuncMetadata(arg_model=_AnyArguments),
         is_async=False,  # the SDK runs it on a worker thread; the service serves one call at a time
         context_kwarg=None,
-        annotations=ToolAnnotations(
-            read_only_hint=spec.read_only,
-            idempotent_hint=spec.idempotent or spec.read_only,
-            open_world_hint=False,
-        ),
+        annotations=_annotations(spec),
     )
+
+
+def _annotations(spec: ToolSpec) -> ToolAnnotations | None:
+    """MCP's hint that a tool only looks (``readOnlyHint``), on the tools that do; the others keep
+    the hints' defaults, as ``tools/list`` carries every word of them to the client's model."""
+    return ToolAnnotations(read_only_hint=True) if spec.read_only else None
 
 
 def _version() -> str:

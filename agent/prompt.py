@@ -11,7 +11,9 @@ its memory. The user message is one JSON object:
   ``null`` when the world model is off;
 - ``screen``: the compact screen (:mod:`amc.agent.screen`): app, page, overlay and the
   elements, each with a ref and the selector that finds it;
-- ``last_step``: the step just run with its result and error kind (null before the first);
+- ``last_step``: the step just run with its result and error kind, what it expected and the
+  harness's verdict on it (``verified`` true, false or null when nothing checkable was said,
+  ``changed``, ``saw``: what the harness saw after it); null before the first;
 - ``allowed_apps``: the apps ``launch_app`` may start (absent when any may).
 
 Every value a step of the task marked secret (``secret: true``) is replaced by ``***`` wherever it
@@ -31,13 +33,20 @@ from ..storage.redaction import Redactor
 from ..world.models import WorldState
 from .screen import DEFAULT_LIMIT, compact_screen
 
-__all__ = ["DEFAULT_HISTORY", "MAX_FIELD", "SYSTEM_PROMPT", "request_messages", "world_for_model"]
+__all__ = [
+    "DEFAULT_HISTORY",
+    "MAX_FIELD",
+    "SYSTEM_PROMPT",
+    "device_words",
+    "request_messages",
+    "world_for_model",
+]
 
 DEFAULT_HISTORY = 10
 MAX_FIELD = 500  # characters of each reason or error shown back
 
 SYSTEM_PROMPT = """\
-You operate a {platform} device for a user, one tool call per turn, until the goal is reached.
+You operate {device} for a user, one tool call per turn, until the goal is reached.
 
 Each turn you get, as JSON: the goal; the harness's world state (the app it launched as \
 current_app, the app the screen shows as observed_app, the page, any overlay such as a dialog, the \
@@ -49,10 +58,23 @@ Rules:
 - Call exactly one tool per turn. To act on an element, pass its `target` selector as listed.
 - Read the world before acting: do not repeat a step that already succeeded, and do not launch an \
 app that current_app and observed_app both show in front.
-- Give every call a short rationale and the expected_outcome; the next turn shows them back with \
-the result, so compare what happened with what you expected.
+- Give every call a short rationale and its expected_outcome, written so the harness can check \
+it: "shows: TEXT", "gone: TEXT", "page: NAME", "app: ID", "holds: TEXT" (a field holds it), \
+"changes", or several joined by "; ". The next turn shows the result with verified true or false \
+and what the harness saw: when it is false, find out why before going on.
+- Pass a selector as `target` exactly as the screen lists it: an object of "text", "id", "label", \
+"type" (e.g. Button), "index" (the n-th match, from 0) when several match; "text_contains" and \
+"text_regex" match part of a text.
 - When a step failed, read its error and try something else.
 - When the goal is reached, or cannot be reached, call done with a summary.{allowed}"""
+
+
+_DEVICES = {"android": "an Android device", "ios": "an iOS device"}
+
+
+def device_words(platform: str) -> str:
+    """The device as the system prompt names it: "an Android device", "an iOS device"."""
+    return _DEVICES.get(str(platform).lower(), f"a {platform} device")
 
 
 def _cut(value: Any) -> Any:
@@ -61,11 +83,24 @@ def _cut(value: Any) -> Any:
     return value
 
 
-_EVENT_FIELDS = ("action", "args", "error", "page", "rationale", "thinking", "purpose", "expected_outcome")
+_EVENT_FIELDS = (
+    "action",
+    "args",
+    "error",
+    "page",
+    "rationale",
+    "thinking",
+    "purpose",
+    "expected_outcome",
+    "verified",
+    "saw",
+)
 
 
 def _event(event: dict[str, Any]) -> dict[str, Any]:
     shown = {k: _cut(event[k]) for k in _EVENT_FIELDS if event.get(k) is not None}
+    if event.get("verified") is not False:
+        shown.pop("saw", None)  # what the harness saw is worth its words when a check failed
     shown["success"] = event.get("success") is True
     return shown
 
@@ -94,7 +129,19 @@ def _last_step(steps: Sequence[StepRecord]) -> dict[str, Any] | None:
         "error": _cut(result.error),
         "foreground_app": record.foreground_app,
         "page": record.page,
+        **_verdict(record),
     }
+
+
+def _verdict(record: StepRecord) -> dict[str, Any]:
+    """What the step expected and what the harness saw after it (verified true, false or null)."""
+    verification = record.result.verification
+    if not verification:
+        return {}
+    shown = {"expected": record.step.expected_outcome, "verified": verification.get("verified")}
+    shown["changed"] = verification.get("changed")
+    shown["saw"] = _cut(verification.get("saw"))
+    return shown
 
 
 def request_messages(
@@ -115,7 +162,7 @@ def request_messages(
             f"\n- Only these apps may be launched: {', '.join(sorted(allowed_apps))}. A launch of any "
             "other app is refused, and leaving them for two steps in a row stops the task."
         )
-    system = SYSTEM_PROMPT.format(platform=observation.scene.platform, allowed=allowed)
+    system = SYSTEM_PROMPT.format(device=device_words(observation.scene.platform), allowed=allowed)
     redactor = Redactor(value for record in steps for value in secret_values(record.step.args))
     content: dict[str, Any] = {
         "goal": goal,

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..actions import ACTIONS, COMMON_KEYS, Action
 from ..actions.markdown import replace_generated, write_or_check
-from .tools import PLANNER_ONLY, REASON_FIELDS, SESSION_TOOLS, ToolSpec, action_tools
+from .tools import PLANNER_ONLY, SAVE_FLOW, SESSION_TOOLS, SHOWN_REASONS, ToolSpec, action_tools
 
 __all__ = ["BLOCKS", "actions_markdown", "main", "render", "tools_markdown"]
 
@@ -99,12 +99,12 @@ def actions_markdown(actions: Mapping[str, Action] = ACTIONS) -> str:
 def tools_markdown() -> str:
     """The MCP tools that are not executor actions, with their arguments."""
     lines: list[str] = []
-    for spec in SESSION_TOOLS:
+    for spec in (*SESSION_TOOLS, SAVE_FLOW):
         lines.append(f"### `{spec.name}`")
         lines.append("")
         lines.append(spec.description)
         lines.append("")
-        lines.extend(_arguments_table(spec, REASON_FIELDS))
+        lines.extend(_arguments_table(spec, SHOWN_REASONS))
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

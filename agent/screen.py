@@ -9,8 +9,14 @@ element.
 
 Listed are the visible elements on screen that say something (text, label, identifier, value)
 or can be acted on (clickable, focusable, scrollable, checkable); layout containers with neither
-are left out, and the list stops at ``limit`` elements (``omitted`` says how many more). The text
-and value of a password field are shown as ``***``.
+are left out. Every element that can be acted on is listed; past ``limit`` elements the ones that
+only say something are left out (``omitted`` says how many). The text and value of a password
+field are shown as ``***``.
+
+:func:`screen_changes` is what a look costs when the reader has the last one: the same header, and
+only the elements that appeared, changed or went (by their selector), so an unchanged screen is a
+line (the MCP ``observe`` tool sends it for a screen of the same app and page, and the whole list
+when asked with ``full``).
 """
 
 from __future__ import annotations
@@ -25,7 +31,15 @@ from ..core.selectors import Selector
 from ..core.steps import REDACTED
 from ..semantic.models import Observation
 
-__all__ = ["DEFAULT_LIMIT", "CompactScreen", "ScreenElement", "compact_screen", "short_type"]
+__all__ = [
+    "DEFAULT_LIMIT",
+    "CompactScreen",
+    "ScreenChanges",
+    "ScreenElement",
+    "compact_screen",
+    "screen_changes",
+    "short_type",
+]
 
 DEFAULT_LIMIT = 80
 MAX_TEXT = 120
@@ -225,6 +239,10 @@ class _Finder:
         return {**best, "index": best_index}
 
 
+def _acts(el: UIElement) -> bool:
+    return bool(el.clickable or el.focusable or el.scrollable or el.checked is not None)
+
+
 def compact_screen(observation: Observation, *, limit: int = DEFAULT_LIMIT) -> CompactScreen:
     """``observation`` as an agent is shown it (see the module docstring)."""
     scene = observation.scene
@@ -235,7 +253,7 @@ def compact_screen(observation: Observation, *, limit: int = DEFAULT_LIMIT) -> C
     for el in scene.root.iter():
         if not _worth_listing(el, scene):
             continue
-        if len(listed) >= limit:
+        if len(listed) >= limit and not _acts(el):  # every element that acts is named
             omitted += 1
             continue
         secret = bool(el.password)
@@ -267,3 +285,72 @@ def compact_screen(observation: Observation, *, limit: int = DEFAULT_LIMIT) -> C
         elements=tuple(listed),
         omitted=omitted,
     )
+
+
+def _key(el: ScreenElement) -> str:
+    return el.type + json.dumps(dict(el.target), sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class ScreenChanges:
+    """A look as the changes since the one before it (see :func:`screen_changes`)."""
+
+    screen: CompactScreen
+    appeared: tuple[ScreenElement, ...]
+    changed: tuple[ScreenElement, ...]
+    gone: tuple[Mapping[str, Any], ...]
+    unchanged: int
+
+    def to_dict(self) -> dict[str, Any]:
+        kept = ("foreground_app", "page", "overlay", "keyboard_visible")  # the rest stays as it was
+        head = {k: v for k, v in self.screen.to_dict().items() if k in kept}
+        return {
+            **head,
+            "changes_since_last_look": True,
+            "unchanged_elements": self.unchanged,
+            "appeared": [e.to_dict() for e in self.appeared],
+            "changed": [e.to_dict() for e in self.changed],
+            "gone": [dict(t) for t in self.gone],
+        }
+
+    def to_text(self) -> str:
+        lines = [self.screen.to_text().split("\n", 1)[0]]
+        if not (self.appeared or self.changed or self.gone):
+            lines.append(f"no change since the last look ({self.unchanged} elements; full=true lists them)")
+            return "\n".join(lines)
+        lines.append(f"since the last look ({self.unchanged} elements unchanged; full=true lists them all):")
+        lines += ["+ " + e.to_text() for e in self.appeared]
+        lines += ["~ " + e.to_text() for e in self.changed]
+        lines += [
+            "- gone target=" + json.dumps(dict(t), ensure_ascii=False, separators=(",", ":"))
+            for t in self.gone
+        ]
+        return "\n".join(lines)
+
+
+def screen_changes(before: CompactScreen, now: CompactScreen) -> ScreenChanges:
+    """``now`` as what changed since ``before``: elements are matched by their type and selector; an
+    element whose text, value, flags or place differ is ``changed`` (listed whole, with its new ref)."""
+    old = {_key(e): e for e in before.elements}
+    seen: set[str] = set()
+    appeared: list[ScreenElement] = []
+    changed: list[ScreenElement] = []
+    unchanged = 0
+    for el in now.elements:
+        key = _key(el)
+        seen.add(key)
+        was = old.get(key)
+        if was is None:
+            appeared.append(el)
+        elif (was.text, was.label, was.value, was.flags, was.bounds) != (
+            el.text,
+            el.label,
+            el.value,
+            el.flags,
+            el.bounds,
+        ):
+            changed.append(el)
+        else:
+            unchanged += 1
+    gone = tuple(e.target for key, e in old.items() if key not in seen)
+    return ScreenChanges(now, tuple(appeared), tuple(changed), gone, unchanged)

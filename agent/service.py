@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError, FlowError, HarnessError
+from ..core.errors import ConfigError, FlowError, HarnessError, StepArgumentError
 from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
 from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
+from ..flows.recorded import FORMATS, check_path
 from ..runtime.cancel import Cancel
 from ..runtime.planner import ObservingPlanner, Planner, planner_inputs
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
@@ -41,9 +42,10 @@ from ..storage.redaction import Redactor
 from ..storage.report import render_report
 from ..storage.timeline import RunInfo, TimelineWriter
 from ..world.models import WorldState
+from .flowsave import flow_from_run, save_flow
 from .guard import agent_executor
 from .prompt import world_for_model
-from .screen import compact_screen
+from .screen import CompactScreen, ScreenChanges, compact_screen, screen_changes
 from .tools import REASON_FIELDS, Call, ToolSpec, mcp_tools, read_call, step_from_call
 
 __all__ = ["SIMULATED_SPECS", "DeviceService", "ToolReply"]
@@ -140,7 +142,9 @@ class DeviceService:
             "current_app": self._current_app,
             "world_state": self._world_state,
             "run_flow": self._run_flow,
+            "save_flow": self._save_flow,
         }
+        self._shown: CompactScreen | None = None  # the last screen observe sent the client
         self._lock = threading.Lock()
         self._started: float | None = None
 
@@ -233,6 +237,7 @@ class DeviceService:
             "attempts": result.attempts,
             "foreground_app": record.foreground_app,
             "page": record.page,
+            **({"verification": dict(result.verification)} if result.verification else {}),
         }
 
     def _step_reply(self, outcome: StepOutcome) -> ToolReply:
@@ -311,11 +316,42 @@ class DeviceService:
         return self._reply(data)
 
     def _observe(self, spec: ToolSpec, call: Call) -> ToolReply:
+        full = call.args.get("full", False)
+        if not isinstance(full, bool):
+            raise StepArgumentError(f"observe: 'full' must be true or false, got {full!r:.40}")
         screen = compact_screen(self.session.look())
-        data = screen.to_dict()
+        last, self._shown = self._shown, screen
+        shown: CompactScreen | ScreenChanges = screen
+        if not full and last is not None and (last.app, last.page) == (screen.app, screen.page):
+            shown = screen_changes(last, screen)  # the client has the last look: what changed
+        data = shown.to_dict()
         data["world"] = _world_summary(self.session.world)
         reply = self._reply(data)
-        return dataclasses.replace(reply, text=self.redactor.text(screen.to_text()))
+        return dataclasses.replace(reply, text=self.redactor.text(shown.to_text()))
+
+    def _save_flow(self, spec: ToolSpec, call: Call) -> ToolReply:
+        path = self._flow_path(call.args.get("path"))
+        format = call.args.get("format", "amc")
+        if format not in FORMATS:
+            raise StepArgumentError(f"save_flow: 'format' is one of {', '.join(FORMATS)}, got {format!r:.40}")
+        overwrite = call.args.get("overwrite", False) is True
+        check_path(path, overwrite=overwrite, option="save_flow path")
+        context = self.session.context
+        first = context.first
+        flow = flow_from_run(
+            context.steps,
+            first,
+            name=path.stem,
+            platform=self.driver.platform,
+            header=(
+                f"Saved by the MCP tool save_flow from the passed steps of an `amc mcp` session on "
+                f"{self.spec}",
+            ),
+        )
+        save_flow(flow, path, format)
+        return self._reply(
+            {"saved": str(path), "format": format, "steps": len(flow.steps), "variables": list(flow.needs())}
+        )
 
     def _current_app(self, spec: ToolSpec, call: Call) -> ToolReply:
         observation = self.session.look()

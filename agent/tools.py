@@ -31,10 +31,13 @@ from ..core.selectors import Selector
 __all__ = [
     "DONE",
     "LLM_REASON_FIELDS",
+    "LLM_SHOWN_REASONS",
     "PLANNER_ONLY",
     "REASON_FIELDS",
+    "SAVE_FLOW",
     "SELECTOR_FIELDS",
     "SESSION_TOOLS",
+    "SHOWN_REASONS",
     "Call",
     "ToolSpec",
     "action_tools",
@@ -48,15 +51,24 @@ __all__ = [
 # The reasons every acting tool takes (MCP and LLM alike); the LLM tools also take ``thinking``.
 REASON_FIELDS: tuple[str, ...] = ("rationale", "purpose", "expected_outcome")
 LLM_REASON_FIELDS: tuple[str, ...] = ("thinking", *REASON_FIELDS)
+# The reasons the tool schemas show (``tools/list`` and every request the LLM planner sends carry
+# them, once per acting tool); a call may still give the others (``purpose``, and ``thinking`` to
+# the LLM planner, which also keeps a model's reasoning in its text as ``thinking``).
+SHOWN_REASONS: tuple[str, ...] = ("rationale", "expected_outcome")
+LLM_SHOWN_REASONS = SHOWN_REASONS
 MAX_REASON = 2000  # the world history keeps this much of each reason
 
 # Kept short: these go into every acting tool's schema, on every request the LLM planner sends.
 _REASONS: Mapping[str, str] = {
-    "rationale": "why this step (shown back next turn)",
-    "thinking": "your reasoning (optional)",
-    "purpose": "what the step is for in the task",
-    "expected_outcome": "what the screen should show after it",
+    "rationale": "why",
+    "thinking": "your reasoning",
+    "purpose": "what it is for in the task",
+    "expected_outcome": "checked after it, e.g. shows: TEXT",
 }
+# What a tool schema keeps of an argument's kind: its type and choices. Bounds are the executor's
+# to check (its error names them), and would cost every request their words.
+_SCHEMA_KEYS = ("type", "enum")
+_SELECTOR = {"anyOf": [{"type": "string"}, {"type": "object"}]}
 
 # Actions no tool offers (``Action.offered``): ``skip`` records a step a planner decided not to send
 # (the LLM planner writes it itself when the world shows the app already in front).
@@ -112,10 +124,12 @@ def selector_schema(description: str) -> dict[str, Any]:
 
 
 def param_schema(param: Param) -> dict[str, Any]:
-    """An argument's JSON schema, with its description: a selector's says its fields."""
+    """An argument's JSON schema as a tool shows it: its type (a selector: a text or an object, its
+    fields said once in ``observe`` and the LLM planner's system prompt) and its description."""
     if isinstance(param.kind, SelectorKind):
-        return selector_schema(param.doc)
-    return {**param.kind.schema(), "description": param.doc}
+        return {"description": param.doc, **_SELECTOR}
+    schema = param.kind.schema()
+    return {**{k: schema[k] for k in _SCHEMA_KEYS if k in schema}, "description": param.doc}
 
 
 @dataclass(frozen=True)
@@ -133,18 +147,24 @@ class ToolSpec:
     action: str | None = None
     idempotent: bool = False
     read_only: bool = False
+    expects: bool = True  # its schema shows expected_outcome (a step that changes the screen)
 
     @property
     def acting(self) -> bool:
         return not self.read_only
 
-    def input_schema(self, reasons: Sequence[str] = REASON_FIELDS) -> dict[str, Any]:
-        """The JSON schema of the tool's arguments, with ``reasons`` added to an acting tool."""
+    def input_schema(self, reasons: Sequence[str] = SHOWN_REASONS, *, closed: bool = False) -> dict[str, Any]:
+        """The JSON schema of the tool's arguments, with ``reasons`` added to an acting tool;
+        ``closed``: no other argument is allowed (the tools leave it open, so a caller may give a
+        reason they do not show; :func:`read_call` still refuses an argument the tool does not take)."""
         properties = {name: dict(schema) for name, schema in self.properties.items()}
         if self.acting:
             for reason in reasons:
-                properties[reason] = {"type": "string", "description": _REASONS[reason]}
-        schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+                if reason != "expected_outcome" or self.expects:
+                    properties[reason] = {"type": "string", "description": _REASONS[reason]}
+        schema: dict[str, Any] = {"type": "object", "properties": properties}
+        if closed:
+            schema["additionalProperties"] = False
         if self.required:
             schema["required"] = list(self.required)
         return schema
@@ -155,8 +175,9 @@ class ToolSpec:
 
 
 def _action_tool(name: str, action: Action) -> ToolSpec:
-    properties = {param.name: param_schema(param) for param in action.params}
-    required = tuple(param.name for param in action.params if param.required)
+    shown = [param for param in action.params if param.agents]
+    properties = {param.name: param_schema(param) for param in shown}
+    required = tuple(param.name for param in shown if param.required)
     summary = action.summary[:1].upper() + action.summary[1:] + "."
     return ToolSpec(
         name=name,
@@ -165,6 +186,7 @@ def _action_tool(name: str, action: Action) -> ToolSpec:
         required=required,
         action=name,
         idempotent=action.idempotent,
+        expects=action.changes_screen,  # a check or a look is its own expectation
     )
 
 
@@ -177,24 +199,26 @@ def action_tools(actions: Mapping[str, Action] = ACTIONS) -> tuple[ToolSpec, ...
 SESSION_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_devices",
-        "The device this server drives, the attached devices discovery finds, and the simulated ones.",
+        "This server's device, the attached ones and the simulated ones.",
         read_only=True,
     ),
     ToolSpec(
         "observe",
-        "Look at the screen: the foreground app, the page, and the elements as a compact list, each with a "
-        "short ref and the selector (pass it as `target`) that finds it.",
+        "The screen: app, page and every element that says or does something, with the selector that "
+        "finds it, to pass as `target` (a text, or an object of text, text_contains, text_regex, id, label, "
+        "type, index: n-th match from 0). A screen seen before: what changed since the last look.",
+        properties={"full": {"type": "boolean", "description": "list it all"}},
         read_only=True,
     ),
     ToolSpec(
         "current_app",
-        "The app in front, as the device shows it now (one look) and as the world model believes it.",
+        "The app in front, as the device says now and as the world model believes.",
         read_only=True,
     ),
     ToolSpec(
         "world_state",
-        "What the harness believes: current and observed app, page, overlay, variables (secrets as ***) "
-        "and the recent steps with their arguments, results and rationales.",
+        "What the harness believes: app, page, overlay, variables, and the recent steps with their "
+        "results, rationales and verdicts.",
         read_only=True,
     ),
     ToolSpec(
@@ -202,7 +226,20 @@ SESSION_TOOLS: tuple[ToolSpec, ...] = (
         "Run a flow file (YAML, as `amc run` takes) on this device, step by step, in this session.",
         properties={"path": {"type": "string", "description": "the flow file, under the server's flow root"}},
         required=("path",),
+        expects=False,
     ),
+)
+
+SAVE_FLOW = ToolSpec(
+    "save_flow",
+    "Save the session's passed steps as a flow that replays without a model (secrets as ${VARIABLES}).",
+    properties={
+        "path": {"type": "string", "description": "a new .yaml file under the flow root"},
+        "format": {"type": "string", "enum": ["amc", "maestro"], "description": "default amc"},
+        "overwrite": {"type": "boolean", "description": "replace an existing file"},
+    },
+    required=("path",),
+    expects=False,
 )
 
 DONE = ToolSpec(
@@ -218,17 +255,22 @@ DONE = ToolSpec(
 
 def mcp_tools(actions: Mapping[str, Action] = ACTIONS) -> tuple[ToolSpec, ...]:
     """The MCP server's tools: the session tools, then one per executor action."""
-    return (*SESSION_TOOLS, *action_tools(actions))
+    return (*SESSION_TOOLS, SAVE_FLOW, *action_tools(actions))
 
 
 def openai_tools(
-    specs: Sequence[ToolSpec], reasons: Sequence[str] = LLM_REASON_FIELDS
+    specs: Sequence[ToolSpec], reasons: Sequence[str] = LLM_SHOWN_REASONS
 ) -> list[dict[str, Any]]:
-    """``specs`` as chat-completions function tools."""
+    """``specs`` as chat-completions function tools, showing ``reasons`` (the others are still
+    taken: :func:`read_call` with :data:`LLM_REASON_FIELDS`)."""
     return [
         {
             "type": "function",
-            "function": {"name": s.name, "description": s.description, "parameters": s.input_schema(reasons)},
+            "function": {
+                "name": s.name,
+                "description": s.description,
+                "parameters": s.input_schema(reasons),
+            },
         }
         for s in specs
     ]

@@ -9,6 +9,12 @@ the MCP SDK's client connected in process to the server (the protocol's own cost
 Second table: the bytes of one chat-completions request the LLM planner builds (system message, user
 message, tool schemas) on three screens, with an empty history and with ten steps in it, and the time
 to build it; the tools are the same every turn.
+
+Third table: what a model reads, in tokens (``o200k_base``, the encoding of OpenAI's current models,
+counted by the ``bpe-openai`` package, which ships its vocabulary; characters / 4 beside it): MCP
+``tools/list`` as the SDK's client receives it, the LLM planner's tool schemas per request, and MCP
+``observe`` on three screens: the first look, a second look at the same screen, and a look after a
+step that changed one element, each against the first look's cost.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import anyio
 from amc.agent.mcp_server import build_server
@@ -213,5 +220,116 @@ def _request_table() -> Table:
     )
 
 
+def _tokens() -> tuple[Callable[[str], int], str]:
+    """A token counter and its name: o200k_base through bpe-openai, else characters / 4."""
+    try:
+        import bpe_openai  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return (lambda text: round(len(text) / 4)), "characters / 4 (bpe-openai is not installed)"
+    encoding = bpe_openai.get_encoding("o200k_base")
+    return (lambda text: len(encoding.encode(text))), "o200k_base tokens (bpe-openai)"
+
+
+def _looks(folder: Path) -> list[tuple[str, str, str, str]]:
+    """(screen, what, the reply's JSON, its text) of MCP observe calls through the SDK's client."""
+    found: list[tuple[str, str, str, str]] = []
+    cases = [
+        ("android", "com.android.settings", "Android Settings", None),
+        ("ios", "com.apple.Preferences", "iOS Settings", None),
+        (
+            "android",
+            "com.example.amc.demo",
+            "demo login",
+            ("type_text", {"text": "qa", "target": {"id": "username"}}),
+        ),
+    ]
+    for platform, app, label, step in cases:
+        driver = SimDriver(platform)  # type: ignore[arg-type]
+        driver.launch_app(app)
+        service = DeviceService(driver, spec=f"sim:{platform}", run_dir=folder / label, flow_root=folder)
+        service.start()
+
+        async def main(service: DeviceService = service, step: Any = step, label: str = label) -> None:
+            async with Client(build_server(service)) as client:
+                looks = [("first look", await client.call_tool("observe", {}))]
+                looks.append(("same screen again", await client.call_tool("observe", {})))
+                if step is not None:
+                    await client.call_tool(step[0], step[1])
+                    looks.append(("after a step changed a field", await client.call_tool("observe", {})))
+                looks.append(("full=true", await client.call_tool("observe", {"full": True})))
+                for what, result in looks:
+                    data = result.model_dump(mode="json", by_alias=True, exclude_none=True)
+                    text = "".join(c.get("text", "") for c in data["content"])
+                    found.append((label, what, json.dumps(data, ensure_ascii=False), text))
+
+        anyio.run(main)
+        service.close()
+    return found
+
+
+def _token_table() -> Table:
+    count, unit = _tokens()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        service = DeviceService(
+            SimDriver("android"), spec="sim:android", run_dir=folder / "tools", flow_root=folder
+        )
+        listed: list[str] = []
+
+        async def main() -> None:
+            async with Client(build_server(service)) as client:
+                tools = await client.list_tools()
+                listed.append(json.dumps(tools.model_dump(mode="json", by_alias=True, exclude_none=True)))
+                listed.append(str(len(tools.tools)))
+
+        anyio.run(main)
+        looks = _looks(folder)
+    llm = json.dumps(openai_tools([*action_tools(), DONE]))
+    rows: list[list[object]] = [
+        [
+            "MCP tools/list",
+            f"{listed[1]} tools",
+            f"{count(listed[0]):,}",
+            f"{len(listed[0]) / 4:,.0f}",
+            "",
+            "",
+        ],
+        [
+            "LLM planner tool schemas",
+            f"{len(action_tools()) + 1} tools",
+            f"{count(llm):,}",
+            f"{len(llm) / 4:,.0f}",
+            "",
+            "",
+        ],
+    ]
+    first: dict[str, int] = {}
+    for label, what, whole, text in looks:
+        tokens = count(whole)
+        first.setdefault(label, tokens)
+        rows.append(
+            [
+                f"MCP observe, {label}",
+                what,
+                f"{tokens:,}",
+                f"{len(whole) / 4:,.0f}",
+                f"{count(text):,}",
+                f"{tokens / first[label]:.2f}",
+            ]
+        )
+    return Table(
+        f"What a model reads ({unit}; characters / 4 beside it)",
+        ["what", "case", "tokens", "chars / 4", "text part only", "vs the first look"],
+        rows,
+        [
+            "tools/list as the MCP SDK's client receives it (name, description, input schema, annotations "
+            "of every tool), and the tools the LLM planner sends with every request; both bounded at 3,000 "
+            "tokens. An observe reply is the whole CallToolResult a client gets (the text and the same as "
+            "structured content); a look at a screen of the app and page the last look showed lists what "
+            "changed (bounded at a fifth of the first look), full=true the whole screen.",
+        ],
+    )
+
+
 def run(rounds: int = 9) -> list[Table]:
-    return [_call_table(rounds), _request_table()]
+    return [_call_table(rounds), _request_table(), _token_table()]

@@ -1,15 +1,16 @@
 """``amc agent GOAL`` (an LLM planner runs a goal) and what ``amc mcp`` shares with it.
 
 ``amc agent GOAL --device SPEC --llm-url URL --model NAME [--allow-app ID ...] [--max-steps N]
-[--out DIR] [--llm-key-env NAME]`` checks everything before the device or the model is
-contacted (exit 2 for a bad argument), then runs the goal through the task loop with an
-:class:`~amc.agent.llm.LLMPlanner` and the agent executor. Every executed step is written
-to the run folder's timeline (as ``amc run`` writes it) and then printed; the report is rendered
-at the end. The key is read from ``OPENAI_API_KEY``, or from the variable ``--llm-key-env`` names;
-it is never printed or written. Ctrl-C stops the goal at the step in progress's next poll (or,
-while the model is asked, once it answers: at most ``--llm-timeout``), finishes the run folder and
-exits 130; a second Ctrl-C quits at once (:mod:`.interrupt`). Both commands need the ``agent``
-extra; without it they exit 2 saying how to install it.
+[--out DIR] [--llm-key-env NAME] [--save-flow FILE [--save-format amc|maestro] [--overwrite]]``
+checks everything before the device or the model is contacted (exit 2 for a bad argument), then runs
+the goal through the task loop with an :class:`~amc.agent.llm.LLMPlanner` and the agent executor.
+Every executed step is written to the run folder's timeline (as ``amc run`` writes it) and then
+printed; the report is rendered at the end. The key is read from ``OPENAI_API_KEY``, or from the
+variable ``--llm-key-env`` names; it is never printed or written. With ``--save-flow`` a run that
+succeeded is saved as a flow (:mod:`amc.agent.flowsave`). Ctrl-C stops the goal at the step in
+progress's next poll (or, while the model is asked, once it answers: at most ``--llm-timeout``),
+finishes the run folder and exits 130; a second Ctrl-C quits at once (:mod:`.interrupt`). Both
+commands need the ``agent`` extra; without it they exit 2 saying how to install it.
 """
 
 from __future__ import annotations
@@ -25,18 +26,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..agent.flowsave import flow_from_run, save_flow
 from ..agent.guard import REPLY_ERROR, agent_executor
 from ..core.durations import check_seconds
 from ..core.errors import ConfigError
 from ..core.steps import StepRecord, secret_values
+from ..flows.recorded import FORMATS, check_path
 from ..runtime.cancel import Cancel
 from ..runtime.context import TaskContext
 from ..runtime.recording import TimelineRecorder
-from ..runtime.task import TaskRunner, TaskRunnerConfig
+from ..runtime.task import TaskResult, TaskRunner, TaskRunnerConfig
 from ..storage.redaction import Redactor
 from ..storage.report import render_report
 from ..storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
 from .common import (
+    EXIT_FAILED,
     EXIT_USAGE,
     Streams,
     add_device_options,
@@ -178,6 +182,19 @@ def setup_agent(parser: argparse.ArgumentParser) -> None:
         "(default: OPENAI_API_KEY; local servers need none)",
     )
     parser.add_argument(
+        "--save-flow",
+        metavar="FILE",
+        help="when the agent succeeds, save its steps as a flow that `amc run` replays without a model "
+        "(selectors, checks where the page or app changed, secrets as ${VARIABLES}, rationales as comments)",
+    )
+    parser.add_argument(
+        "--save-format",
+        choices=FORMATS,
+        default="amc",
+        help="the saved flow's dialect: amc (the project's flows, the default) or maestro",
+    )
+    parser.add_argument("--overwrite", action="store_true", help="let --save-flow replace an existing file")
+    parser.add_argument(
         "--llm-timeout",
         type=_timeout,
         default=60.0,
@@ -235,6 +252,12 @@ class _Console:
         )
         if step.get("rationale"):
             text += f"        why: {step['rationale']}\n"
+        verification = result.get("verification") or {}
+        if step.get("expected_outcome"):
+            verified = verification.get("verified")
+            said = {True: "verified", False: "NOT verified", None: "not checkable"}.get(verified, "?")
+            text += f"        expected: {step['expected_outcome']} -> {said}"
+            text += f" (saw: {verification['saw']})\n" if verification.get("saw") else "\n"
         if rec["status"] == "failed":
             text += f"        {result.get('error_kind')}: {result.get('error')}\n"
         self.io.out.write(text)
@@ -256,6 +279,9 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
     key, key_source = _api_key(args.llm_key_env, os.environ)
     allowed = allowed_apps(args.allow_app)
     check_out_dir(args.out)
+    save = None
+    if args.save_flow is not None:
+        save = check_path(args.save_flow, overwrite=args.overwrite, option="--save-flow"), args.save_format
     config = dataclasses.replace(TaskRunnerConfig.from_env(), max_steps=args.max_steps)
     spec, reason = device_spec(args)
     planner = LLMPlanner.connect(
@@ -275,12 +301,20 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
             driver, planner, executor=agent_executor(driver, allowed), config=config, cancel=cancel
         )
         with stop_on_ctrl_c(cancel, io.err, INTERRUPT_NOTE):
-            return _run(runner, planner, goal, spec, run_dir, io)
+            return _run(runner, planner, goal, spec, run_dir, io, save)
     finally:
         driver.close()
 
 
-def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir: Path, io: Streams) -> int:
+def _run(
+    runner: TaskRunner,
+    planner: LLMPlanner,
+    goal: str,
+    spec: str,
+    run_dir: Path,
+    io: Streams,
+    save: tuple[Path, str] | None = None,
+) -> int:
     driver = runner.driver
     redactor = Redactor()
     writer = TimelineWriter(run_dir, redactor=redactor)
@@ -293,6 +327,7 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
             backend=driver.backend,
             device_spec=spec,
             planned_steps=runner.config.max_steps,
+            model={"name": planner.model, "url": planner.url},
         )
     )
     console = _Console(io, runner.config.max_steps)
@@ -319,4 +354,40 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
         text += f"  error: {result.error_kind}: {result.error}\n"
     text += f"  timeline: {run_dir / TIMELINE_FILE}\n  report:   {report}\n"
     io.out.write(text)
+    if save is not None and not _save(result, goal, save, io):
+        return EXIT_FAILED
     return exit_code(result.status)
+
+
+def _save(result: TaskResult, goal: str, save: tuple[Path, str], io: Streams) -> bool:
+    """Save the run as a flow (only a run that succeeded: a failed one is no test to keep); False
+    when a run that succeeded could not be saved (said on stderr)."""
+    path, format = save
+    if not result.succeeded:
+        io.out.write(f"  flow not saved: the agent did not succeed ({path} left as it was)\n")
+        return True
+    try:
+        return _write(result, goal, path, format, io)
+    except ConfigError as exc:
+        io.err.write(f"amc: error: the flow was not saved: {exc}\n")
+        return False
+
+
+def _write(result: TaskResult, goal: str, path: Path, format: str, io: Streams) -> bool:
+    flow = flow_from_run(
+        result.steps,
+        result.context.first,
+        name=_flow_name(goal),
+        platform=result.context.first.scene.platform if result.context.first is not None else "android",
+        header=(f"Saved by `amc agent --save-flow` from a run that reached the goal: {goal}",),
+    )
+    save_flow(flow, path, format)
+    needs = " ".join(f"--env {name}=..." for name in flow.needs())
+    replay = f"amc run {path}{' ' + needs if needs else ''}" if format == "amc" else f"maestro test {path}"
+    io.out.write(f"  flow saved: {path} ({format}, {len(flow.steps)} steps); replay: {replay}\n")
+    return True
+
+
+def _flow_name(goal: str) -> str:
+    words = re.sub(r"[^A-Za-z0-9]+", "-", goal.lower()).strip("-")
+    return words[:60].rstrip("-") or "agent-run"

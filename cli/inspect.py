@@ -2,8 +2,8 @@
 
 ``amc inspect [--device SPEC] [--app APP_ID] [--format tree|json|xml]`` prints the screen (after
 launching ``APP_ID`` when given). ``amc inspect --serve [--port N] [--device SPEC] [--app ID]
-[--record FLOW.yaml [--overwrite]]`` serves :mod:`amc.inspector` on 127.0.0.1 until
-Ctrl-C; with ``--record`` every action taken from the page is appended to ``FLOW.yaml``, which
+[--record FLOW.yaml [--record-format amc|maestro] [--overwrite]]`` serves :mod:`amc.inspector` on
+127.0.0.1 until Ctrl-C; with ``--record`` every action taken from the page is appended to ``FLOW.yaml``, which
 begins with a ``launch_app`` of ``--app`` (else of the app in front). Every argument is checked
 before a device is contacted; the record file is claimed after the first look.
 """
@@ -22,6 +22,7 @@ from ..core.errors import ConfigError
 from ..core.models import Scene, UIElement
 from ..core.selectors import short_type
 from ..drivers.base import Driver
+from ..flows.recorded import FORMATS
 from ..inspector import FlowDraft, InspectorServer, InspectorSession, check_path, claim_path
 from .common import EXIT_OK, Streams, add_device_options, choose_device, connect_device
 
@@ -57,6 +58,12 @@ def setup_inspect(parser: argparse.ArgumentParser) -> None:
         "--record",
         metavar="FLOW.yaml",
         help="with --serve: write every action taken from the page into this new flow file",
+    )
+    serve.add_argument(
+        "--record-format",
+        choices=FORMATS,
+        default="amc",
+        help="with --record: the flow's dialect, amc (the project's flows, the default) or maestro",
     )
     serve.add_argument(
         "--overwrite", action="store_true", help="with --record: replace the file if it already exists"
@@ -185,7 +192,12 @@ def _serve(args: argparse.Namespace, io: Streams, driver: Driver, spec: str) -> 
             )
         path = claim_path(args.record, overwrite=args.overwrite)
         session.draft = FlowDraft(
-            app, platform=driver.platform, name=path.stem, path=path, device=f"{spec} ({driver.device_id})"
+            app,
+            platform=driver.platform,
+            name=path.stem,
+            path=path,
+            device=f"{spec} ({driver.device_id})",
+            format=args.record_format,
         )
         session.draft.save()
     server = InspectorServer(session, port=args.port or 0)
@@ -204,6 +216,10 @@ def _serve(args: argparse.Namespace, io: Streams, driver: Driver, spec: str) -> 
         steps = len(session.draft.steps)
         io.out.write(
             f"recorded {steps} step{'' if steps == 1 else 's'} to {session.draft.path}; "
-            f"replay it: amc run {session.draft.path} --device {spec}\n"
+            + (
+                f"replay it: amc run {session.draft.path} --device {spec}\n"
+                if session.draft.format == "amc"
+                else f"replay it: maestro test {session.draft.path}\n"
+            )
         )
     return EXIT_OK

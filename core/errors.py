@@ -25,7 +25,8 @@ knowing which backend raised it::
     │   └── ScriptMemoryExceeded  it allocated past its memory limit
     ├── ConfigError            configuration, environment or a device spec is invalid
     ├── StepArgumentError      a planned step names an unknown action or has bad arguments
-    ├── ModelReplyError        a language model's reply could not be used, or its server failed
+    ├── ModelReplyError        a language model's reply could not be used
+    ├── ModelServerError       a language model's server did not answer (infrastructure)
     ├── GuardrailViolation     a step or a screen outside what the task allows (``--allow-app``)
     └── Interrupted            the run was asked to stop (Ctrl-C): not a failure of anything
 
@@ -51,6 +52,7 @@ __all__ = [
     "Interrupted",
     "LeaseTimeout",
     "ModelReplyError",
+    "ModelServerError",
     "PoolExhausted",
     "SceneParseError",
     "ScriptError",
@@ -191,9 +193,17 @@ class AssertionFailed(HarnessError):
 
 class ModelReplyError(HarnessError):
     """A language model planner got a reply it cannot act on (no tool call, an unknown tool,
-    arguments that are not a JSON object) or no reply at all (an HTTP error, a timeout)."""
+    arguments that are not a JSON object): the model's doing, recorded as a failed step."""
 
     category = "planner"
+
+
+class ModelServerError(HarnessError):
+    """The language model's server did not answer (unreachable, timed out, an HTTP error, a body
+    that is no completion): infrastructure, never counted against the model; the task stops with
+    status ``infrastructure_error`` (exit 3)."""
+
+    category = "infrastructure"
 
 
 class GuardrailViolation(HarnessError):

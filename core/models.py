@@ -458,7 +458,9 @@ class StepResult:
     On failure ``error`` is the message and ``error_kind`` the exception's class name
     (``AppNotInstalled``, ``DeviceTimeout`` …); ``error_category`` is the branch of the error
     tree (``device``, ``app`` …). ``retryable`` is set when the failure was transient *and* the
-    action is safe to repeat; the task loop decides whether to repeat it.
+    action is safe to repeat; the task loop decides whether to repeat it. ``verification`` is what
+    the loop saw after the step against what it expected (:mod:`amc.runtime.expectations`:
+    ``verified``, ``changed``, ``saw``, ``expected``), None when no look followed the step.
     """
 
     success: bool
@@ -469,9 +471,10 @@ class StepResult:
     error_category: str | None = None
     retryable: bool = False
     attempts: int = 1
+    verification: Mapping[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "success": self.success,
             "error": self.error,
             "error_kind": self.error_kind,
@@ -480,3 +483,6 @@ class StepResult:
             "duration": round(self.duration, 6),
             "attempts": self.attempts,
         }
+        if self.verification is not None:
+            out["verification"] = jsonable(self.verification)
+        return out

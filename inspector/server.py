@@ -13,6 +13,7 @@ file is ever read, whatever the path asks) and a small API over one
 ``POST /api/type``          ``{"v", "text", "ref"?}``: type, into the element when given
 ``POST /api/back``          ``{"v"}``: back (Android's key; iOS's navigation-bar button)
 ``POST /api/swipe``         ``{"v", "direction"}``: swipe up, down, left or right
+``POST /api/check``         ``{"v", "kind", "ref"?}``: record a check (shown, text, app)
 ==========================  ==========================================================
 
 Every request is treated as hostile. The server binds 127.0.0.1 only and answers only requests
@@ -299,6 +300,9 @@ class _Handler(BaseHTTPRequestHandler):
             ),
             "/api/back": lambda body: self.server.session.back(body.get("v")),
             "/api/swipe": lambda body: self.server.session.swipe(body.get("v"), body.get("direction")),
+            "/api/check": lambda body: self.server.session.check(
+                body.get("v"), body.get("kind"), body.get("ref")
+            ),
         }
         action = actions.get(path)
         if action is None:

@@ -29,9 +29,10 @@ from ..runtime.session import Session
 from .draft import FlowDraft
 from .selectors import flow_yaml, unique_selectors
 
-__all__ = ["DIRECTIONS", "MAX_TEXT", "InspectorSession", "Snapshot", "StaleScreen"]
+__all__ = ["CHECKS", "DIRECTIONS", "MAX_TEXT", "InspectorSession", "Snapshot", "StaleScreen"]
 
 MAX_TEXT = 2000
+CHECKS = ("shown", "text", "app")  # the checks the page offers to record
 _IOS_BUTTON = "XCUIElementTypeButton"
 _IOS_NAVBAR = "XCUIElementTypeNavigationBar"
 
@@ -197,6 +198,29 @@ class InspectorSession:
                 "this screen has no back button (iOS has no back key)",
                 hint="tap the element that goes back, or press home",
             )
+
+    def check(self, version: Any, kind: Any, ref: Any = None) -> Snapshot:
+        """Record a check of what the screen shows now (it is run first, so it holds): ``shown``
+        (this element is shown: ``assert_visible`` with its unique selector), ``text`` (this text
+        appears: ``wait_for`` of the element's text) or ``app`` (this app is in front: ``assert_app``)."""
+        with self._lock:
+            if kind not in CHECKS:
+                raise StepArgumentError(f"kind must be one of {', '.join(CHECKS)}, got {kind!r:.40}")
+            if kind == "app":
+                snapshot = self._current(version)
+                app = snapshot.scene.foreground_app or self.driver.current_app()
+                if not app:
+                    raise TargetNotFound("the device does not say which app is in front")
+                return self._run(snapshot, "assert_app", app)
+            snapshot, el = self.element(version, ref)
+            if kind == "shown":
+                return self._run(snapshot, "assert_visible", dict(self._selector(snapshot, el)))
+            text = el.display_text
+            if not text or not text.strip() or el.password:
+                raise TargetNotFound(
+                    "this element shows no text to wait for", hint="check it is shown instead"
+                )
+            return self._run(snapshot, "wait_for", {"text": text})
 
     def swipe(self, version: Any, direction: Any) -> Snapshot:
         with self._lock:

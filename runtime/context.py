@@ -242,8 +242,8 @@ class TaskContext:
             raise TypeError(f"add_step_result takes a StepResult, got {type(result).__name__}")
         steps.append(record)
         old = len(steps) - self._record.scene_history - 1
-        if old >= 0 and steps[old].scene is not None:  # keep full Scenes on the newest records only
-            steps[old] = dataclasses.replace(steps[old], scene=None)
+        if old >= 0 and (steps[old].scene is not None or steps[old].acted_on is not None):  # newest only
+            steps[old] = dataclasses.replace(steps[old], scene=None, acted_on=None)
         return record
 
     # --- the rest of the record -----------------------------------------------------------------

@@ -36,6 +36,7 @@ from ..world.models import WorldState
 from .cancel import Cancel
 from .context import DEFAULT_SCENE_HISTORY, TaskContext
 from .executor import Executor
+from .expectations import check as check_expectation
 from .observer import Observer
 
 __all__ = ["Session", "StepListener", "StepOutcome"]
@@ -166,9 +167,11 @@ class Session:
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
         """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
-        device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
-        record the step and tell the listeners. Never raises for a failed step or a failed look:
-        the outcome says."""
+        device, a planner's ``skip``: its outcome is the latest look), check what the step expected
+        against that look (:mod:`~amc.runtime.expectations`; the result's ``verification``), fold
+        both into the world, record the step and tell the listeners. Never raises for a failed step
+        or a failed look: the outcome says."""
+        before = self.observer.latest  # the look the step started from (for its expectation)
         log.info("step %d %s: started", len(self.context.steps) + 1, step.action)  # run.log: what runs
         result = self._execute(step)
         observation: Observation | None = None
@@ -185,6 +188,10 @@ class Session:
                 observation = self.observer.look()
         except HarnessError as exc:
             look_error = exc
+        # The step's expectation, checked on the (settled) look after it (runtime/expectations.py).
+        verdict = check_expectation(step.expected_outcome, before, observation, self.world, step=step)
+        if verdict is not None:
+            result = dataclasses.replace(result, verification=verdict.to_dict())
         record = StepRecord(
             index=len(self.context.steps),
             step=step,
@@ -194,6 +201,7 @@ class Session:
             scene=observation.scene if observation is not None else None,
             settle_looks=settled.looks if settled is not None else 0,
             settled=settled.settled if settled is not None else None,
+            acted_on=latest.scene if latest is not None else None,
         )
         self.context.add_step_result(record)
         # The design's hook: once per executed step, right after its result is recorded.

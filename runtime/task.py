@@ -12,7 +12,8 @@ is explicit and bounded:
 
 - a step that fails with a transient device error (``DeviceTimeout``, ``SessionLost``) is run
   again up to ``step_retries`` times, and only when the action is safe to repeat;
-- any other device error ends the task with status ``device_error``;
+- any other device error ends the task with status ``device_error``; a planner that cannot reach
+  what it plans with (a model's server) ends it ``infrastructure_error``;
 - ``max_consecutive_failures`` failed steps in a row end it ``failed``;
 - ``max_steps`` executed steps end it ``max_steps``;
 - an empty plan ends it ``succeeded`` unless the last step failed (then ``failed``);
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions.settle import SettleConfig
-from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError, Interrupted
+from ..core.errors import ConfigError, GuardrailViolation, HarnessError, Interrupted
 from ..core.models import PlannedStep
 from ..drivers.base import Driver
 from ..semantic.enricher import DefaultEnricher, Enricher, semantic_enabled
@@ -66,6 +67,7 @@ class TaskStatus(enum.StrEnum):
     MAX_STEPS = "max_steps"
     DEVICE_ERROR = "device_error"
     INTERRUPTED = "interrupted"
+    INFRASTRUCTURE_ERROR = "infrastructure_error"  # what the loop relies on besides the device failed
 
 
 def _positive_int(name: str, value: Any, minimum: int) -> None:
@@ -174,6 +176,13 @@ class TaskResult:
         }
 
 
+# What a planner's error ends the task with, by its category; any other: failed.
+_STOP_STATUS: Mapping[str, TaskStatus] = {
+    "device": TaskStatus.DEVICE_ERROR,
+    "infrastructure": TaskStatus.INFRASTRUCTURE_ERROR,
+}
+
+
 class _Stop(Exception):
     """Internal: ends the loop with a status."""
 
@@ -249,9 +258,11 @@ class TaskRunner:
         except Interrupted as exc:  # a planner that was told of the stop request too
             raise _interrupted(exc) from exc
         except HarnessError as exc:
-            status = TaskStatus.DEVICE_ERROR if isinstance(exc, DeviceError) else TaskStatus.FAILED
+            status = _STOP_STATUS.get(exc.category, TaskStatus.FAILED)
             # A guardrail is the planner stopping the task on purpose, not failing to plan.
             said = "stopped by a guardrail" if isinstance(exc, GuardrailViolation) else "planner failed"
+            if status is TaskStatus.INFRASTRUCTURE_ERROR:
+                raise _Stop(status, str(exc), exc.kind) from exc  # it says what failed itself
             raise _Stop(status, f"{said}: {exc}", exc.kind) from exc
         except Exception as exc:
             log.exception("planner raised")

@@ -46,6 +46,19 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _model(header: dict[str, Any], footer: dict[str, Any]) -> str | None:
+    """The model an agent run planned with, and where (the run record's, else the end record's)."""
+    model = _get(header, "model") or footer.get("model")
+    if not isinstance(model, dict):
+        return _text(model)
+    name, url = _text(model.get("name")), _text(model.get("url"))
+    return f"{name} at {url}" if name and url else name
+
+
 def environment() -> jinja2.Environment:
     """The Jinja2 environment of the run pages (autoescaping on, templates in storage/templates)."""
     return jinja2.Environment(
@@ -84,6 +97,7 @@ def render_html(timeline: Timeline, *, index: str | None = None) -> str:
         if part
     )
     verdict, reason = run_verdict(timeline.status)
+    goal = _text(header.get("goal"))
     duration = footer.get("duration")
     planned = header.get("planned_steps")
     run = {
@@ -101,6 +115,8 @@ def render_html(timeline: Timeline, *, index: str | None = None) -> str:
         "error": None if footer.get("error") is None else str(footer.get("error")),
         "error_kind": None if footer.get("error_kind") is None else str(footer.get("error_kind")),
         "index": index,
+        "goal": goal if goal not in (header.get("flow"), f"flow {header.get('flow')}") else None,
+        "model": _model(header, footer),
     }
     counts: dict[str, int] = {"passed": 0, "failed": 0, "skipped": 0}
     for s in steps:

@@ -43,6 +43,7 @@ _SAFE_NAME = re.compile(r"step-\d{3,}[A-Za-z0-9_.-]*")
 _REASONS: dict[str, str | None] = {
     "failed": None,
     "device_error": "device error",
+    "infrastructure_error": "infrastructure error",
     "max_steps": "step limit reached",
     "interrupted": "interrupted",
     "unfinished": "did not finish",
@@ -96,6 +97,9 @@ class StepView:
     overlay: str | None  # the dialog the world model saw covering the app (world.overlay)
     expected: str | None
     rationale: str | None
+    verified: bool | None  # the loop's check of the expectation (None: nothing to check)
+    saw: str | None  # what that check saw
+    changed: bool | None  # whether the screen changed at all
     texts: tuple[str, ...]
     world: str | None
     output: str | None
@@ -113,6 +117,10 @@ def _get(data: Any, *keys: str) -> Any:
 
 def _str(value: Any) -> str | None:
     return None if value is None else str(value)
+
+
+def _flag(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
 
 
 def _number(value: Any, default: float = 0.0) -> float:
@@ -186,6 +194,9 @@ def step_views(run_dir: Path, records: Sequence[Mapping[str, Any]]) -> list[Step
                 overlay=_str(_get(world, "overlay")),
                 expected=_str(_get(record, "step", "expected_outcome")),
                 rationale=_str(_get(record, "step", "rationale")),
+                verified=_flag(_get(result, "verification", "verified")),
+                saw=_str(_get(result, "verification", "saw")),
+                changed=_flag(_get(result, "verification", "changed")),
                 texts=tuple(str(t) for t in texts) if isinstance(texts, list) else (),
                 world=json.dumps(world, indent=2, ensure_ascii=False) if world is not None else None,
                 output=None if output is None else json.dumps(output, indent=2, ensure_ascii=False),

@@ -85,6 +85,7 @@ class RunInfo:
     flow_file: str | None = None
     planned_steps: int | None = None
     started_at: str = field(default_factory=_now)
+    model: Mapping[str, str] | None = None  # an agent run's model: {"name", "url"}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -101,6 +102,7 @@ class RunInfo:
             },
             "planned_steps": self.planned_steps,
             "started_at": self.started_at,
+            **({"model": dict(self.model)} if self.model is not None else {}),
         }
 
 

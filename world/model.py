@@ -43,6 +43,18 @@ def _text(value: Any) -> str | None:
     return None
 
 
+def _verification(value: Any) -> dict[str, Any]:
+    """The history fields of a step result's ``verification`` (what the loop checked after it)."""
+    if not isinstance(value, Mapping):
+        return {}
+    verified, changed = value.get("verified"), value.get("changed")
+    return {
+        "verified": verified if isinstance(verified, bool) else None,
+        "changed": changed if isinstance(changed, bool) else None,
+        "saw": _text(value.get("saw")),
+    }
+
+
 @dataclass(frozen=True)
 class _Look:
     """What the rules read of one look: the Scene and its SemanticScene, either possibly None."""
@@ -187,5 +199,6 @@ class WorldModel:
             purpose=_text(getattr(step, "purpose", None)),
             expected_outcome=_text(getattr(step, "expected_outcome", None)),
             error=_text(getattr(result, "error", None)),
+            **_verification(getattr(result, "verification", None)),
         )
         changes["history"] = self._state.with_event(event)

@@ -54,7 +54,9 @@ class WorldEvent:
     success, timestamp)``); the rest came with the history-records change and are keywords.
     ``scene_summary`` is optional: the step's SemanticScene, else its Scene, else None. ``args`` is
     a read-only copy with secrets hidden. ``page`` is ``WorldState.current_page`` when the record
-    was made (after this step's own observation was applied).
+    was made (after this step's own observation was applied). ``verified``, ``changed`` and
+    ``saw`` are the loop's check of the step's expected outcome against the look after it
+    (:mod:`amc.runtime.expectations`; None when no look followed the step).
     """
 
     scene_summary: Any = None
@@ -69,6 +71,9 @@ class WorldEvent:
     purpose: str | None = None
     expected_outcome: str | None = None
     error: str | None = None
+    verified: bool | None = None
+    changed: bool | None = None
+    saw: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.action, str) or not self.action:
@@ -87,6 +92,9 @@ class WorldEvent:
             "purpose": self.purpose,
             "expected_outcome": self.expected_outcome,
             "error": self.error,
+            "verified": self.verified,
+            "changed": self.changed,
+            "saw": self.saw,
             "scene_summary": _summary(self.scene_summary),
             "timestamp": self.timestamp.isoformat(),
         }

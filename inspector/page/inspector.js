@@ -256,6 +256,12 @@ function wire() {
     act("typing", "/api/type", body).then(() => { $("text").value = ""; });
   };
   $("type").addEventListener("click", type);
+  $("check-app").addEventListener("click", () => act("checking the app", "/api/check", { kind: "app" }));
+  for (const kind of ["shown", "text"]) {
+    $("check-" + kind).addEventListener("click", () => {
+      if (state.selected !== null) act("checking", "/api/check", { kind, ref: state.selected });
+    });
+  }
   $("text").addEventListener("keydown", (event) => { if (event.key === "Enter") type(); });
 }
 

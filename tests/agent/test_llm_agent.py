@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.agent.tools import DONE, REASON_FIELDS, action_tools
+from amc.agent.tools import DONE, action_tools
 from amc.storage.timeline import read_timeline
 
-from tests.agent.chat_server import ChatServer, Reply, garbage, hang, status, text, tool
+from tests.agent.chat_server import ChatServer, Reply, text, tool
 from tests.flows.helpers import CliResult, amc
 
 SETTINGS = "com.android.settings"
@@ -72,9 +72,7 @@ def test_the_model_is_offered_one_tool_per_action_with_the_mcp_arguments_and_don
     assert request["model"] == "scripted" and request["tool_choice"] == "auto"
     assert server.tool_names(0) == [t.name for t in action_tools()] + ["done"]
     for offered, spec in zip(request["tools"], action_tools(), strict=False):
-        parameters = offered["function"]["parameters"]
-        assert parameters["properties"].pop("thinking")["type"] == "string"
-        assert parameters == spec.input_schema(REASON_FIELDS)
+        assert offered["function"]["parameters"] == spec.input_schema()
     assert request["tools"][-1]["function"]["parameters"] == DONE.input_schema()
     assert "summary: nothing to do" in result.out
 
@@ -219,9 +217,6 @@ def test_every_malformed_reply_is_a_recorded_failed_step_and_the_task_goes_on(
         tool("tap", {"tartget": {"text": "Settings"}}),
         tool("tap", {"x": "100", "y": 200}),
         tool("done", {"summary": 42}),
-        status(500, "the model crashed"),
-        hang(3.0),
-        garbage(),
     ]
     script = [reply for pair in ((b, good) for b in bad) for reply in pair] + [
         tool("done", {"summary": "survived"})
@@ -239,9 +234,6 @@ def test_every_malformed_reply_is_a_recorded_failed_step_and_the_task_goes_on(
         ("ModelReplyError", "tap does not take argument(s) tartget; it takes: target, x, y"),
         ("StepArgumentError", "argument 'x' must be a number, got '100'"),  # the executor's own check
         ("ModelReplyError", "done takes one argument, summary"),
-        ("ModelReplyError", "the model server answered HTTP 500"),
-        ("ModelReplyError", "the model server did not answer in time"),
-        ("ModelReplyError", "the request failed"),
     ]
     assert len(problems) == len(expected)
     for (kind, error), (want_kind, want) in zip(problems, expected, strict=True):

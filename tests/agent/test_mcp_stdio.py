@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 import anyio
 import pytest
-from amc.agent.tools import REASON_FIELDS, mcp_tools
+from amc.agent.tools import mcp_tools
 from amc.storage.timeline import read_timeline
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -123,7 +123,7 @@ def test_an_mcp_client_drives_the_device_and_reads_the_world_it_changed(
     tools = seen["tools"]
     assert set(tools) >= MCP_CONTRACT
     for spec in mcp_tools():
-        assert tools[spec.name].input_schema == spec.input_schema(REASON_FIELDS)
+        assert tools[spec.name].input_schema == spec.input_schema()
     assert tools["observe"].annotations.read_only_hint is True
 
     home = seen["home"]

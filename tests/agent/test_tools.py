@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from amc.actions import ACTIONS, Action, Param
 from amc.actions.kinds import Number
+from amc.agent.prompt import SYSTEM_PROMPT
 from amc.agent.tools import (
     DONE,
     LLM_REASON_FIELDS,
     PLANNER_ONLY,
     REASON_FIELDS,
-    SESSION_TOOLS,
     action_tools,
     mcp_tools,
     openai_tools,
@@ -56,15 +56,15 @@ def test_the_mcp_tools_hold_the_promised_names() -> None:
     assert len(names) == len(set(names))
 
 
-def test_the_llm_tools_are_the_mcp_action_tools_plus_done_with_thinking() -> None:
+def test_the_llm_tools_are_the_mcp_action_tools_plus_done_with_the_same_schemas() -> None:
     offered = {t["function"]["name"]: t["function"] for t in openai_tools([*action_tools(), DONE])}
     assert set(offered) == {t.name for t in action_tools()} | {"done"}
     for spec in action_tools():
-        mcp = spec.input_schema(REASON_FIELDS)
-        llm = offered[spec.name]["parameters"]
-        assert llm["properties"].pop("thinking")["type"] == "string"
-        assert llm == mcp  # the same names and arguments on both doors
+        assert offered[spec.name]["parameters"] == spec.input_schema()  # the same names on both doors
     assert offered["done"]["parameters"]["required"] == ["summary"]
+    # A model may still give the reasons no schema shows; a typo is still refused.
+    step = step_from_call(_spec("tap"), {"target": "OK", "thinking": "t", "purpose": "p"}, LLM_REASON_FIELDS)
+    assert (step.thinking, step.purpose) == ("t", "p")
 
 
 def test_every_argument_a_tool_shows_is_described() -> None:
@@ -81,12 +81,8 @@ def test_an_action_added_to_the_table_becomes_a_tool_with_its_arguments_describe
     )
     tools = {t.name: t for t in action_tools(table)}
     schema = tools["rotate"].input_schema()
-    assert schema["properties"]["angle"] == {
-        "type": "number",
-        "minimum": 0,
-        "maximum": 360,
-        "description": "degrees to turn",
-    }
+    # Its type and description; the bounds are the executor's to check (its error names them).
+    assert schema["properties"]["angle"] == {"type": "number", "description": "degrees to turn"}
     assert schema["required"] == ["angle"]
 
 
@@ -99,23 +95,26 @@ def test_a_tool_shows_one_spelling_of_each_argument() -> None:
     assert typing["required"] == ["text"] and "secret" in typing["properties"]
 
 
-def test_the_selector_schema_lists_every_selector_field_with_its_type() -> None:
+def test_a_selector_is_a_text_or_an_object_whose_fields_are_named_once() -> None:
     schema = _spec("tap").input_schema()["properties"]["target"]
-    as_object = next(s for s in schema["anyOf"] if s["type"] == "object")
-    fields = as_object["properties"]
-    assert set(fields) == {f.name for f in dataclasses.fields(Selector)}
-    assert (fields["text"]["type"], fields["index"]["type"], fields["visible"]["type"]) == (
-        "string",
-        "integer",
-        "boolean",
-    )
+    assert schema["anyOf"] == [{"type": "string"}, {"type": "object"}]
+    observe = _spec("observe").description
+    system = SYSTEM_PROMPT
+    for name in ("text", "text_contains", "text_regex", "id", "label", "type", "index"):
+        assert name in {f.name for f in dataclasses.fields(Selector)}
+        assert f"{name}," in observe or f"{name}:" in observe, name
+        assert f'"{name}"' in system, name
 
 
-def test_acting_tools_take_the_reasons_and_looking_tools_take_nothing() -> None:
-    for spec in SESSION_TOOLS:
+def test_acting_tools_show_the_reasons_and_looking_tools_take_nothing() -> None:
+    for spec in mcp_tools():
         properties = set(spec.input_schema()["properties"])
-        assert (set(REASON_FIELDS) <= properties) is spec.acting
+        assert ("rationale" in properties) is spec.acting, spec.name
+        # The expectation is asked of a step that changes the screen; a check is its own.
+        assert ("expected_outcome" in properties) is (spec.acting and spec.expects), spec.name
+    assert _spec("tap").expects and not _spec("assert_visible").expects
     assert set(LLM_REASON_FIELDS) <= set(_spec("tap").arguments(LLM_REASON_FIELDS))
+    assert set(REASON_FIELDS) <= set(_spec("tap").arguments())
 
 
 def test_a_call_becomes_a_planned_step_with_its_reasons() -> None:
@@ -141,7 +140,7 @@ def test_a_target_sent_as_json_text_is_read_as_the_object() -> None:
         ("launch_app", {}, "launch_app needs argument(s) app_id"),
         ("launch_app", {"app_id": "a", "rationale": 5}, "launch_app: 'rationale' must be text, got int"),
         ("tap", ["x", 1], "tap: the arguments must be a JSON object, got list"),
-        ("observe", {"x": 1}, "observe does not take argument(s) x; it takes: no arguments"),
+        ("observe", {"x": 1}, "observe does not take argument(s) x; it takes: full"),
     ],
 )
 def test_bad_calls_are_refused_naming_the_problem(name: str, arguments: Any, message: str) -> None:

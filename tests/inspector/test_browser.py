@@ -171,13 +171,14 @@ def test_three_actions_recorded_in_the_browser_replay_with_amc_run(
         assert any(f"Signed in as {DEMO_USER}" in b.text for b in _tree_buttons(browser))
         draft = browser.find_element("id", "draft").text
         assert browser.find_element("id", "draft-steps").text == "4"
-        assert DEMO_PASSWORD not in draft and "***" in draft
+        assert DEMO_PASSWORD not in draft and "${PASSWORD}" in draft
     finally:
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     assert f"recorded 4 steps to {flow}" in out
-    recorded = load_flow(flow, environ={})
+    assert DEMO_PASSWORD not in flow.read_text()  # the secret is a variable the replay is given
+    recorded = load_flow(flow, environ={"PASSWORD": DEMO_PASSWORD})
     assert [s.command for s in recorded.steps] == ["launch_app", "type_text", "type_text", "tap"]
     assert recorded.steps[1].args == {
         "text": DEMO_USER,
@@ -189,7 +190,9 @@ def test_three_actions_recorded_in_the_browser_replay_with_amc_run(
         "visible": True,
     }
     # Replayed on the same kind of device by `amc run`: every step passes and ends signed in.
-    replay = amc("run", flow, "--device", spec, "--out", tmp_path / "runs")
+    replay = amc(
+        "run", flow, "--device", spec, "--out", tmp_path / "runs", "--env", f"PASSWORD={DEMO_PASSWORD}"
+    )
     assert replay.code == 0, replay.out + replay.err
     (run_dir,) = (tmp_path / "runs").iterdir()
     timeline = read_timeline(run_dir)

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+import yaml
 from amc.core.errors import ConfigError
 from amc.flows import load_flow, parse_flow
 from amc.inspector import FlowDraft, check_path, claim_path
@@ -25,15 +26,18 @@ def test_a_new_file_is_claimed_and_holds_a_flow_the_loader_accepts(tmp_path: Pat
     draft.add("type_text", {"text": "s3cret", "target": {"id": "password"}, "secret": True})
     draft.add("tap", {"text": "true"})
     draft.add("press", "back")
-    flow = load_flow(path, environ={})
+    # The secret is never written: the step reads ${PASSWORD}, which the run is given.
+    assert "s3cret" not in path.read_text() and 'text: "${PASSWORD}"' in path.read_text()
+    flow = load_flow(path, environ={"PASSWORD": "typed at replay"})
     assert flow.name == "login" and flow.platform == "android"
     assert [s.command for s in flow.steps] == ["launch_app", "type_text", "type_text", "tap", "press"]
     assert flow.steps[0].app is not None and flow.steps[0].app.default == "com.example.amc.demo"
     assert flow.steps[1].args["text"] == "${HOME} $${x}"  # typed literally, not as variables
-    assert flow.steps[2].secret and flow.secrets == {"s3cret"}
+    assert flow.steps[2].secret and flow.secrets == {"typed at replay"}
     assert flow.steps[3].args["target"] == {"text": "true", "visible": True}
     assert path.read_text().startswith("# Recorded with `amc inspect --serve --record` on sim:android")
-    assert "s3cret" not in draft.text(shown=True) and "***" in draft.text(shown=True)
+    assert "# Needs PASSWORD: amc run FILE --env PASSWORD=..." in path.read_text()
+    assert "s3cret" not in draft.text(shown=True)
     assert not [p for p in tmp_path.iterdir() if p.name != "login.yaml"]  # no temporary file left
 
 
@@ -85,10 +89,34 @@ def test_a_draft_is_bounded(tmp_path: Path) -> None:
 def test_the_recording_shown_in_the_docs_is_a_flow_the_loader_accepts() -> None:
     docs = (REPO / "docs" / "inspector.md").read_text(encoding="utf-8")
     block = docs.split("```yaml\n", 1)[1].split("```", 1)[0]
-    flow = parse_flow(block, environ={})
+    flow = parse_flow(block, environ={"PASSWORD": "secret123"})
     assert [s.command for s in flow.steps] == ["launch_app", "type_text", "type_text", "tap"]
     draft = FlowDraft("com.example.amc.demo", platform="android", name="login", device="x")
     draft.add("type_text", {"text": "qa", "target": {"id": "username"}})
     draft.add("type_text", {"text": "secret123", "target": {"id": "password"}, "secret": True})
     draft.add("tap", {"text": "Sign in"})
     assert draft.text().split("\n", 1)[1] == block.split("\n", 1)[1]  # the docs show what is written
+
+
+def test_the_same_recording_in_maestros_dialect_names_the_secret_and_never_holds_it(tmp_path: Path) -> None:
+    path = claim_path(tmp_path / "login.yaml", overwrite=False)
+    draft = FlowDraft("com.example.amc.demo", platform="android", name="login", path=path, format="maestro")
+    draft.add("type_text", {"text": "qa", "target": {"id": "username"}})
+    draft.add("type_text", {"text": "s3cret", "target": {"id": "password"}, "secret": True})
+    draft.add("assert_visible", {"id": "sign_in"})
+    draft.add("wait_for", {"text": "Sign in"})
+    draft.add("assert_app", "com.example.amc.demo")
+    text = path.read_text()
+    config, commands = yaml.safe_load_all(text)
+    assert config == {"appId": "com.example.amc.demo", "name": "login"}
+    assert commands == [
+        {"launchApp": {"appId": "com.example.amc.demo"}},
+        {"tapOn": {"id": "username"}},
+        {"inputText": "qa"},
+        {"tapOn": {"id": "password"}},
+        {"inputText": "${PASSWORD}"},
+        {"assertVisible": {"id": "sign_in"}},
+        {"extendedWaitUntil": {"visible": {"text": "Sign in"}, "timeout": 10000}},
+    ]
+    assert "s3cret" not in text and "# the app in front is com.example.amc.demo" in text
+    assert "maestro test FILE -e PASSWORD=..." in text

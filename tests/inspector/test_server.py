@@ -8,13 +8,16 @@ import json
 import socket
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from amc.core.errors import ConfigError, DeviceError
 from amc.drivers.simulated import SimDriver
-from amc.inspector import InspectorServer, InspectorSession
+from amc.inspector import FlowDraft, InspectorServer, InspectorSession
 from amc.inspector.server import MAX_BODY
+
+from tests.flows.helpers import amc
 
 
 @pytest.fixture
@@ -261,3 +264,36 @@ def test_a_step_that_fails_is_not_recorded_and_the_page_gets_the_screen_after_it
         status, data = _post(server, "/api/tap", {"v": after["version"], "ref": general["ref"]})
         assert status == 200 and any(e["text"] == "About" for e in data["elements"])
     assert [list(step) for step in draft.steps] == [["launch_app"], ["tap"]]  # the failed tap is not in it
+
+
+def test_the_page_records_checks_of_what_the_screen_shows_in_either_format(tmp_path: Path) -> None:
+    for format in ("amc", "maestro"):
+        driver = SimDriver("android")
+        driver.launch_app("com.example.amc.demo")
+        path = tmp_path / f"{format}.yaml"
+        draft = FlowDraft("com.example.amc.demo", platform="android", name="checks", path=path, format=format)
+        server = InspectorServer(InspectorSession(driver, draft=draft))
+        server.start()
+        try:
+            screen = json.loads(_request(server, "GET", "/api/screen")[2])
+            (button,) = [e for e in screen["elements"] if (e["id"] or "").endswith(":id/sign_in")]
+            (heading,) = [e for e in screen["elements"] if e["text"] == "Sign in to continue"]
+            version = screen["version"]
+            for kind, ref in (("shown", button["ref"]), ("text", heading["ref"]), ("app", None)):
+                status, after = _post(server, "/api/check", {"v": version, "kind": kind, "ref": ref})
+                assert status == 200, after
+                version = after["version"]
+            status, data = _post(server, "/api/check", {"v": version, "kind": "colour", "ref": 1})
+            assert status == 400 and "kind must be one of shown, text, app" in data["error"]["message"]
+        finally:
+            server.stop()
+        text = path.read_text()
+        if format == "amc":
+            assert text.endswith(
+                "  - assert_visible: {text: Sign in}\n  - wait_for: {text: Sign in to continue}\n"
+                "  - assert_app: com.example.amc.demo\n"
+            )
+            assert amc("run", path, "--device", "sim:android", "--out", tmp_path / "runs").code == 0
+        else:
+            assert "- assertVisible: {text: Sign in}\n" in text
+            assert "- extendedWaitUntil: {visible: {text: Sign in to continue}, timeout: 10000}\n" in text
