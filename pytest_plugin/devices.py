@@ -149,6 +149,11 @@ class TrackedDriver:
     def backend(self) -> str:
         return self.inner.backend
 
+    @property
+    def animates(self) -> bool:
+        """The wrapped driver's (drivers/base.py): the loop waits for its screen to settle."""
+        return getattr(self.inner, "animates", False) is True
+
     def observe(self) -> Scene:
         self.calls["observe"] += 1
         return self.inner.observe()

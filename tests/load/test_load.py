@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import gc
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -83,7 +84,12 @@ def sims() -> list[Driver]:
     ]
 
 
-def test_32_tasks_on_8_devices_10000_steps_no_shared_state_no_leaks_flat_memory(sims: list[Driver]) -> None:
+def test_32_tasks_on_8_devices_10000_steps_no_shared_state_no_leaks_flat_memory(
+    sims: list[Driver], caplog: pytest.LogCaptureFixture
+) -> None:
+    # The loop logs each step at INFO (run.log reads it); pytest keeps every record a test logs, so
+    # with INFO on (an earlier test may leave it so) its capture, not the harness, would grow.
+    caplog.set_level(logging.WARNING)
     with DevicePool(sims) as pool:
         _run_round(pool, "warm-up", [20] * TASKS)  # imports, caches and the allocator settle first
     gc.collect()
