@@ -20,6 +20,7 @@ __all__ = [
     "DEMO_USER",
     "NOTES_APP",
     "SIGNING_IN",
+    "Alert",
     "AppSpec",
     "Screen",
     "Widget",
@@ -37,13 +38,26 @@ SIGNING_IN = "signing_in"
 
 
 @dataclass(frozen=True)
+class Alert:
+    """A dialog an app shows: its title, message and buttons (left to right; every button closes it)."""
+
+    title: str
+    message: str
+    buttons: tuple[str, ...] = ("OK",)
+
+
+@dataclass(frozen=True)
 class Widget:
     """One thing on a screen.
 
     ``role`` is platform-neutral: ``row`` (a list item), ``switch_row``, ``text``, ``button``,
     ``field``, ``secure_field``. ``key`` becomes the Android resource-id / iOS accessibility id.
     ``goto`` names the screen a tap opens; ``action`` names a behaviour of the state machine
-    (``login``, ``logout``, ``toggle``).
+    (``login``, ``logout``, ``toggle``, ``alert``: show ``alert``; ``clear``: empty the field named
+    by ``clears``). ``role`` ``image`` is a picture (``label`` its accessibility label).
+    ``on_long_press`` / ``on_double_tap``: the alert a long press / a double tap shows (other
+    widgets take either as a tap). ``hidden``: drawn with opacity 0 (in the tree, not visible, not
+    an accessibility element); ``selected``: shown selected.
     """
 
     role: str
@@ -56,6 +70,12 @@ class Widget:
     action: str | None = None
     on: bool = False
     enabled: bool = True
+    alert: Alert | None = None
+    clears: str | None = None
+    on_long_press: Alert | None = None
+    on_double_tap: Alert | None = None
+    hidden: bool = False
+    selected: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,75 @@
-"""Stand-ins for other projects' test apps, so their suites can run against the faces."""
+"""Stand-ins for the apps other projects' test suites drive, so those suites run against the faces.
+
+:func:`wda_e2e_app` plays ``com.test.cert.TestCert``, the SwiftUI app facebook-wda's
+``e2e_benchmarks`` are written for (its source ships with them in ``e2e_benchmarks/app``,
+``ContentView.swift``, ``ListView.swift``, ``DragView.swift``): the same accessibility identifiers
+and labels, the same dialogs, and what its controls do. What the real app showed a real
+WebDriverAgent is taken from the suite's reports (``reports/WDA_V611.md``, ``WDA_V711.md``: WDA 6.1.1
+and 7.1.1 on an iPhone 13 Pro with iOS 16.3.1, every test below passed):
+
+- ``ACCEPT_OR_REJECT_ALERT`` opens the alert "Confirmation" / "Do you accept?" with the buttons
+  ``Reject`` (cancel, left) and ``Accept``; ``/alert/text`` is ``Confirmation\\nDo you accept?`` and
+  ``/wda/alert/buttons`` ``['Reject', 'Accept']`` (``test_alert_commands.py``).
+- ``ENABLED_BTN``; ``DISABLED_BTN`` is disabled; ``IMG_BTN`` is the image ``applogo`` (its text is
+  ``applogo``, its type ``XCUIElementTypeImage``); ``HIDDEN_BTN`` has opacity 0: found, not
+  displayed, not accessible.
+- ``CHECKED_BTN`` answers ``selected`` true and ``UNCHECKED_BTN`` false (``test_btn_selected``).
+- ``INPUT_FIELD`` takes text; ``CLEAR_INPUT_BTN`` (shown "CLEAR INPUT") empties it.
+- ``LONG_TAP_ALERT`` opens "Long Tap Alert" on a press of a second or more (button
+  ``LONG_TAP_ALERT_OK``), ``DOUBLE_TAP_ALERT`` "DOUBLE Tap Alert" on a double tap (button
+  ``DOUBLE_TAP_ALERT_OK``).
+- ``ListView`` opens "Numbers List", the rows ``Row1`` to ``Row100``; ``DragView`` the drag screen.
+
+The drag screen's long-press-and-drag gesture is not played (no test of the suite uses it).
+"""
+
 from __future__ import annotations
-from .catalog import AppSpec, Screen, Widget
+
+from .catalog import Alert, AppSpec, Screen, Widget
+
 __all__ = ["WDA_E2E_APP", "wda_e2e_app"]
+
 WDA_E2E_APP = "com.test.cert.TestCert"
+
+
+def _button(key: str, text: str | None = None, **extra: object) -> Widget:
+    return Widget("button", key, text if text is not None else key, label=key, **extra)  # type: ignore[arg-type]
+
+
 def wda_e2e_app() -> AppSpec:
+    """The stand-in for facebook-wda's e2e app (see the module docstring)."""
+    confirmation = Alert("Confirmation", "Do you accept?", ("Reject", "Accept"))
+    long_tap = Alert("Long Tap Alert", "Long Tap Alert", ("LONG_TAP_ALERT_OK",))
+    double_tap = Alert("DOUBLE Tap Alert", "DOUBLE Tap Alert", ("DOUBLE_TAP_ALERT_OK",))
+    home = (
+        _button("ACCEPT_OR_REJECT_ALERT", action="alert", alert=confirmation),
+        _button("INPUT_ALERT"),
+        _button("ENABLED_BTN"),
+        _button("DISABLED_BTN", enabled=False),
+        Widget("image", "IMG_BTN", label="applogo"),
+        _button("HIDDEN_BTN", hidden=True),
+        _button("CHECKED_BTN", selected=True),
+        _button("UNCHECKED_BTN"),
+        Widget("field", "INPUT_FIELD", label="INPUT_FIELD", hint="INPUT_FIELD"),
+        _button("CLEAR_INPUT_BTN", "CLEAR INPUT", action="clear", clears="INPUT_FIELD"),
+        Widget("text", "LONG_TAP_ALERT", "LONG_TAP_ALERT", on_long_press=long_tap),
+        Widget("text", "DOUBLE_TAP_ALERT", "DOUBLE_TAP_ALERT", on_double_tap=double_tap),
+        Widget("text", "ORIGATATION_TEXT", "PORTRAIT"),
+        Widget("button", "ListView", "ListView", goto="list"),
+        Widget("button", "DragView", "DragView", goto="drag"),
+    )
     rows = tuple(Widget("row", f"Row{n}", f"Row{n}") for n in range(1, 101))
-    return AppSpec(WDA_E2E_APP, "facebookwdae2e", "home", {
-        "home": Screen("home", "Home", (
-            Widget("button", "ACCEPT_OR_REJECT_ALERT", "ACCEPT_OR_REJECT_ALERT"),
-            Widget("button", "INPUT_ALERT", "INPUT_ALERT"),
-            Widget("button", "ENABLED_BTN", "ENABLED_BTN"),
-            Widget("button", "DISABLED_BTN", "DISABLED_BTN", enabled=False),
-            Widget("button", "IMG_BTN", "applogo"),
-            Widget("button", "HIDDEN_BTN", "HIDDEN_BTN"),
-            Widget("button", "CHECKED_BTN", "CHECKED_BTN"),
-            Widget("button", "UNCHECKED_BTN", "UNCHECKED_BTN"),
-            Widget("field", "INPUT_FIELD", label="INPUT_FIELD", hint="INPUT_FIELD"),
-            Widget("button", "CLEAR_INPUT_BTN", "CLEAR INPUT", label="CLEAR_INPUT_BTN"),
-            Widget("text", "LONG_TAP_ALERT", "LONG_TAP_ALERT"),
-            Widget("text", "DOUBLE_TAP_ALERT", "DOUBLE_TAP_ALERT"),
-            Widget("button", "ListView", "ListView", goto="list"),
-        )),
-        "list": Screen("list", "Numbers List", rows),
-    })
+    drag = (
+        Widget("button", "button_a", "按钮 A (长按并拖到B)"),
+        Widget("button", "button_b", "按钮 B"),
+    )
+    return AppSpec(
+        WDA_E2E_APP,
+        "facebookwdae2e",
+        "home",
+        {
+            "home": Screen("home", "Home", home),
+            "list": Screen("list", "Numbers List", rows),
+            "drag": Screen("drag", "", drag),
+        },
+    )

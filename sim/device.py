@@ -16,7 +16,6 @@ is next asked anything (no thread), so a device nobody asks costs nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import random
 import threading
@@ -24,21 +23,19 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from ..core.apps import SPRINGBOARD
 from ..core.errors import AppLaunchFailed, AppNotInstalled, StepArgumentError
 from ..core.models import Platform
 from . import layout
+from .app_run import AppRun
 from .catalog import (
     ANDROID_LAUNCHER,
     DEMO_PASSWORD,
     DEMO_USER,
     SIGNING_IN,
     AppSpec,
-    Screen,
-    Widget,
     catalog,
 )
 from .nodes import SimNode
@@ -62,46 +59,14 @@ __all__ = [
 # What a simulated device is called when nobody names it (adb's first emulator serial).
 DEFAULT_IDS: dict[str, str] = {"android": "emulator-5554", "ios": "SIM-IPHONE-15"}
 
-_LOADING = (Widget("progress", "loading", label="Loading"),)
-
 WINDOW_SIZES: dict[str, tuple[int, int]] = {"android": (1080, 2400), "ios": (390, 844)}
 # Screenshot pixels per window unit: Android windows are in pixels already; an iPhone 14's
 # 390x844-point window is a 1170x2532-pixel screenshot.
 SCREEN_SCALES: dict[str, float] = {"android": 1.0, "ios": 3.0}
 ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"})
+# UILongPressGestureRecognizer's and SwiftUI onLongPressGesture's default minimumPressDuration (s).
+LONG_PRESS = 0.5
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
-
-
-@dataclass
-class AppRun:
-    """A running app's state: its screen stack and what the user has entered."""
-
-    spec: AppSpec
-    stack: list[str]
-    values: dict[str, str] = field(default_factory=dict)
-    switches: dict[str, bool] = field(default_factory=dict)
-    scroll: dict[str, int] = field(default_factory=dict)
-    focused: str | None = None
-    alert: tuple[str, str] | None = None
-    user: str | None = None
-    prompt: str | None = None  # a system permission prompt over the app ("notifications")
-    rows_at: dict[str, float] = field(default_factory=dict)  # loads_late screen -> when its rows show
-    clock: Callable[[], float] = time.monotonic
-
-    @property
-    def screen(self) -> Screen:
-        screen = self.spec.screen(self.stack[-1])
-        if screen.loads_late and self.rows_at.get(screen.name, 0.0) > self.clock():
-            return dataclasses.replace(screen, widgets=_LOADING)
-        return screen
-
-    def previous_title(self) -> str | None:
-        if len(self.stack) < 2:
-            return None
-        return self.spec.screen(self.stack[-2]).title
-
-    def switch_on(self, widget: Widget) -> bool:
-        return self.switches.get(widget.key, widget.on)
 
 
 class SimDevice:
@@ -249,6 +214,12 @@ class SimDevice:
                 )
             return run.screen.activity
 
+    def hold(self, seconds: float, *, limit: float = 60.0) -> None:
+        """Let a gesture take its time: ``seconds`` (at most ``limit``) on a device whose timing
+        plays gestures, nothing on an instant one. Called without the device lock."""
+        if self.timing.gestures and seconds > 0:
+            time.sleep(min(seconds, limit))
+
     def transition_left(self) -> float:
         """Seconds until the screen showing during a transition gives way to the new one (0: none)."""
         with self._lock:
@@ -362,6 +333,11 @@ class SimDevice:
             self._data.pop(app_id, None)
             self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
 
+    def reset_permissions(self, app_id: str) -> None:
+        """Forget what the user answered ``app_id``'s permission prompts: it asks again next launch."""
+        with self._lock:
+            self._asked.discard(app_id)
+
     def open_link(self, url: str, app_id: str | None = None) -> str:
         """Open ``url`` in the app that handles its scheme (``app_id`` when given); returns that app.
         ``scheme://SCREEN`` opens the app on that screen (a signed-in user asking for the start screen
@@ -418,6 +394,39 @@ class SimDevice:
                 return None  # a system prompt is modal: nothing under it takes the tap
             self._apply(node.ref)
             return node.ref
+
+    def long_press(self, x: float, y: float, seconds: float = 1.0) -> str | None:
+        """Touch and hold at a point for ``seconds``: from :data:`LONG_PRESS` on, a widget with a
+        long-press action shows its alert; anything else takes it as a tap (a button fires when the
+        finger lifts). Returns what was hit."""
+        if seconds < LONG_PRESS:
+            return self.tap(x, y)
+        return self._gesture(x, y, "on_long_press")
+
+    def double_tap(self, x: float, y: float) -> str | None:
+        """Two taps in quick succession: a widget with a double-tap action shows its alert; anything
+        else gets two taps. Returns what was hit."""
+        hit = self._gesture(x, y, "on_double_tap")
+        if hit is not None and not hit.startswith("gesture:"):
+            self.tap(x, y)
+        return hit
+
+    def _gesture(self, x: float, y: float, kind: str) -> str | None:
+        with self._lock:
+            self._settle()
+            run = self._current()
+            node = None if self._shown is not None else layout.build(self).hit(x, y)
+            widget = None
+            if run is not None and node is not None and node.ref and node.ref.startswith("widget:"):
+                key = node.ref.partition(":")[2]
+                widget = next((w for w in run.screen.widgets if w.key == key), None)
+            alert = getattr(widget, kind) if widget is not None else None
+            if run is None or alert is None or run.alert is not None or run.prompt is not None:
+                return self.tap(x, y)
+            with self._changing():
+                run.show(alert)
+                self.changes += 1
+            return f"gesture:{kind}"
 
     def type_text(self, text: str) -> None:
         """Type into the focused field; with no focused field nothing happens (as on a phone)."""
@@ -510,7 +519,7 @@ class SimDevice:
             if len(run.stack) > 1:
                 run.stack.pop()
         elif kind == "alert" and run is not None:
-            run.alert = None
+            run.alert, run.alert_buttons = None, ("OK",)
         elif kind == "prompt" and run is not None:
             run.prompt = None  # allowed or denied: the simulated apps behave the same either way
         elif kind == "keyboard":
@@ -550,6 +559,10 @@ class SimDevice:
             if self.timing.sign_in > 0:
                 run.stack.append(SIGNING_IN)
             self._later(self.timing.sign_in, lambda: self._signed_in(run, user, password))
+        elif widget.action == "alert" and widget.alert is not None:
+            run.show(widget.alert)
+        elif widget.action == "clear" and widget.clears is not None:
+            run.values[widget.clears] = ""
         elif widget.action == "logout":
             run.user = None
             self._data.pop(run.spec.app_id, None)

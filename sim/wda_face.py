@@ -99,6 +99,8 @@ class WdaFace:
         self.settings: dict[str, Any] = settings_for(self)
         self.orientation = "PORTRAIT"
         self.pasteboard = b""
+        self.appearance = "light"  # POST /wda/device/appearance
+        self.simulated_location: dict[str, float] | None = None  # /wda/simulatedLocation
         self._session_id: str | None = None
         self._elements: dict[str, WdaNode] = {}
         self._lock = threading.Lock()
@@ -202,7 +204,10 @@ class WdaFace:
                 raise invalid_argument("the request body must be a JSON object")
             if sid is not None and sid != self._session_id:
                 raise WdaError("invalid session id", "Session does not exist", 404)
-            return 200, route.handler(self, Request(method, path, sid, query, body, params))
+            value = route.handler(self, Request(method, path, sid, query, body, params))
+            if method == "POST":
+                self.wait_for_idle()
+            return 200, value
         except WdaError as exc:
             return exc.status, exc
         except Hang as exc:
@@ -234,6 +239,14 @@ class WdaFace:
         if self.device.system_prompt() is not None:
             return SPRINGBOARD
         return self.device.foreground()
+
+    def wait_for_idle(self) -> None:
+        """XCTest returns from an event only once the app is idle (animations over), waiting at most
+        the session's ``waitForIdleTimeout`` (FBConfiguration, 10 s by default): the face answers an
+        action after the device's transition, as WDA does."""
+        limit = self.settings.get("waitForIdleTimeout", 10)
+        limit = float(limit) if isinstance(limit, int | float) and not isinstance(limit, bool) else 10.0
+        time.sleep(min(self.device.transition_left(), max(0.0, limit), _MAX_LAUNCH_WAIT))
 
     def serving(self) -> bool:
         return self._server.running

@@ -354,7 +354,11 @@ class WdaDriver(WdaApps):
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
         px, py = coordinate(x, "x"), coordinate(y, "y")
         held = gesture_seconds(duration, "long_press duration", held=True)
-        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held))
+        # WDA answers once XCTest's press is over (pressForDuration: blocks that long): the request
+        # may take the hold on top of the usual answer time.
+        data = {"x": px, "y": py, "duration": held}
+        wait = self.config.timeout + held
+        self._call("POST /wda/touchAndHold", lambda c: c._session_http.post("/wda/touchAndHold", data, wait))
 
     def type_text(self, text: str) -> None:
         if not isinstance(text, str):
@@ -366,7 +370,12 @@ class WdaDriver(WdaApps):
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
         points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
         travel = gesture_seconds(duration, "swipe duration", held=False)
-        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel))
+        data = dict(zip(("fromX", "fromY", "toX", "toY"), points, strict=True)) | {"duration": travel}
+        wait = self.config.timeout + travel  # the press before the drag lasts ``duration``
+        self._call(
+            "POST /wda/dragfromtoforduration",
+            lambda c: c._session_http.post("/wda/dragfromtoforduration", data, wait),
+        )
 
     def press(self, key: str) -> None:
         if key == "home":

@@ -16,4 +16,3 @@ __all__ = ["pytest_runtestloop"]
 def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
     with loopback_only():
         return (yield)
-

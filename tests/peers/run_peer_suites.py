@@ -18,7 +18,9 @@ __all__ = ["main"]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="run_peer_suites", description=__doc__.splitlines()[0])
-    parser.add_argument("suites", nargs="*", metavar="SUITE", help=f"any of {', '.join(SUITES)} (all by default)")
+    parser.add_argument(
+        "suites", nargs="*", metavar="SUITE", help=f"any of {', '.join(SUITES)} (all by default)"
+    )
     parser.add_argument("--cache", type=Path, default=ROOT / ".ci" / "cache" / "peers")
     parser.add_argument("-v", "--verbose", action="store_true", help="show the suites' own output")
     args = parser.parse_args(argv)

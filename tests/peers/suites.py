@@ -44,6 +44,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ADB_PORT = 5037  # adbutils' e2etests/test_adb.py connects to 127.0.0.1:5037 by name
 DOWNLOAD_SECONDS = 120
 SUITE_SECONDS = 600
+# The WebDriverAgent the wda suite was checked against (its reports/WDA_V611.md: 6.1.1, iOS 16.3.1).
+WDA_PROFILE_SPEC = ("16", "6")
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,19 @@ def fetch(suite: Suite, cache: Path) -> Path:
     archive = cache / f"{suite.sdist_dir}.tar.gz"
     if not archive.exists():
         subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--quiet", "--no-binary", ":all:", "--no-deps"]
-            + [f"{suite.distribution}=={suite.version}", "-d", str(cache)],
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--quiet",
+                "--no-binary",
+                ":all:",
+                "--no-deps",
+                f"{suite.distribution}=={suite.version}",
+                "-d",
+                str(cache),
+            ],
             check=True,
             timeout=DOWNLOAD_SECONDS,
         )
@@ -125,20 +138,25 @@ def _adb_standin() -> Iterator[Path]:
 def _serving(suite: Suite) -> Iterator[dict[str, str]]:
     """Start the face ``suite`` needs; yields the environment that points the suite at it."""
     if suite.name == "wda":
+        from amc.sim.profiles import IosProfile
+
+        WDA_PROFILE = IosProfile(*WDA_PROFILE_SPEC)
         from amc.sim.catalog import catalog
         from amc.sim.catalog_peers import wda_e2e_app
-        from amc.sim.device import SimDevice
+        from amc.sim.device import REALISTIC, SimDevice
         from amc.sim.wda_face import WdaFace
 
         app = wda_e2e_app()
-        device = SimDevice("ios", apps={**catalog("ios"), app.app_id: app})
+        device = SimDevice(
+            "ios", apps={**catalog("ios"), app.app_id: app}, profile=WDA_PROFILE, timing=REALISTIC
+        )
         with WdaFace(device) as face:
             yield {"DEVICE_URL": face.url}
         return
     from amc.sim.adb_face import AdbFace
-    from amc.sim.device import SimDevice
+    from amc.sim.device import REALISTIC, SimDevice
 
-    device = SimDevice("android")
+    device = SimDevice("android", timing=REALISTIC)
     with AdbFace([device], port=ADB_PORT) as adb, _adb_standin() as standin:
         yield {
             "ANDROID_ADB_SERVER_HOST": "127.0.0.1",
@@ -191,7 +209,9 @@ def run(suite: Suite, cache: Path, *, verbose: bool = False) -> Outcome:
             )
         seconds = time.monotonic() - started
         if not junit.exists():
-            raise SystemExit(f"{suite.name}: pytest wrote no results (exit {result.returncode})\n{result.stdout}")
+            raise SystemExit(
+                f"{suite.name}: pytest wrote no results (exit {result.returncode})\n{result.stdout}"
+            )
         return _count(junit, suite.name, seconds)
     finally:
         shutil.rmtree(work, ignore_errors=True)
