@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+
 import pytest
 
 from tests.netguard import loopback_only
@@ -16,6 +17,7 @@ os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 # The simulated device takes its time by default (as a phone does); these tests want instant screens
 # unless they ask for `timing=realistic` (tests/flows/test_timing.py and the flows run on every face).
 os.environ["AMC_SIM_TIMING"] = "instant"
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _loopback_only() -> Iterator[None]:
