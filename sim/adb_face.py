@@ -35,7 +35,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..core.errors import ConfigError
-from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from .adb_files import FileEntry, PhoneFiles
+from .adb_host import Forwards, framebuffer, split_host_serial, wait_for
+from .adb_shell import EXIT_MARKER, AndroidShell, command_name
+from .adb_streams import stream_logcat, stream_script
 from .adb_sync import recv_exact, serve_sync
 from .device import SimDevice
 from .faults import Fault, FaultInjector
@@ -56,7 +59,9 @@ UNAUTHORIZED = (
     "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
 )
 _MAX_REQUEST = 0xFFFF
-_HOST_SERVICES = frozenset({"version", "devices", "devices-l", "kill"})
+_HOST_SERVICES = frozenset(
+    {"version", "devices", "devices-l", "kill", "track-devices", "list-forward", "killforward-all"}
+)
 
 
 @functools.cache
@@ -150,6 +155,7 @@ class AdbFace:
         self._u2_running = u2_running
         self._u2_installed = u2_installed
         self.stopped = threading.Event()
+        self.forwards = Forwards(self)
         for device in devices:
             self.add_device(device)
 
@@ -161,7 +167,7 @@ class AdbFace:
             raise ConfigError(f"the adb face serves Android devices, not {device.platform}")
         if state not in ADB_STATES:
             raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
-        files = {U2_JAR: _u2_jar_entry()} if self._u2_installed else {}
+        files = PhoneFiles({U2_JAR: _u2_jar_entry()} if self._u2_installed else {})
         with self._lock:
             if device.device_id in self._phones:
                 raise ConfigError(f"serial {device.device_id} is already served")
@@ -198,6 +204,7 @@ class AdbFace:
     def stop(self) -> None:
         """Stop listening (later connections are refused) and release every held request."""
         self.stopped.set()
+        self.forwards.close_all()
         self._server.stop()
 
     @property
@@ -299,6 +306,9 @@ class AdbFace:
             return None
         if service.startswith(("tport:", "transport")):
             return self._transport(sock, service)
+        if service.startswith(("disconnect:", "wait-for-")):
+            self._host_misc(sock, None, service)
+            return None
         if service not in _HOST_SERVICES:
             self.decide("adb:unknown")
             sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
@@ -309,9 +319,57 @@ class AdbFace:
             sock.sendall(_okay(f"{SERVER_VERSION:04x}"))
         elif service == "kill":
             sock.sendall(b"OKAY")
+        elif service == "list-forward":
+            sock.sendall(_okay(self.forwards.listing(None)))
+        elif service == "killforward-all":
+            self.forwards.kill(None)
+            sock.sendall(b"OKAY")
+        elif service == "track-devices":
+            self._track(sock)
         else:
             sock.sendall(_okay(self._listing(long=service == "devices-l")))
         return None
+
+    def _track(self, sock: socket.socket) -> None:
+        """``host:track-devices``: the list now, and again each time it changes."""
+        sent = self._listing(long=False)
+        sock.sendall(_okay(sent))
+        sock.settimeout(0.1)
+        while not self.stopped.is_set():
+            try:
+                if sock.recv(1) == b"":
+                    return
+            except TimeoutError:
+                pass
+            now = self._listing(long=False)
+            if now != sent:
+                sock.sendall(_block(now))
+                sent = now
+
+    def _host_misc(self, sock: socket.socket, serial: str | None, service: str) -> bool:
+        """``disconnect:`` and ``wait-for-*``, and with a serial the forwards; False if not one."""
+        if service.startswith("disconnect:"):
+            self.decide("adb:host:disconnect")
+            address = service.removeprefix("disconnect:")
+            sock.sendall(_fail(f"no such device '{address}'"))
+            return True
+        if service.startswith("wait-for-"):
+            self.decide("adb:host:wait-for")
+            sock.sendall(b"OKAY")
+
+            def still() -> bool:
+                try:
+                    sock.settimeout(0.01)
+                    return sock.recv(1, socket.MSG_PEEK) != b""
+                except TimeoutError:
+                    return True
+                except OSError:
+                    return False
+
+            if wait_for(self, serial, service, still):
+                sock.sendall(b"OKAY")
+            return True
+        return False
 
     def _listing(self, *, long: bool) -> str:
         lines = []
@@ -376,8 +434,13 @@ class AdbFace:
 
     def _host_serial(self, sock: socket.socket, request: str) -> None:
         prefix, _, rest = request.partition(":")
-        target, _, query = rest.rpartition(":")
-        route = f"adb:{prefix}:{query}"
+        if prefix == "host-serial":
+            target, query = split_host_serial(rest)
+        else:
+            target, _, query = rest.partition(":")
+        if prefix == "host-serial" and self._host_misc(sock, target, query):
+            return
+        route = f"adb:{prefix}:{query.split(':', 1)[0]}"
         if self._route_fault(sock, route, _okay("")):
             return
         if prefix == "host-serial":
@@ -402,6 +465,18 @@ class AdbFace:
             "get-serialno": phone.serial,
             "get-devpath": "unknown",
         }
+        if query == "list-forward":
+            sock.sendall(_okay(self.forwards.listing(phone.serial)))
+            return
+        if query.startswith("forward:"):
+            ok, answer = self.forwards.add(phone, query.removeprefix("forward:"))
+            sock.sendall(b"OKAY" + (b"OKAY" + (_block(answer) if answer else b"") if ok else _fail(answer)))
+            return
+        if query.startswith("killforward"):
+            local = query.removeprefix("killforward:") if query.startswith("killforward:") else None
+            found = self.forwards.kill(local)
+            sock.sendall(b"OKAY" if found else _fail(f"listener '{local}' not found"))
+            return
         if query not in answers:
             sock.sendall(_fail(f"unknown host service '{query[:80]}'"))
             return
@@ -427,6 +502,19 @@ class AdbFace:
                 return
             sock.sendall(b"OKAY")
             serve_sync(sock, phone.shell.files)
+        elif request.startswith("reverse:"):
+            self.decide("adb:reverse")
+            ok, listing = self.forwards.reverse_command(phone, request.removeprefix("reverse:"))
+            if not ok:
+                sock.sendall(b"OKAY" + _fail(listing or "error"))
+            elif listing is not None:
+                sock.sendall(b"OKAY" + _okay(listing)[4:])
+            else:
+                sock.sendall(b"OKAYOKAY")
+        elif request == "framebuffer:":
+            if self._route_fault(sock, "adb:framebuffer", b"OKAY"):
+                return
+            sock.sendall(b"OKAY" + framebuffer(phone))
         else:
             self.decide("adb:unknown")
             sock.sendall(_fail("closed"))
@@ -442,9 +530,16 @@ class AdbFace:
         if name == "app_process":
             self._run_server(sock, phone)
             return
+        if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
+            stream_logcat(sock, phone.shell, self.stopped)
+            return
+        if name == "sh" and command.split()[1:2]:
+            stream_script(sock, phone.shell, command, self.stopped)
+            return
+        sock.sendall(b"OKAY")  # adbd accepts the stream before the command runs
         result = phone.shell.run(command)
         if not v2:
-            sock.sendall(b"OKAY" + result.output)
+            sock.sendall(result.output)
             return
         output = result.output
         if command.endswith(EXIT_MARKER):
@@ -453,7 +548,7 @@ class AdbFace:
         if output:
             packets += b"\x01" + struct.pack("<I", len(output)) + output
         packets += b"\x03" + struct.pack("<I", 1) + bytes([result.code & 0xFF])
-        sock.sendall(b"OKAY" + packets)
+        sock.sendall(packets)
 
     def _run_server(self, sock: socket.socket, phone: Phone) -> None:
         """``app_process … com.wetest.uia2.Main``: the server runs until this stream closes."""

@@ -20,7 +20,6 @@ devices (``tests/fixtures/real``) to the real clients over the adb protocol.
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 import threading
 import zlib
@@ -28,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .adb_am import am_start, monkey, short_activity
+from .adb_commands import PhoneCommands
+from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
 from .device import SimDevice
 from .dumpsys import (
@@ -56,15 +57,6 @@ class ShellResult:
 
     output: bytes
     code: int = 0
-
-
-@dataclass(frozen=True)
-class FileEntry:
-    """A file on the phone's storage, as far as the clients ask: its md5 and size."""
-
-    md5: str
-    size: int
-    mode: int = 0o100644
 
 
 def _hex(text: str) -> str:
@@ -106,15 +98,16 @@ class AndroidShell:
     def __init__(
         self,
         device: SimDevice,
-        files: dict[str, FileEntry] | None = None,
+        files: PhoneFiles | dict[str, FileEntry] | None = None,
         replies: dict[str, Reply] | None = None,
     ) -> None:
         self.device = device
-        self.files: dict[str, FileEntry] = files if files is not None else {}
+        self.files: PhoneFiles = files if isinstance(files, PhoneFiles) else PhoneFiles(files)
         self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._lock = threading.Lock()
         self.history: list[str] = []
         self.input_methods = InputMethods(device)
+        self.commands = PhoneCommands(self)
 
     @property
     def profile(self) -> AndroidProfile:
@@ -155,11 +148,12 @@ class AndroidShell:
             argv, joiner = [], token
         return ShellResult(output, code)
 
-    def _dispatch(self, argv: list[str]) -> ShellResult:
-        name = argv[0].rsplit("/", 1)[-1]
-        if name == "toybox" and len(argv) > 1:
-            return self._dispatch(argv[1:])
-        handlers: dict[str, Callable[[list[str]], ShellResult]] = {
+    def programs(self) -> tuple[str, ...]:
+        """The programs this shell runs (``which`` finds them), the streaming ones included."""
+        return (*self._table(), "sh", "screenrecord")
+
+    def _table(self) -> dict[str, Callable[[list[str]], ShellResult]]:
+        return {
             "md5sum": self._md5sum,
             "md5": self._md5sum,
             "monkey": self._monkey,
@@ -173,16 +167,18 @@ class AndroidShell:
             "settings": self._settings,
             "input": self._input,
             "ps": self._ps,
-            "echo": lambda args: self._text(" ".join(args[1:]) + "\n"),
             # screencap -p writes the frame as an RGBA_8888 PNG (frameworks/base cmds/screencap/
             # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
             "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
-            "rm": lambda args: ShellResult(b""),
-            "mkdir": lambda args: ShellResult(b""),
             "chmod": lambda args: ShellResult(b""),
-            "true": lambda args: ShellResult(b""),
+            **self.commands.table(),
         }
-        handler = handlers.get(name)
+
+    def _dispatch(self, argv: list[str]) -> ShellResult:
+        name = argv[0].rsplit("/", 1)[-1]
+        if name == "toybox" and len(argv) > 1:
+            return self._dispatch(argv[1:])
+        handler = self._table().get(name)
         if handler is None:
             return ShellResult(f"/system/bin/sh: {name}: inaccessible or not found\n".encode(), 127)
         return handler(argv)
@@ -292,6 +288,8 @@ class AndroidShell:
             )
         if service == "package" and args:
             return self._package_info(args[-1])
+        if service == "battery":
+            return self._text(self.commands.battery())
         if service == "power":
             return self._text("POWER MANAGER (dumpsys power)\n  mHoldingDisplaySuspendBlocker=true\n")
         if service == "SurfaceFlinger":
@@ -356,6 +354,9 @@ class AndroidShell:
         return self._text(output, code)
 
     def _settings(self, argv: list[str]) -> ShellResult:
+        played = self.commands.settings_command(argv) if argv[2:3] != ["secure"] else None
+        if played is not None:
+            return played
         if argv[1:4] == ["get", "secure", "default_input_method"]:
             return self._text(self.input_methods.current + "\n")
         if argv[1:4] == ["put", "secure", "default_input_method"] and len(argv) > 4:
@@ -370,7 +371,9 @@ class AndroidShell:
         try:
             if verb == "tap" and len(args) >= 2:
                 self.device.tap(float(args[0]), float(args[1]))
-            elif verb == "swipe" and len(args) >= 4:
+            elif verb in ("swipe", "draganddrop") and len(args) >= 4:
+                # input swipe x1 y1 x2 y2 [ms]: the command returns when the gesture is over
+                self.device.hold(float(args[4]) / 1000 if len(args) > 4 else 0.3)
                 self.device.swipe(*(float(a) for a in args[:4]))
             elif verb == "text" and args:
                 self.device.type_text(args[0].replace("%s", " "))
@@ -398,5 +401,5 @@ class AndroidShell:
 
 
 def md5_entry(data: bytes) -> FileEntry:
-    """A :class:`FileEntry` describing ``data``."""
-    return FileEntry(hashlib.md5(data).hexdigest(), len(data))
+    """A :class:`FileEntry` holding ``data``."""
+    return entry_for(data)

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from .catalog import Alert, AppSpec, Screen, Widget
 
-__all__ = ["WDA_E2E_APP", "wda_e2e_app"]
+__all__ = ["API_DEMOS", "WDA_E2E_APP", "api_demos_app", "wda_e2e_app"]
 
 WDA_E2E_APP = "com.test.cert.TestCert"
+API_DEMOS = "io.appium.android.apis"
 
 
 def _button(key: str, text: str | None = None, **extra: object) -> Widget:
@@ -72,4 +73,19 @@ def wda_e2e_app() -> AppSpec:
             "list": Screen("list", "Numbers List", rows),
             "drag": Screen("drag", "", drag),
         },
+    )
+
+
+def api_demos_app() -> AppSpec:
+    """The stand-in for Appium's ApiDemos (``io.appium.android.apis``), which adbutils' e2e test
+    ``test_app_start_stop`` starts and stops: its launcher activity ``.ApiDemos`` and the top-level
+    list it opens on (the sample groups of the Android SDK's ApiDemos)."""
+    groups = ("Accessibility", "Animation", "App", "Content", "Graphics", "Media", "NFC", "OS")
+    groups += ("Preference", "Text", "Views")
+    rows = tuple(Widget("row", group.lower(), group) for group in groups)
+    return AppSpec(
+        API_DEMOS,
+        "API Demos",
+        "main",
+        {"main": Screen("main", "API Demos", rows, activity=f"{API_DEMOS}.ApiDemos")},
     )

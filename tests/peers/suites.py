@@ -16,6 +16,8 @@ What each suite needs beyond a face:
 
 - facebook-wda's tests drive their own app, ``com.test.cert.TestCert`` (its SwiftUI source ships in
   ``e2e_benchmarks/app``); the simulated iPhone gets its stand-in, :func:`amc.sim.catalog_peers.wda_e2e_app`.
+- adbutils' ``test_app_start_stop`` starts Appium's ApiDemos; the phone gets its stand-in,
+  :func:`amc.sim.catalog_peers.api_demos_app`.
 - adbutils' ``test_pull_push_dirs`` runs the ``adb`` program (``adb push``) through
   ``ADBUTILS_ADB_PATH``. The real program may start an adb server of its own, which no test here
   may do, so that path names :mod:`tests.peers.adb_standin`, which pushes over the face's sync
@@ -154,9 +156,12 @@ def _serving(suite: Suite) -> Iterator[dict[str, str]]:
             yield {"DEVICE_URL": face.url}
         return
     from amc.sim.adb_face import AdbFace
+    from amc.sim.catalog import catalog
+    from amc.sim.catalog_peers import api_demos_app
     from amc.sim.device import REALISTIC, SimDevice
 
-    device = SimDevice("android", timing=REALISTIC)
+    demos = api_demos_app()
+    device = SimDevice("android", apps={**catalog("android"), demos.app_id: demos}, timing=REALISTIC)
     with AdbFace([device], port=ADB_PORT) as adb, _adb_standin() as standin:
         yield {
             "ANDROID_ADB_SERVER_HOST": "127.0.0.1",

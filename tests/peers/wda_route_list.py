@@ -72,9 +72,8 @@ def main(argv: list[str]) -> int:
         print(__doc__.splitlines()[0], file=sys.stderr)
         return 2
     git_dir, tag = argv
-    print(
-        f"# WebDriverAgent {tag}: iOS routes from WebDriverAgentLib/Commands/*.m (tests/peers/wda_route_list.py)"
-    )
+    source = "WebDriverAgentLib/Commands/*.m (tests/peers/wda_route_list.py)"
+    print(f"# WebDriverAgent {tag}: iOS routes from {source}")
     print("# method\tpath\tsession\tfile")
     for row in routes(git_dir, tag):
         print("\t".join(row))
