@@ -52,10 +52,9 @@ from ...core.errors import (
     DeviceOffline,
     HarnessError,
     StepArgumentError,
-    Unsupported,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, gesture_seconds
+from ..base import DeviceInfo, coordinate, gesture_seconds, ios_cannot_clear
 from ..options import seconds, server_url, whole_number
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
@@ -430,14 +429,8 @@ class WdaDriver(WdaApps):
             ) from exc
 
     def clear_state(self, app_id: str) -> None:
-        """Not possible through WebDriverAgent: XCTest gives it no way to delete an app's data on
-        an iPhone (WDA can launch, activate, terminate and query apps, never reset one)."""
-        raise Unsupported(
-            f"WebDriverAgent cannot clear {app_id}'s data: XCTest has no API to reset an app on iOS",
-            hint="uninstall and reinstall the app (e.g. `xcrun devicectl device uninstall app`, "
-            "`ideviceinstaller`), use `xcrun simctl` on a Simulator (Appium's `mobile: clearApp`, "
-            "Simulator only), or sign out inside the app; mark the step `optional: true` to go on",
-        )
+        """Not possible through WebDriverAgent (:func:`drivers.base.ios_cannot_clear`)."""
+        raise ios_cannot_clear(app_id)
 
     def __repr__(self) -> str:
         return f"WdaDriver(url={self.url!r}, device_id={self.device_id!r})"
