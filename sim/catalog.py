@@ -192,7 +192,7 @@ def _notes_app(platform: Platform) -> AppSpec:
     )
 
 
-def _android_apps() -> dict[str, AppSpec]:
+def _android_apps(release: str) -> dict[str, AppSpec]:
     settings = "com.android.settings"
     apps = [
         AppSpec(
@@ -261,7 +261,7 @@ def _android_apps() -> dict[str, AppSpec]:
                     (
                         _row("device_name", "Device name", "sdk_gphone64_x86_64"),
                         _row("model", "Model", "sdk_gphone64_x86_64"),
-                        _row("android_version", "Android version", "14"),
+                        _row("android_version", "Android version", release),
                         _row("build", "Build number", "UE1A.230829.036.A1"),
                     ),
                     activity=f"{settings}.Settings$MyDeviceInfoActivity",
@@ -300,7 +300,7 @@ def _android_apps() -> dict[str, AppSpec]:
     return {app.app_id: app for app in apps}
 
 
-def _ios_apps() -> dict[str, AppSpec]:
+def _ios_apps(version: str) -> dict[str, AppSpec]:
     apps = [
         AppSpec(
             "com.apple.Preferences",
@@ -359,7 +359,7 @@ def _ios_apps() -> dict[str, AppSpec]:
                     "About",
                     (
                         _row("Name", "Name", "iPhone"),
-                        _row("iOS Version", "iOS Version", "17.5"),
+                        _row("iOS Version", "iOS Version", version),
                         _row("Model Name", "Model Name", "iPhone 15"),
                     ),
                 ),
@@ -389,6 +389,9 @@ def _ios_apps() -> dict[str, AppSpec]:
     return {app.app_id: app for app in apps}
 
 
-def catalog(platform: Platform) -> dict[str, AppSpec]:
-    """The apps installed on a fresh simulated device of ``platform``."""
-    return _android_apps() if platform == "android" else _ios_apps()
+def catalog(platform: Platform, os_version: str | None = None) -> dict[str, AppSpec]:
+    """The apps installed on a fresh simulated device of ``platform``; Settings > About shows
+    ``os_version`` (by default the default profile's: Android 14, iOS 18.5)."""
+    if platform == "android":
+        return _android_apps(os_version or "14")
+    return _ios_apps(os_version or "18.5")

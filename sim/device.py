@@ -102,7 +102,7 @@ class SimDevice:
         release = profile.release if isinstance(profile, AndroidProfile) else profile.os_version
         self.os_version = os_version or release
         self.model = "sdk_gphone64_x86_64" if platform == "android" else "iPhone 15"
-        self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
+        self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform, self.os_version))
         self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
         self._lock = threading.RLock()
         self._pictures = PictureCache()

@@ -150,7 +150,10 @@ def _serving(suite: Suite) -> Iterator[dict[str, str]]:
 
         app = wda_e2e_app()
         device = SimDevice(
-            "ios", apps={**catalog("ios"), app.app_id: app}, profile=WDA_PROFILE, timing=REALISTIC
+            "ios",
+            apps={**catalog("ios", WDA_PROFILE.os_version), app.app_id: app},
+            profile=WDA_PROFILE,
+            timing=REALISTIC,
         )
         with WdaFace(device) as face:
             yield {"DEVICE_URL": face.url}
