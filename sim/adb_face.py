@@ -58,6 +58,16 @@ UNAUTHORIZED = (
     "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n"
     "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
 )
+# What app_process prints when the uiautomator2 server cannot start on a ROM that lacks a native
+# library it needs. The shape (the server's start line, then the Java exception app_process dies
+# with) follows issue 31's report of a custom ROM's UnsatisfiedLinkError; the library named here is
+# ours: no full capture was found.
+U2_CRASH_AT_START = (
+    b"[server] INFO: [UiAutomator2Server] Starting Server\n"
+    b'java.lang.UnsatisfiedLinkError: dlopen failed: library "libandroid_runtime_ext.so" not found\n'
+    b"\tat java.lang.Runtime.loadLibrary0(Runtime.java:1082)\n"
+    b"\tat com.wetest.uia2.Main.main(Main.java:31)\n"
+)
 _MAX_REQUEST = 0xFFFF
 _HOST_SERVICES = frozenset(
     {"version", "devices", "devices-l", "kill", "track-devices", "list-forward", "killforward-all"}
@@ -287,6 +297,9 @@ class AdbFace:
 
     def _route_fault(self, sock: socket.socket, route: str, empty: bytes) -> bool:
         fault = self.decide(route)
+        if fault is Fault.CRASH_AT_START and route.endswith(":app_process"):
+            sock.sendall(b"OKAY" + U2_CRASH_AT_START)
+            return True
         if self._act(sock, fault):
             return True
         if fault is Fault.EMPTY:

@@ -13,7 +13,8 @@ seen through the adb face), per route ``rpc:ping`` / ``rpc:<method>``:
   without an answer; ``LOSE_SESSION``: the JSON-RPC error a server whose UiAutomation is gone
   sends (``UiAutomation not connected``); ``MALFORMED``: a truncated XML dump, or a body that is
   not JSON; ``EMPTY``: an empty dump, or an empty body; ``DIE``: the server process dies (no
-  answer; later streams to port 9008 are refused and a relaunch crashes).
+  answer; later streams to port 9008 are refused and a relaunch crashes); ``CRASH``: the process
+  exits (no answer; port 9008 is closed until the server is launched again, which works).
 """
 
 from __future__ import annotations
@@ -263,6 +264,9 @@ class U2Server:
             return True
         if fault is Fault.DIE:
             self.kill()
+            return True
+        if fault is Fault.CRASH:
+            self.exit()  # the process is gone; app_process can start it again
             return True
         return fault is Fault.DROP
 

@@ -25,7 +25,9 @@ answered ``unknown command``), and ``face.replies``: real answers played back by
 Every request is counted per route name (:data:`ROUTE_NAMES`; ``face.count("tap")``) and passed
 through the shared :class:`~sim.faults.FaultInjector`: ``HANG`` holds the request without
 answering until the fault is cleared or the face stops, ``DROP`` closes the connection unanswered,
-``DIE`` does that and stops the server (later requests are refused), ``MALFORMED`` answers bytes
+``DIE`` does that and stops the server (later requests are refused), ``CRASH`` drops it and
+forgets the session (WDA crashed and its runner started a fresh one), ``CRASH_AT_START`` is a WDA
+that never comes up (the server stops), ``MALFORMED`` answers bytes
 that are not JSON, ``EMPTY`` an empty body, and ``LOSE_SESSION`` makes the face forget its session
 before answering. A hung or dropped request never changes the device.
 
@@ -375,9 +377,15 @@ class _HttpHandler(BaseHTTPRequestHandler):
             faults.wait_released()
             self.close_connection = True
             return
-        if fault in (Fault.DROP, Fault.DIE):
-            if fault is Fault.DIE:
+        if fault in (Fault.DROP, Fault.DIE, Fault.CRASH_AT_START):
+            if fault is not Fault.DROP:  # a WDA that dies, or never comes up, listens no more
                 self.server.background.stop_from_handler()  # type: ignore[attr-defined]
+            self.close_connection = True
+            return
+        if fault is Fault.CRASH:
+            # WDA crashed on this request (no answer); its runner starts a new one, which knows no
+            # session: the next request under the old id is 'invalid session id'.
+            face.forget_session()
             self.close_connection = True
             return
         if fault is Fault.MALFORMED:
