@@ -297,7 +297,10 @@ class AdbFace:
 
     def _route_fault(self, sock: socket.socket, route: str, empty: bytes) -> bool:
         fault = self.decide(route)
-        if fault is Fault.CRASH_AT_START and route.endswith(":app_process"):
+        starts = route.endswith(":app_process")
+        if starts and fault is Fault.NONE and any(p.u2.crash_on_start for p in self.phones):
+            fault = Fault.CRASH_AT_START  # the server crashed at start before and still does
+        if fault is Fault.CRASH_AT_START and starts:
             sock.sendall(b"OKAY" + U2_CRASH_AT_START)
             return True
         if self._act(sock, fault):

@@ -129,6 +129,7 @@ class U2Server:
         self._running = running
         self._owner: object | None = None
         self.dead = False
+        self.crash_on_start = False  # each launch crashes (Fault.CRASH_AT_START hit a running server)
         self.clipboard: str | None = None
         self.launches = 0
         self.poll_interval = poll_interval
@@ -267,6 +268,10 @@ class U2Server:
             return True
         if fault is Fault.CRASH:
             self.exit()  # the process is gone; app_process can start it again
+            return True
+        if fault is Fault.CRASH_AT_START:
+            self.exit()  # gone, and every start crashes while the fault holds (sim.adb_face)
+            self.crash_on_start = True
             return True
         return fault is Fault.DROP
 
