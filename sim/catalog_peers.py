@@ -80,8 +80,8 @@ def api_demos_app() -> AppSpec:
     """The stand-in for Appium's ApiDemos (``io.appium.android.apis``), which adbutils' e2e test
     ``test_app_start_stop`` starts and stops: its launcher activity ``.ApiDemos`` and the top-level
     list it opens on (the sample groups of the Android SDK's ApiDemos)."""
-    groups = ("Accessibility", "Animation", "App", "Content", "Graphics", "Media", "NFC", "OS")
-    groups += ("Preference", "Text", "Views")
+    groups: tuple[str, ...] = ("Accessibility", "Animation", "App", "Content", "Graphics", "Media", "NFC")
+    groups += ("OS", "Preference", "Text", "Views")
     rows = tuple(Widget("row", group.lower(), group) for group in groups)
     return AppSpec(
         API_DEMOS,

@@ -117,7 +117,8 @@ def get_location(face: WdaFace, req: Request) -> Any:
 
 
 def get_simulated_location(face: WdaFace, req: Request) -> Any:
-    return dict(face.simulated_location or {"latitude": None, "longitude": None, "altitude": None})
+    unset: dict[str, float | None] = {"latitude": None, "longitude": None, "altitude": None}
+    return dict(face.simulated_location or unset)
 
 
 def set_simulated_location(face: WdaFace, req: Request) -> Any:

@@ -206,6 +206,8 @@ def drag(face: WdaFace, req: Request) -> Any:
 def press_and_drag(face: WdaFace, req: Request) -> Any:
     """``handlePressAndDrag[Coordinate]WithVelocity``: to another element, or between coordinates."""
     hold = _seconds(req, "pressDuration")
+    start: tuple[float, float]
+    end: tuple[float, float]
     if req.params.get("uuid"):
         to = req.body.get("toElement")
         if not isinstance(to, str):
