@@ -185,6 +185,8 @@ class AdbFace:
                 device, faults=self.faults, decide=self.decide, running=self._u2_running, stopped=self.stopped
             )
             shell = AndroidShell(device, files, self.replies)
+            shell.server_pid = lambda: u2.pid if u2.running else None
+            shell.on_server_kill = u2.exit
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
             self._phones[device.device_id] = phone
         return phone

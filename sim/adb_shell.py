@@ -108,6 +108,10 @@ class AndroidShell:
         self.history: list[str] = []
         self.input_methods = InputMethods(device)
         self.commands = PhoneCommands(self)
+        # The uiautomator2 server's process, as the adb face wires it: its pid while it runs, and
+        # what a kill of it does.
+        self.server_pid: Callable[[], int | None] | None = None
+        self.on_server_kill: Callable[[], None] | None = None
 
     @property
     def profile(self) -> AndroidProfile:
@@ -167,6 +171,7 @@ class AndroidShell:
             "settings": self._settings,
             "input": self._input,
             "ps": self._ps,
+            "kill": self._kill,
             # screencap -p writes the frame as an RGBA_8888 PNG (frameworks/base cmds/screencap/
             # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
             "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
@@ -291,7 +296,12 @@ class AndroidShell:
         if service == "battery":
             return self._text(self.commands.battery())
         if service == "power":
-            return self._text("POWER MANAGER (dumpsys power)\n  mHoldingDisplaySuspendBlocker=true\n")
+            on = str(self.device.screen_on).lower()
+            awake = "Awake" if self.device.screen_on else "Asleep"
+            return self._text(
+                "POWER MANAGER (dumpsys power)\n"
+                f"  mWakefulness={awake}\n  mHoldingDisplaySuspendBlocker={on}\n"
+            )
         if service == "SurfaceFlinger":
             return self._text(
                 'Display 4619827259835644672 (HWC display 0): port=0 displayName="EMU_display_0"\n'
@@ -390,14 +400,47 @@ class AndroidShell:
             return self._text(f"Error: Invalid arguments for command: {verb}\n", 1)
         return ShellResult(b"")
 
+    def processes(self) -> list[tuple[str, int, str]]:
+        """(user, pid, name) of the processes ``ps`` lists: the launcher, System UI, each running app
+        (its pid changes when it is started again) and the uiautomator2 server (``app_process``, run
+        by ``shell``) while it runs."""
+        rows = [("u0_a98", _pid(self.device.launcher), self.device.launcher)]
+        rows.append(("u0_a97", _pid(ANDROID_SYSTEMUI), ANDROID_SYSTEMUI))
+        for package in self.device.running_apps():
+            pid = self.device.pid_of(package)
+            if pid is not None:
+                rows.append((f"u0_a{100 + zlib.crc32(package.encode()) % 200}", pid, package))
+        server = self.server_pid() if self.server_pid is not None else None
+        if server is not None:
+            rows.append(("shell", server, "app_process"))
+        return rows
+
     def _ps(self, argv: list[str]) -> ShellResult:
+        """toybox ps: ``-u USER[,USER]`` keeps those users' processes; ``-A`` (all) is the default here."""
+        users: set[str] | None = None
+        if "-u" in argv[1:-1]:
+            users = set(argv[argv.index("-u") + 1].split(","))
         rows = ["USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME"]
-        running = [self.device.launcher, ANDROID_SYSTEMUI, *self.device.running_apps()]
-        for package in dict.fromkeys(running):
-            rows.append(
-                f"u0_a123  {_pid(package):>10}   345   14567892 123456 0                   0 S {package}"
-            )
+        for user, pid, name in self.processes():
+            if users is None or user in users:
+                rows.append(f"{user:<8} {pid:>10}   345   14567892 123456 0                   0 S {name}")
         return self._text("\n".join(rows) + "\n")
+
+    def _kill(self, argv: list[str]) -> ShellResult:
+        """``kill [-SIG] PID…``: the process ends (an app is stopped; the uiautomator2 server exits)."""
+        by_pid = {pid: name for _, pid, name in self.processes()}
+        errors = []
+        for word in argv[1:]:
+            if word.startswith("-"):
+                continue
+            name = by_pid.get(int(word)) if word.isdigit() else None
+            if name is None:
+                errors.append(f"kill: pid {word}: No such process")
+            elif name == "app_process" and self.on_server_kill is not None:
+                self.on_server_kill()
+            elif name in self.device.running_apps():
+                self.device.terminate(name)
+        return self._text("".join(e + "\n" for e in errors), 1 if errors else 0)
 
 
 def md5_entry(data: bytes) -> FileEntry:

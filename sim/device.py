@@ -110,6 +110,8 @@ class SimDevice:
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
+        self._pids: dict[str, int] = {}  # process ids of running apps (a restart gets a new one)
+        self._next_pid = 4200 + zlib.crc32(self.device_id.encode()) % 3000
         self.changes = 0  # bumped on every state change; tests and faces read it
         self.timing = timing
         self._clock = clock
@@ -121,6 +123,9 @@ class SimDevice:
         # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
+        self.shade: str | None = None  # the pulled-down notification shade (Android), if any
+        self.screen_on = True
+        self._toast: tuple[str, float] | None = None  # the last toast and when it showed
 
     # --- time -------------------------------------------------------------------------------
 
@@ -252,6 +257,11 @@ class SimDevice:
                 return None
             return run.spec.app_id, run.prompt
 
+    def pid_of(self, app_id: str) -> int | None:
+        """The process id of a running app (None when it does not run)."""
+        with self._lock:
+            return self._pids.get(app_id)
+
     def task_id(self, app_id: str) -> int:
         """The task id Android gives a running app (stable while it runs), as ``dumpsys`` shows it."""
         with self._lock:
@@ -306,6 +316,8 @@ class SimDevice:
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user
                     run.stack.append(spec.signed_in_screen)
+                self._pids[app_id] = self._next_pid  # a new process: a new pid, as on a phone
+                self._next_pid += 1 + self._random.randrange(40)
                 if spec.asks is not None and app_id not in self._asked:
                     run.prompt = spec.asks
                     self._asked.add(app_id)
@@ -319,6 +331,7 @@ class SimDevice:
         with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
             self._tasks.pop(app_id, None)
+            self._pids.pop(app_id, None)
             if self._foreground == app_id:
                 self._foreground = None
                 self._shown = None
@@ -405,11 +418,42 @@ class SimDevice:
 
     def double_tap(self, x: float, y: float) -> str | None:
         """Two taps in quick succession: a widget with a double-tap action shows its alert; anything
-        else gets two taps. Returns what was hit."""
-        hit = self._gesture(x, y, "on_double_tap")
-        if hit is not None and not hit.startswith("gesture:"):
-            self.tap(x, y)
-        return hit
+        else gets two taps. Returns what the second hit."""
+        self.tap(x, y)
+        return self.second_tap(x, y)
+
+    def second_tap(self, x: float, y: float) -> str | None:
+        """The second tap of a double tap (the first was a tap)."""
+        return self._gesture(x, y, "on_double_tap")
+
+    # --- system UI: the shade, toasts, the screen's power ----------------------------------
+
+    def open_shade(self, kind: str) -> bool:
+        """Pull the notification shade down (``notifications`` or ``quick_settings``)."""
+        with self._lock:
+            self.shade = kind
+            self.changes += 1
+        return True
+
+    def set_screen(self, on: bool) -> None:
+        with self._lock:
+            self.screen_on = on
+            self.changes += 1
+
+    def show_toast(self, text: str) -> None:
+        with self._lock:
+            self._toast = (text, self._clock())
+
+    def last_toast(self, within: float) -> str | None:
+        """The last toast's text if it was shown less than ``within`` seconds ago."""
+        with self._lock:
+            if self._toast is None or self._clock() - self._toast[1] > within:
+                return None
+            return self._toast[0]
+
+    def clear_toast(self) -> None:
+        with self._lock:
+            self._toast = None
 
     def _gesture(self, x: float, y: float, kind: str) -> str | None:
         with self._lock:
@@ -481,6 +525,10 @@ class SimDevice:
         with self._lock, self._changing():
             self.changes += 1
             run = self._current()
+            if self.shade is not None and key in ("home", "back"):
+                self.shade = None  # Back or Home closes the shade first
+                if key == "back":
+                    return
             if key == "home":
                 self.home()
             elif key == "back":
@@ -561,6 +609,8 @@ class SimDevice:
             self._later(self.timing.sign_in, lambda: self._signed_in(run, user, password))
         elif widget.action == "alert" and widget.alert is not None:
             run.show(widget.alert)
+        elif widget.action == "toast" and widget.alert is not None:
+            self._toast = (widget.alert.message, self._clock())
         elif widget.action == "clear" and widget.clears is not None:
             run.values[widget.clears] = ""
         elif widget.action == "logout":

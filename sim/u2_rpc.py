@@ -32,7 +32,8 @@ from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .nodes import SimNode
 from .render_android import render_hierarchy
-from .u2_selector import RpcError, candidates, obj_info, selector_matches
+from .u2_methods import U2Methods
+from .u2_selector import RpcError, obj_info
 
 __all__ = ["RpcError", "U2Server", "sdk_int"]
 
@@ -132,13 +133,11 @@ class U2Server:
         self.crash_on_start = False  # each launch crashes (Fault.CRASH_AT_START hit a running server)
         self.clipboard: str | None = None
         self.launches = 0
+        self.pid = 0
         self.poll_interval = poll_interval
         self.stopped = stopped or threading.Event()  # set when the face stops: held requests end
         self._methods: dict[str, Callable[..., Any]] = {
             "dumpWindowHierarchy": self._dump,
-            "click": self._click,
-            "swipe": self._swipe,
-            "drag": self._swipe,
             "swipePoints": self._swipe_points,
             "pressKey": self._press_key,
             "pressKeyCode": self._press_key_code,
@@ -156,8 +155,9 @@ class U2Server:
             "getText": lambda selector: self._must_find(selector).text or "",
             "setText": self._set_text,
             "clearTextField": self._clear_field,
-            "wakeUp": lambda: None,
         }
+        self.extra = U2Methods(self)
+        self._methods.update(self.extra.table())
 
     # --- the process ------------------------------------------------------------------------
 
@@ -174,6 +174,7 @@ class U2Server:
             self._running = True
             self._owner = owner
             self.launches += 1
+            self.pid = 9000 + 37 * self.launches  # each start of app_process is a new process
             return True
 
     def owner_gone(self, owner: object) -> None:
@@ -296,14 +297,6 @@ class U2Server:
     def _dump(self, compressed: bool = False, max_depth: int = 50, root_in_active: bool = False) -> str:
         return render_hierarchy(self.device.tree(), max_depth=int(max_depth))
 
-    def _click(self, x: float, y: float, duration_ms: int | None = None) -> bool:
-        self.device.tap(x, y)  # a long click does what a tap does on the simulated screens
-        return True
-
-    def _swipe(self, fx: float, fy: float, tx: float, ty: float, steps: int = 55) -> bool:
-        self.device.swipe(fx, fy, tx, ty)
-        return True
-
     def _swipe_points(self, points: list[float], steps: int = 55) -> bool:
         if len(points) < 4:
             return False
@@ -351,36 +344,25 @@ class U2Server:
         return {
             "currentPackageName": self.device.foreground(),
             "displayHeight": height,
-            "displayRotation": 0,
+            "displayRotation": self.extra.rotation,
             "displaySizeDpX": round(width * 160 / 420),
             "displaySizeDpY": round(height * 160 / 420),
             "displayWidth": width,
             "productName": self.device.model,
-            "screenOn": True,
+            "screenOn": self.device.screen_on,
             "sdkInt": getattr(self.device.profile, "api", None) or sdk_int(self.device.os_version),
             "naturalOrientation": True,
         }
 
     def _find_all(self, selector: Any) -> list[SimNode]:
-        if not isinstance(selector, Mapping):
-            raise RpcError(-32602, "Invalid params", "a UiSelector must be an object")
-        if selector.get("childOrSibling"):
-            raise RpcError(-32602, "java.lang.IllegalArgumentException: child/sibling selectors unsupported")
-        found = [n for n, i in candidates(self.device.tree()) if selector_matches(selector, n, i)]
-        instance = selector.get("instance", 0) if int(selector.get("mask", 0)) & 0x01000000 else 0
-        return found[int(instance) :] if instance else found
+        return self.extra.find_all(selector)
 
     def _find(self, selector: Any) -> SimNode | None:
         found = self._find_all(selector)
         return found[0] if found else None
 
     def _must_find(self, selector: Any) -> SimNode:
-        node = self._find(selector)
-        if node is None:
-            described = {k: v for k, v in selector.items() if k not in ("mask", "childOrSibling")}
-            message = f"androidx.test.uiautomator.UiObjectNotFoundException: UiSelector{described}"
-            raise RpcError(-32002, message)
-        return node
+        return self.extra.must_find(selector)
 
     def _wait_for_exists(self, selector: Any, timeout_ms: int = 0) -> bool:
         deadline = time.monotonic() + max(0, int(timeout_ms)) / 1000
