@@ -53,8 +53,10 @@ class Widget:
     ``role`` is platform-neutral: ``row`` (a list item), ``switch_row``, ``text``, ``button``,
     ``field``, ``secure_field``. ``key`` becomes the Android resource-id / iOS accessibility id.
     ``goto`` names the screen a tap opens; ``action`` names a behaviour of the state machine
-    (``login``, ``logout``, ``toggle``, ``alert``: show ``alert``; ``clear``: empty the field named
-    by ``clears``). ``role`` ``image`` is a picture (``label`` its accessibility label).
+    (``login``, ``logout``, ``toggle``, ``alert``: show ``alert``; ``toast``: show the toast
+    ``toast``; ``clear``: empty the field ``target``; ``sum``: write into the field ``target`` the sum
+    of the whole numbers in the fields ``sums``, a field without one counting 0). ``role`` ``image``
+    is a picture (``label`` its accessibility label).
     ``on_long_press`` / ``on_double_tap``: the alert a long press / a double tap shows (other
     widgets take either as a tap). ``hidden``: drawn with opacity 0 (in the tree, not visible, not
     an accessibility element); ``selected``: shown selected.
@@ -71,7 +73,9 @@ class Widget:
     on: bool = False
     enabled: bool = True
     alert: Alert | None = None
-    clears: str | None = None
+    toast: str | None = None
+    target: str | None = None
+    sums: tuple[str, ...] = ()
     on_long_press: Alert | None = None
     on_double_tap: Alert | None = None
     hidden: bool = False

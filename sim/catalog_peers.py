@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from .catalog import Alert, AppSpec, Screen, Widget
 
-__all__ = ["API_DEMOS", "WDA_E2E_APP", "api_demos_app", "wda_e2e_app"]
+__all__ = ["API_DEMOS", "U2_DEMO", "WDA_E2E_APP", "api_demos_app", "u2_demo_app", "wda_e2e_app"]
 
 WDA_E2E_APP = "com.test.cert.TestCert"
 API_DEMOS = "io.appium.android.apis"
+U2_DEMO = "com.example.u2testdemo"
 
 
 def _button(key: str, text: str | None = None, **extra: object) -> Widget:
@@ -52,7 +53,7 @@ def wda_e2e_app() -> AppSpec:
         _button("CHECKED_BTN", selected=True),
         _button("UNCHECKED_BTN"),
         Widget("field", "INPUT_FIELD", label="INPUT_FIELD", hint="INPUT_FIELD"),
-        _button("CLEAR_INPUT_BTN", "CLEAR INPUT", action="clear", clears="INPUT_FIELD"),
+        _button("CLEAR_INPUT_BTN", "CLEAR INPUT", action="clear", target="INPUT_FIELD"),
         Widget("text", "LONG_TAP_ALERT", "LONG_TAP_ALERT", on_long_press=long_tap),
         Widget("text", "DOUBLE_TAP_ALERT", "DOUBLE_TAP_ALERT", on_double_tap=double_tap),
         Widget("text", "ORIGATATION_TEXT", "PORTRAIT"),
@@ -88,4 +89,54 @@ def api_demos_app() -> AppSpec:
         "API Demos",
         "main",
         {"main": Screen("main", "API Demos", rows, activity=f"{API_DEMOS}.ApiDemos")},
+    )
+
+
+def u2_demo_app() -> AppSpec:
+    """The stand-in for ``com.example.u2testdemo``, the app uiautomator2's own device tests drive
+    (``demo_tests`` at uiautomator2 3.7.0; openatx/u2testdemo's ``MainActivity.kt``): a menu with
+    ``Addition``, ``Toast`` and ``Pinch``; the addition screen (``.AdditionActivity``) with two
+    number fields, ``Add`` and the result field (``Enter first number``, ``Enter second number``,
+    ``Result``; the sum of the two whole numbers); the toast screen, whose ``Show Toast`` shows the
+    toast "Button Clicked!"; the pinch screen's image (content description "pinch image"); every
+    screen's bar shows the app's label, as a Compose activity without a title of its own. Not
+    played: the pinch screen's zoom (its "Scale" text stays at 1.00)."""
+    activity = f"{U2_DEMO}.MainActivity"
+    addition = (
+        Widget("field", "num1", hint="Enter first number", label="First Number Input"),
+        Widget("field", "num2", hint="Enter second number", label="Second Number Input"),
+        Widget(
+            "button", "add", "Add", label="Add Button", action="sum", target="result", sums=("num1", "num2")
+        ),
+        Widget("field", "result", hint="Result", label="Result Output"),
+    )
+    return AppSpec(
+        U2_DEMO,
+        "u2testdemo",
+        "main",
+        {
+            "main": Screen(
+                "main",
+                "u2testdemo",
+                (
+                    Widget("button", "addition", "Addition", goto="addition"),
+                    Widget("button", "toast", "Toast", goto="toast"),
+                    Widget("button", "pinch", "Pinch", goto="pinch"),
+                ),
+                activity=activity,
+            ),
+            "addition": Screen("addition", "u2testdemo", addition, activity=f"{U2_DEMO}.AdditionActivity"),
+            "toast": Screen(
+                "toast",
+                "u2testdemo",
+                (Widget("button", "show_toast", "Show Toast", action="toast", toast="Button Clicked!"),),
+                activity=activity,
+            ),
+            "pinch": Screen(
+                "pinch",
+                "u2testdemo",
+                (Widget("image", "pinch_image", label="pinch image"), Widget("text", "scale", "Scale: 1.00")),
+                activity=activity,
+            ),
+        },
     )

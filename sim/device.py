@@ -325,6 +325,18 @@ class SimDevice:
             self._foreground = app_id
             self.changes += 1
 
+    def start_activity(self, app_id: str, activity: str) -> None:
+        """Start ``app_id`` on the screen its ``activity`` (``.Name`` or the full class) shows."""
+        full = app_id + activity if activity.startswith(".") else activity
+        with self._lock, self._changing():
+            self.launch(app_id)
+            run = self._running[app_id]
+            screen = next((n for n, sc in run.spec.screens.items() if sc.activity == full), None)
+            if screen is not None and run.stack[-1] != screen:
+                run.stack[:] = [run.spec.start] if screen == run.spec.start else [run.spec.start, screen]
+                run.focused, run.alert = None, None
+                self.changes += 1
+
     def terminate(self, app_id: str) -> bool:
         """Stop ``app_id``; True if it was running. The home screen shows at once if it was in front
         (a stopped app's window goes with it: no transition shows it)."""
@@ -609,10 +621,14 @@ class SimDevice:
             self._later(self.timing.sign_in, lambda: self._signed_in(run, user, password))
         elif widget.action == "alert" and widget.alert is not None:
             run.show(widget.alert)
-        elif widget.action == "toast" and widget.alert is not None:
-            self._toast = (widget.alert.message, self._clock())
-        elif widget.action == "clear" and widget.clears is not None:
-            run.values[widget.clears] = ""
+        elif widget.action == "toast" and widget.toast is not None:
+            self._toast = (widget.toast, self._clock())
+        elif widget.action == "clear" and widget.target is not None:
+            run.values[widget.target] = ""
+        elif widget.action == "sum" and widget.target is not None:
+            numbers = [run.values.get(key, "").strip() for key in widget.sums]
+            total = sum(int(n) for n in numbers if n.lstrip("-").isdigit())
+            run.values[widget.target] = str(total)
         elif widget.action == "logout":
             run.user = None
             self._data.pop(run.spec.app_id, None)

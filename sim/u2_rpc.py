@@ -282,6 +282,10 @@ class U2Server:
 
     # --- JSON-RPC methods -------------------------------------------------------------------
 
+    def methods(self) -> tuple[str, ...]:
+        """The JSON-RPC methods this server answers."""
+        return tuple(self._methods)
+
     def call(self, method: str, params: Any) -> Any:
         """Run one JSON-RPC method on the device; ``RpcError`` as the real server reports errors."""
         handler = self._methods.get(method)
