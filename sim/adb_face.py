@@ -36,39 +36,32 @@ from typing import Literal
 
 from ..core.errors import ConfigError
 from .adb_files import FileEntry, PhoneFiles
-from .adb_host import Forwards, framebuffer, split_host_serial, wait_for
+from .adb_host import Forwards, framebuffer, host_misc, split_host_serial, track_devices
 from .adb_shell import EXIT_MARKER, AndroidShell, command_name
 from .adb_streams import stream_logcat, stream_script
-from .adb_sync import recv_exact, serve_sync
+from .adb_sync import serve_sync
+from .adb_wire import FEATURES, SERVER_VERSION, UNAUTHORIZED, block, device_listing, fail, okay, read_request
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .replay import Reply
 from .server import BackgroundServer, FaceServerMixIn
-from .u2_rpc import U2Server
+from .u2_rpc import CRASH_AT_START_OUTPUT, U2Server
 
-__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone"]
+__all__ = [
+    "ADB_STATES",
+    "FEATURES",
+    "SERVER_VERSION",
+    "U2_JAR",
+    "UNAUTHORIZED",
+    "AdbFace",
+    "AdbState",
+    "Phone",
+]
 
 AdbState = Literal["device", "offline", "unauthorized"]
 ADB_STATES: tuple[str, ...] = ("device", "offline", "unauthorized")
 U2_JAR = "/data/local/tmp/u2.jar"
 U2_PORT = 9008
-SERVER_VERSION = 41
-FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
-UNAUTHORIZED = (
-    "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n"
-    "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
-)
-# What app_process prints when the uiautomator2 server cannot start on a ROM that lacks a native
-# library it needs. The shape (the server's start line, then the Java exception app_process dies
-# with) follows issue 31's report of a custom ROM's UnsatisfiedLinkError; the library named here is
-# ours: no full capture was found.
-U2_CRASH_AT_START = (
-    b"[server] INFO: [UiAutomator2Server] Starting Server\n"
-    b'java.lang.UnsatisfiedLinkError: dlopen failed: library "libandroid_runtime_ext.so" not found\n'
-    b"\tat java.lang.Runtime.loadLibrary0(Runtime.java:1082)\n"
-    b"\tat com.wetest.uia2.Main.main(Main.java:31)\n"
-)
-_MAX_REQUEST = 0xFFFF
 _HOST_SERVICES = frozenset(
     {"version", "devices", "devices-l", "kill", "track-devices", "list-forward", "killforward-all"}
 )
@@ -97,33 +90,6 @@ class Phone:
     @property
     def serial(self) -> str:
         return self.device.device_id
-
-
-def _read_request(sock: socket.socket) -> str | None:
-    head = recv_exact(sock, 4)
-    if head is None:
-        return None
-    try:
-        length = int(head.decode("ascii"), 16)
-    except (UnicodeDecodeError, ValueError):
-        return None
-    if not 0 < length <= _MAX_REQUEST:
-        return None
-    body = recv_exact(sock, length)
-    return None if body is None else body.decode("utf-8", errors="replace")
-
-
-def _block(text: str) -> bytes:
-    data = text.encode("utf-8")
-    return f"{len(data):04x}".encode("ascii") + data
-
-
-def _okay(text: str | None = None) -> bytes:
-    return b"OKAY" + (_block(text) if text is not None else b"")
-
-
-def _fail(text: str) -> bytes:
-    return b"FAIL" + _block(text)
 
 
 class _AdbTcpServer(FaceServerMixIn, socketserver.ThreadingTCPServer):
@@ -287,11 +253,11 @@ class AdbFace:
         """Serve host requests, then at most one device service after a transport switch."""
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as adb's own sockets
-            request = _read_request(sock)
+            request = read_request(sock)
             phone = self._host_request(sock, request) if request is not None else None
             if phone is None:
                 return
-            request = _read_request(sock)
+            request = read_request(sock)
             if request is not None:
                 self._device_request(sock, phone, request)
         except OSError:
@@ -303,7 +269,7 @@ class AdbFace:
         if starts and fault is Fault.NONE and any(p.u2.crash_on_start for p in self.phones):
             fault = Fault.CRASH_AT_START  # the server crashed at start before and still does
         if fault is Fault.CRASH_AT_START and starts:
-            sock.sendall(b"OKAY" + U2_CRASH_AT_START)
+            sock.sendall(b"OKAY" + CRASH_AT_START_OUTPUT)
             return True
         if self._act(sock, fault):
             return True
@@ -320,87 +286,37 @@ class AdbFace:
         service = request.removeprefix("host:") if request.startswith("host:") else None
         if service is None:
             self.decide("adb:unknown")
-            sock.sendall(_fail(f"unknown host service '{request[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{request[:80]}'"))
             return None
         if service.startswith(("tport:", "transport")):
             return self._transport(sock, service)
         if service.startswith(("disconnect:", "wait-for-")):
-            self._host_misc(sock, None, service)
+            host_misc(self, sock, None, service)
             return None
         if service not in _HOST_SERVICES:
             self.decide("adb:unknown")
-            sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{service[:80]}'"))
             return None
-        if self._route_fault(sock, f"adb:host:{service}", _okay("")):
+        if self._route_fault(sock, f"adb:host:{service}", okay("")):
             return None
         if service == "version":
-            sock.sendall(_okay(f"{SERVER_VERSION:04x}"))
+            sock.sendall(okay(f"{SERVER_VERSION:04x}"))
         elif service == "kill":
             sock.sendall(b"OKAY")
         elif service == "list-forward":
-            sock.sendall(_okay(self.forwards.listing(None)))
+            sock.sendall(okay(self.forwards.listing(None)))
         elif service == "killforward-all":
             self.forwards.kill(None)
             sock.sendall(b"OKAY")
         elif service == "track-devices":
-            self._track(sock)
+            track_devices(self, sock)
         else:
-            sock.sendall(_okay(self._listing(long=service == "devices-l")))
+            sock.sendall(okay(self.listing(long=service == "devices-l")))
         return None
 
-    def _track(self, sock: socket.socket) -> None:
-        """``host:track-devices``: the list now, and again each time it changes."""
-        sent = self._listing(long=False)
-        sock.sendall(_okay(sent))
-        sock.settimeout(0.1)
-        while not self.stopped.is_set():
-            try:
-                if sock.recv(1) == b"":
-                    return
-            except TimeoutError:
-                pass
-            now = self._listing(long=False)
-            if now != sent:
-                sock.sendall(_block(now))
-                sent = now
-
-    def _host_misc(self, sock: socket.socket, serial: str | None, service: str) -> bool:
-        """``disconnect:`` and ``wait-for-*``, and with a serial the forwards; False if not one."""
-        if service.startswith("disconnect:"):
-            self.decide("adb:host:disconnect")
-            address = service.removeprefix("disconnect:")
-            sock.sendall(_fail(f"no such device '{address}'"))
-            return True
-        if service.startswith("wait-for-"):
-            self.decide("adb:host:wait-for")
-            sock.sendall(b"OKAY")
-
-            def still() -> bool:
-                try:
-                    sock.settimeout(0.01)
-                    return sock.recv(1, socket.MSG_PEEK) != b""
-                except TimeoutError:
-                    return True
-                except OSError:
-                    return False
-
-            if wait_for(self, serial, service, still):
-                sock.sendall(b"OKAY")
-            return True
-        return False
-
-    def _listing(self, *, long: bool) -> str:
-        lines = []
-        for phone in self.phones:
-            if not long:
-                lines.append(f"{phone.serial}\t{phone.state}\n")
-                continue
-            extra = ""
-            if phone.state == "device":
-                model = "".join(c if c.isalnum() else "_" for c in phone.device.model)
-                extra = f" product:{phone.device.model} model:{model} device:emu64x"
-            lines.append(f"{phone.serial:<22} {phone.state}{extra} transport_id:{phone.transport_id}\n")
-        return "".join(lines)
+    def listing(self, *, long: bool) -> str:
+        """``host:devices`` (``long``: ``host:devices-l``) for the phones served."""
+        return device_listing(self.phones, long=long)
 
     def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
         phones = self.phones
@@ -437,14 +353,14 @@ class AdbFace:
             try:
                 transport_id = int(service.removeprefix("transport-id:"))
             except ValueError:
-                sock.sendall(_fail("invalid transport id"))
+                sock.sendall(fail("invalid transport id"))
                 return None
         elif service not in ("tport:any", "transport-any", "tport:usb", "transport-usb"):
-            sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{service[:80]}'"))
             return None
         phone, error = self._select(serial, transport_id)
         if phone is None:
-            sock.sendall(_fail(error))
+            sock.sendall(fail(error))
             return None
         reply = b"OKAY" + (struct.pack("<Q", phone.transport_id) if service.startswith("tport:") else b"")
         sock.sendall(reply)
@@ -456,10 +372,10 @@ class AdbFace:
             target, query = split_host_serial(rest)
         else:
             target, _, query = rest.partition(":")
-        if prefix == "host-serial" and self._host_misc(sock, target, query):
+        if prefix == "host-serial" and host_misc(self, sock, target, query):
             return
         route = f"adb:{prefix}:{query.split(':', 1)[0]}"
-        if self._route_fault(sock, route, _okay("")):
+        if self._route_fault(sock, route, okay("")):
             return
         if prefix == "host-serial":
             phone, error = self._select(target, None)
@@ -467,15 +383,15 @@ class AdbFace:
             try:
                 phone, error = self._select(None, int(target))
             except ValueError:
-                sock.sendall(_fail("invalid transport id"))
+                sock.sendall(fail("invalid transport id"))
                 return
         if query == "get-state" and phone is None and error != "more than one device/emulator":
             known = [p for p in self.phones if p.serial == target]
             if known:
-                sock.sendall(_okay(known[0].state))
+                sock.sendall(okay(known[0].state))
                 return
         if phone is None:
-            sock.sendall(_fail(error))
+            sock.sendall(fail(error))
             return
         answers = {
             "features": FEATURES,
@@ -484,21 +400,21 @@ class AdbFace:
             "get-devpath": "unknown",
         }
         if query == "list-forward":
-            sock.sendall(_okay(self.forwards.listing(phone.serial)))
+            sock.sendall(okay(self.forwards.listing(phone.serial)))
             return
         if query.startswith("forward:"):
             ok, answer = self.forwards.add(phone, query.removeprefix("forward:"))
-            sock.sendall(b"OKAY" + (b"OKAY" + (_block(answer) if answer else b"") if ok else _fail(answer)))
+            sock.sendall(b"OKAY" + (b"OKAY" + (block(answer) if answer else b"") if ok else fail(answer)))
             return
         if query.startswith("killforward"):
             local = query.removeprefix("killforward:") if query.startswith("killforward:") else None
             found = self.forwards.kill(local)
-            sock.sendall(b"OKAY" if found else _fail(f"listener '{local}' not found"))
+            sock.sendall(b"OKAY" if found else fail(f"listener '{local}' not found"))
             return
         if query not in answers:
-            sock.sendall(_fail(f"unknown host service '{query[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{query[:80]}'"))
             return
-        sock.sendall(_okay(answers[query]))
+        sock.sendall(okay(answers[query]))
 
     # --- device services --------------------------------------------------------------------
 
@@ -511,7 +427,7 @@ class AdbFace:
             if self._route_fault(sock, f"adb:tcp:{port}", b"OKAY"):
                 return
             if port != str(U2_PORT) or not phone.u2.running:
-                sock.sendall(_fail("closed"))
+                sock.sendall(fail("closed"))
                 return
             sock.sendall(b"OKAY")
             phone.u2.serve(sock)
@@ -524,9 +440,9 @@ class AdbFace:
             self.decide("adb:reverse")
             ok, listing = self.forwards.reverse_command(phone, request.removeprefix("reverse:"))
             if not ok:
-                sock.sendall(b"OKAY" + _fail(listing or "error"))
+                sock.sendall(b"OKAY" + fail(listing or "error"))
             elif listing is not None:
-                sock.sendall(b"OKAY" + _okay(listing)[4:])
+                sock.sendall(b"OKAY" + okay(listing)[4:])
             else:
                 sock.sendall(b"OKAYOKAY")
         elif request == "framebuffer:":
@@ -535,7 +451,7 @@ class AdbFace:
             sock.sendall(b"OKAY" + framebuffer(phone))
         else:
             self.decide("adb:unknown")
-            sock.sendall(_fail("closed"))
+            sock.sendall(fail("closed"))
 
     def _shell(self, sock: socket.socket, phone: Phone, command: str, *, v2: bool) -> None:
         name = command_name(command) if command.strip() else "sh"
@@ -543,10 +459,10 @@ class AdbFace:
         if self._route_fault(sock, f"adb:{kind}:{name}", b"OKAY"):
             return
         if not command.strip():
-            sock.sendall(_fail("closed"))  # an interactive shell is not simulated
+            sock.sendall(fail("closed"))  # an interactive shell is not simulated
             return
         if name == "app_process":
-            self._run_server(sock, phone)
+            phone.u2.run_on(sock)
             return
         if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
             stream_logcat(sock, phone.shell, self.stopped)
@@ -567,25 +483,3 @@ class AdbFace:
             packets += b"\x01" + struct.pack("<I", len(output)) + output
         packets += b"\x03" + struct.pack("<I", 1) + bytes([result.code & 0xFF])
         sock.sendall(packets)
-
-    def _run_server(self, sock: socket.socket, phone: Phone) -> None:
-        """``app_process … com.wetest.uia2.Main``: the server runs until this stream closes."""
-        if not phone.u2.launch(owner=sock):
-            sock.sendall(
-                b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"
-                b"java.lang.RuntimeException: Error while connecting UiAutomation\n"
-            )
-            return
-        try:
-            sock.sendall(b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n")
-            sock.settimeout(0.2)
-            while not self.stopped.is_set() and phone.u2.running:
-                try:
-                    if not sock.recv(1024):
-                        break
-                except TimeoutError:
-                    continue
-        except OSError:
-            pass
-        finally:
-            phone.u2.owner_gone(sock)

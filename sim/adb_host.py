@@ -33,10 +33,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .adb_wire import block, fail, okay
+
 if TYPE_CHECKING:
     from .adb_face import AdbFace, Phone
 
-__all__ = ["MAX_FORWARDS", "Forwards", "framebuffer", "split_host_serial", "wait_for"]
+__all__ = [
+    "MAX_FORWARDS",
+    "Forwards",
+    "framebuffer",
+    "host_misc",
+    "split_host_serial",
+    "track_devices",
+    "wait_for",
+]
 
 MAX_FORWARDS = 32
 _PREFIXES = ("usb:", "product:", "model:", "device:")
@@ -197,3 +207,46 @@ def framebuffer(phone: Phone) -> bytes:
         data = pixels.tobytes()
     header = struct.pack("<14I", 2, 32, 1, len(data), width, height, 0, 8, 16, 8, 8, 8, 24, 8)
     return header + data
+
+
+def track_devices(face: AdbFace, sock: socket.socket) -> None:
+    """``host:track-devices``: the list now, and again each time it changes."""
+    sent = face.listing(long=False)
+    sock.sendall(okay(sent))
+    sock.settimeout(0.1)
+    while not face.stopped.is_set():
+        try:
+            if sock.recv(1) == b"":
+                return
+        except TimeoutError:
+            pass
+        now = face.listing(long=False)
+        if now != sent:
+            sock.sendall(block(now))
+            sent = now
+
+
+def host_misc(face: AdbFace, sock: socket.socket, serial: str | None, service: str) -> bool:
+    """``disconnect:`` and ``wait-for-*``, and with a serial the forwards; False if not one."""
+    if service.startswith("disconnect:"):
+        face.decide("adb:host:disconnect")
+        address = service.removeprefix("disconnect:")
+        sock.sendall(fail(f"no such device '{address}'"))
+        return True
+    if service.startswith("wait-for-"):
+        face.decide("adb:host:wait-for")
+        sock.sendall(b"OKAY")
+
+        def still() -> bool:
+            try:
+                sock.settimeout(0.01)
+                return sock.recv(1, socket.MSG_PEEK) != b""
+            except TimeoutError:
+                return True
+            except OSError:
+                return False
+
+        if wait_for(face, serial, service, still):
+            sock.sendall(b"OKAY")
+        return True
+    return False

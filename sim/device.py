@@ -23,21 +23,18 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from urllib.parse import urlsplit
 
 from ..core.apps import SPRINGBOARD
-from ..core.errors import AppLaunchFailed, AppNotInstalled, StepArgumentError
+from ..core.errors import AppNotInstalled, StepArgumentError
 from ..core.models import Platform
 from . import layout
 from .app_run import AppRun
 from .catalog import (
     ANDROID_LAUNCHER,
-    DEMO_PASSWORD,
-    DEMO_USER,
-    SIGNING_IN,
     AppSpec,
     catalog,
 )
+from .device_extras import DeviceExtras
 from .nodes import SimNode
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
@@ -64,12 +61,10 @@ WINDOW_SIZES: dict[str, tuple[int, int]] = {"android": (1080, 2400), "ios": (390
 # 390x844-point window is a 1170x2532-pixel screenshot.
 SCREEN_SCALES: dict[str, float] = {"android": 1.0, "ios": 3.0}
 ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"})
-# UILongPressGestureRecognizer's and SwiftUI onLongPressGesture's default minimumPressDuration (s).
-LONG_PRESS = 0.5
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
 
-class SimDevice:
+class SimDevice(DeviceExtras):
     """A phone in memory. Thread-safe; every public method takes the device lock."""
 
     def __init__(
@@ -219,12 +214,6 @@ class SimDevice:
                 )
             return run.screen.activity
 
-    def hold(self, seconds: float, *, limit: float = 60.0) -> None:
-        """Let a gesture take its time: ``seconds`` (at most ``limit``) on a device whose timing
-        plays gestures, nothing on an instant one. Called without the device lock."""
-        if self.timing.gestures and seconds > 0:
-            time.sleep(min(seconds, limit))
-
     def transition_left(self) -> float:
         """Seconds until the screen showing during a transition gives way to the new one (0: none)."""
         with self._lock:
@@ -256,11 +245,6 @@ class SimDevice:
             if run is None or run.prompt is None:
                 return None
             return run.spec.app_id, run.prompt
-
-    def pid_of(self, app_id: str) -> int | None:
-        """The process id of a running app (None when it does not run)."""
-        with self._lock:
-            return self._pids.get(app_id)
 
     def task_id(self, app_id: str) -> int:
         """The task id Android gives a running app (stable while it runs), as ``dumpsys`` shows it."""
@@ -325,18 +309,6 @@ class SimDevice:
             self._foreground = app_id
             self.changes += 1
 
-    def start_activity(self, app_id: str, activity: str) -> None:
-        """Start ``app_id`` on the screen its ``activity`` (``.Name`` or the full class) shows."""
-        full = app_id + activity if activity.startswith(".") else activity
-        with self._lock, self._changing():
-            self.launch(app_id)
-            run = self._running[app_id]
-            screen = next((n for n, sc in run.spec.screens.items() if sc.activity == full), None)
-            if screen is not None and run.stack[-1] != screen:
-                run.stack[:] = [run.spec.start] if screen == run.spec.start else [run.spec.start, screen]
-                run.focused, run.alert = None, None
-                self.changes += 1
-
     def terminate(self, app_id: str) -> bool:
         """Stop ``app_id``; True if it was running. The home screen shows at once if it was in front
         (a stopped app's window goes with it: no transition shows it)."""
@@ -357,41 +329,6 @@ class SimDevice:
             self.terminate(app_id)
             self._data.pop(app_id, None)
             self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
-
-    def reset_permissions(self, app_id: str) -> None:
-        """Forget what the user answered ``app_id``'s permission prompts: it asks again next launch."""
-        with self._lock:
-            self._asked.discard(app_id)
-
-    def open_link(self, url: str, app_id: str | None = None) -> str:
-        """Open ``url`` in the app that handles its scheme (``app_id`` when given); returns that app.
-        ``scheme://SCREEN`` opens the app on that screen (a signed-in user asking for the start screen
-        gets the signed-in one, as apps redirect). ``AppLaunchFailed`` when no app opens it."""
-        with self._lock:
-            parts = urlsplit(url)
-            scheme = parts.scheme.lower()
-            handlers = [a for a, spec in self.apps.items() if scheme in spec.schemes]
-            if app_id is not None:
-                handlers = [a for a in handlers if a == app_id]
-            if not handlers:
-                raise AppLaunchFailed(
-                    f"no app on {self.device_id} opens {url}"
-                    + (f" (not {app_id})" if app_id is not None else ""),
-                    app_id=app_id,
-                    hint="the simulated apps open amcdemo://login (the demo app)"
-                    + ("; Safari opens http(s) links" if self.platform == "ios" else ""),
-                )
-            target = handlers[0]
-            with self._changing():
-                self.launch(target)
-                run = self._running[target]
-                screen = parts.netloc or parts.path.strip("/")
-                if screen == run.spec.start and run.user is not None and run.spec.signed_in_screen:
-                    screen = run.spec.signed_in_screen  # a signed-in user is not shown the sign-in page
-                if screen in run.spec.screens and screen != SIGNING_IN and run.stack[-1] != screen:
-                    run.stack[:] = [run.spec.start] if screen == run.spec.start else [run.spec.start, screen]
-                    run.focused, run.alert = None, None
-            return target
 
     def home(self) -> None:
         with self._lock, self._changing():
@@ -419,53 +356,6 @@ class SimDevice:
                 return None  # a system prompt is modal: nothing under it takes the tap
             self._apply(node.ref)
             return node.ref
-
-    def long_press(self, x: float, y: float, seconds: float = 1.0) -> str | None:
-        """Touch and hold at a point for ``seconds``: from :data:`LONG_PRESS` on, a widget with a
-        long-press action shows its alert; anything else takes it as a tap (a button fires when the
-        finger lifts). Returns what was hit."""
-        if seconds < LONG_PRESS:
-            return self.tap(x, y)
-        return self._gesture(x, y, "on_long_press")
-
-    def double_tap(self, x: float, y: float) -> str | None:
-        """Two taps in quick succession: a widget with a double-tap action shows its alert; anything
-        else gets two taps. Returns what the second hit."""
-        self.tap(x, y)
-        return self.second_tap(x, y)
-
-    def second_tap(self, x: float, y: float) -> str | None:
-        """The second tap of a double tap (the first was a tap)."""
-        return self._gesture(x, y, "on_double_tap")
-
-    # --- system UI: the shade, toasts, the screen's power ----------------------------------
-
-    def open_shade(self, kind: str) -> bool:
-        """Pull the notification shade down (``notifications`` or ``quick_settings``)."""
-        with self._lock:
-            self.shade = kind
-            self.changes += 1
-        return True
-
-    def set_screen(self, on: bool) -> None:
-        with self._lock:
-            self.screen_on = on
-            self.changes += 1
-
-    def show_toast(self, text: str) -> None:
-        with self._lock:
-            self._toast = (text, self._clock())
-
-    def last_toast(self, within: float) -> str | None:
-        """The last toast's text if it was shown less than ``within`` seconds ago."""
-        with self._lock:
-            if self._toast is None or self._clock() - self._toast[1] > within:
-                return None
-            return self._toast[0]
-
-    def clear_toast(self) -> None:
-        with self._lock:
-            self._toast = None
 
     def _gesture(self, x: float, y: float, kind: str) -> str | None:
         with self._lock:
@@ -589,52 +479,3 @@ class SimDevice:
                 run.values[run.focused] = run.values.get(run.focused, "") + arg
         elif kind == "widget" and run is not None:
             self._widget(run, arg)
-
-    def _signed_in(self, run: AppRun, user: str, password: str) -> None:
-        """The end of a sign-in: the welcome screen, or the failure alert."""
-        if run.stack[-1] == SIGNING_IN:
-            run.stack.pop()
-        if user == DEMO_USER and password == DEMO_PASSWORD:
-            run.user = user
-            run.values.clear()
-            run.stack.append("welcome")
-            if run.spec.signed_in_screen is not None:
-                self._data.setdefault(run.spec.app_id, {})["user"] = user
-        else:
-            run.alert = ("Sign-in failed", "Invalid username or password.")
-        self.changes += 1
-
-    def _widget(self, run: AppRun, key: str) -> None:
-        widget = next((w for w in run.screen.widgets if w.key == key), None)
-        if widget is None or not widget.enabled:
-            return
-        if widget.role in ("field", "secure_field"):
-            run.focused = widget.key
-            return
-        run.focused = None
-        if widget.action == "toggle":
-            run.switches[widget.key] = not run.switch_on(widget)
-        elif widget.action == "login":
-            user, password = run.values.get("username", ""), run.values.get("password", "")
-            if self.timing.sign_in > 0:
-                run.stack.append(SIGNING_IN)
-            self._later(self.timing.sign_in, lambda: self._signed_in(run, user, password))
-        elif widget.action == "alert" and widget.alert is not None:
-            run.show(widget.alert)
-        elif widget.action == "toast" and widget.toast is not None:
-            self._toast = (widget.toast, self._clock())
-        elif widget.action == "clear" and widget.target is not None:
-            run.values[widget.target] = ""
-        elif widget.action == "sum" and widget.target is not None:
-            numbers = [run.values.get(key, "").strip() for key in widget.sums]
-            total = sum(int(n) for n in numbers if n.lstrip("-").isdigit())
-            run.values[widget.target] = str(total)
-        elif widget.action == "logout":
-            run.user = None
-            self._data.pop(run.spec.app_id, None)
-            run.stack[:] = [run.spec.start]
-        if widget.goto is not None:
-            if widget.goto in run.stack:
-                del run.stack[run.stack.index(widget.goto) + 1 :]
-            else:
-                run.stack.append(widget.goto)

@@ -257,12 +257,13 @@ class U2Methods:
         return True
 
     def drag_to(self, selector: Any, *rest: Any) -> bool:
-        start = self.must_find(selector).bounds.center
+        start: tuple[float, float] = self.must_find(selector).bounds.center
+        end: tuple[float, float]
         if rest and isinstance(rest[0], Mapping | str):
             end, steps = self.must_find(rest[0]).bounds.center, rest[1] if len(rest) > 1 else 100
         else:
             end, steps = (float(rest[0]), float(rest[1])), rest[2] if len(rest) > 2 else 100
-        return self.swipe(*start, *end, steps=int(steps))
+        return self.swipe(start[0], start[1], end[0], end[1], int(steps))
 
     def pinch(self, selector: Any, percent: int = 100, steps: int = 50) -> bool:
         # A two-finger gesture on the object; no simulated screen zooms, so nothing else changes.

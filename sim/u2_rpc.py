@@ -35,8 +35,18 @@ from .render_android import render_hierarchy
 from .u2_methods import U2Methods
 from .u2_selector import RpcError, obj_info
 
-__all__ = ["RpcError", "U2Server", "sdk_int"]
+__all__ = ["CRASH_AT_START_OUTPUT", "RpcError", "U2Server", "sdk_int"]
 
+# What app_process prints when the uiautomator2 server cannot start on a ROM that lacks a native
+# library it needs. The shape (the server's start line, then the Java exception app_process dies
+# with) follows issue 31's report of a custom ROM's UnsatisfiedLinkError; the library named here is
+# ours: no full capture was found.
+CRASH_AT_START_OUTPUT = (
+    b"[server] INFO: [UiAutomator2Server] Starting Server\n"
+    b'java.lang.UnsatisfiedLinkError: dlopen failed: library "libandroid_runtime_ext.so" not found\n'
+    b"\tat java.lang.Runtime.loadLibrary0(Runtime.java:1082)\n"
+    b"\tat com.wetest.uia2.Main.main(Main.java:31)\n"
+)
 _MAX_HEADER_BYTES = 64 * 1024
 _MAX_BODY_BYTES = 4 * 1024 * 1024
 _NOT_CONNECTED = (
@@ -176,6 +186,29 @@ class U2Server:
             self.launches += 1
             self.pid = 9000 + 37 * self.launches  # each start of app_process is a new process
             return True
+
+    def run_on(self, sock: socket.socket) -> None:
+        """``app_process … com.wetest.uia2.Main`` on an adb shell stream: the server runs until that
+        stream closes (or the face stops); a dead server prints the start failure and exits."""
+        if not self.launch(owner=sock):
+            sock.sendall(
+                b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"
+                b"java.lang.RuntimeException: Error while connecting UiAutomation\n"
+            )
+            return
+        try:
+            sock.sendall(b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n")
+            sock.settimeout(0.2)
+            while not self.stopped.is_set() and self.running:
+                try:
+                    if not sock.recv(1024):
+                        break
+                except TimeoutError:
+                    continue
+        except OSError:
+            pass
+        finally:
+            self.owner_gone(sock)
 
     def owner_gone(self, owner: object) -> None:
         """The stream that launched the server closed: the process ends with it."""

@@ -24,9 +24,11 @@ from .wda_query import QueryError, find
 
 if TYPE_CHECKING:
     from .wda_face import WdaFace
-    from .wda_routes import Request
+    from .wda_routes import Handler, Request
 
 __all__ = [
+    "GESTURES",
+    "GESTURE_NAMES",
     "MAX_HOLD",
     "accessibility_container",
     "accessible",
@@ -37,6 +39,7 @@ __all__ = [
     "element_screenshot",
     "find_under",
     "force_touch",
+    "keyboard_input",
     "noop_gesture",
     "picker_select",
     "press_and_drag",
@@ -367,3 +370,37 @@ def active_element(face: WdaFace, req: Request) -> Any:
     if not focused:
         raise WdaError("no such element", "unable to find an element", 404)
     return face.cache(focused[:1])[0]
+
+
+def keyboard_input(face: WdaFace, req: Request) -> Any:
+    """``handleKeyboardInput``: ``keys`` (strings, or ``{"key", "modifierFlags"}`` objects) typed
+    into the element after it takes focus."""
+    keys = req.body.get("keys")
+    if not isinstance(keys, list):
+        raise _errors().invalid_argument("'keys' must be an array")
+    text = "".join(
+        k if isinstance(k, str) else str(k.get("key", "")) for k in keys if isinstance(k, str | dict)
+    )
+    return set_value(face, Request(req.method, req.path, req.sid, req.query, {"value": text}, req.params))
+
+
+# The gestures WDA routes both on an element (/wda/element/:uuid/NAME) and on the app (/wda/NAME);
+# scrollTo and (from 6.0.0) the element tap only on an element.
+GESTURES: dict[str, Handler] = {
+    "swipe": swipe,
+    "pinch": noop_gesture,
+    "rotate": noop_gesture,
+    "doubleTap": double_tap,
+    "twoFingerTap": noop_gesture,
+    "tapWithNumberOfTaps": tap_with_taps,
+    "touchAndHold": touch_and_hold,
+    "scroll": scroll,
+    "scrollTo": scroll_to,
+    "dragfromtoforduration": drag,
+    "pressAndDragWithVelocity": press_and_drag,
+    "forceTouch": force_touch,
+    "tap": tap,
+}
+
+
+GESTURE_NAMES = {"dragfromtoforduration": "drag"}  # the route names requests are counted by

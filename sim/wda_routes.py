@@ -312,41 +312,7 @@ def _settings(face: WdaFace, req: Request) -> Any:
     return dict(face.settings)
 
 
-def _keyboard_input(face: WdaFace, req: Request) -> Any:
-    """``handleKeyboardInput``: ``keys`` (strings, or ``{"key", "modifierFlags"}`` objects) typed
-    into the element after it takes focus."""
-    keys = req.body.get("keys")
-    if not isinstance(keys, list):
-        raise invalid_argument("'keys' must be an array")
-    text = "".join(
-        k if isinstance(k, str) else str(k.get("key", "")) for k in keys if isinstance(k, str | dict)
-    )
-    return gestures.set_value(
-        face, Request(req.method, req.path, req.sid, req.query, {"value": text}, req.params)
-    )
-
-
 _UUID = "(?P<uuid>[^/]+)"
-# The gestures WDA routes both on an element (/wda/element/:uuid/NAME) and on the app (/wda/NAME);
-# scrollTo and (from 6.0.0) the element tap only on an element.
-_GESTURES: dict[str, Handler] = {
-    "swipe": gestures.swipe,
-    "pinch": gestures.noop_gesture,
-    "rotate": gestures.noop_gesture,
-    "doubleTap": gestures.double_tap,
-    "twoFingerTap": gestures.noop_gesture,
-    "tapWithNumberOfTaps": gestures.tap_with_taps,
-    "touchAndHold": gestures.touch_and_hold,
-    "scroll": gestures.scroll,
-    "scrollTo": gestures.scroll_to,
-    "dragfromtoforduration": gestures.drag,
-    "pressAndDragWithVelocity": gestures.press_and_drag,
-    "forceTouch": gestures.force_touch,
-    "tap": gestures.tap,
-}
-
-
-_GESTURE_NAMES = {"dragfromtoforduration": "drag"}  # the route names requests are counted by
 
 
 def _r(name: str, method: str, path: str, session: SessionMode, handler: Handler) -> Route:
@@ -452,15 +418,21 @@ ROUTES: tuple[Route, ...] = (
     ),
     *(
         _r(name, "POST", path, "required", handler)
-        for gesture, handler in _GESTURES.items()
+        for gesture, handler in gestures.GESTURES.items()
         for name, path in (
-            (_GESTURE_NAMES.get(gesture, gesture), f"/wda/{gesture}"),
+            (gestures.GESTURE_NAMES.get(gesture, gesture), f"/wda/{gesture}"),
             (f"element.{gesture}", f"/wda/element/{_UUID}/{gesture}"),
         )
         if gesture not in ("scrollTo", "tap") or name.startswith("element.")
     ),
     _r("pickerwheel.select", "POST", f"/wda/pickerwheel/{_UUID}/select", "required", gestures.picker_select),
-    _r("element.keyboardInput", "POST", f"/wda/element/{_UUID}/keyboardInput", "required", _keyboard_input),
+    _r(
+        "element.keyboardInput",
+        "POST",
+        f"/wda/element/{_UUID}/keyboardInput",
+        "required",
+        gestures.keyboard_input,
+    ),
     # FBFindElementCommands
     _r("element.element", "POST", f"/element/{_UUID}/element", "required", gestures.find_under(single=True)),
     _r(
