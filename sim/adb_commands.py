@@ -69,6 +69,7 @@ class PhoneCommands:
             "ifconfig": self.ifconfig,
             "ip": self.ip,
             "which": self.which,
+            "sh": self.sh,
         }
 
     def _ok(self, text: str, code: int = 0) -> ShellResult:
@@ -223,6 +224,12 @@ class PhoneCommands:
                 "    inet 10.0.2.16/24 brd 10.0.2.255 scope global wlan0\n"
             )
         return self._ok("")
+
+    def sh(self, argv: list[str]) -> ShellResult:
+        """``sh -c COMMAND``: the command line run by this shell (a script file is streamed by the face)."""
+        if argv[1:2] == ["-c"] and len(argv) > 2:
+            return self.shell.run(argv[2])
+        return self._ok("/system/bin/sh: interactive shells are not simulated\n", 1)
 
     def which(self, argv: list[str]) -> ShellResult:
         known = set(self.shell.programs())

@@ -467,7 +467,7 @@ class AdbFace:
         if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
             stream_logcat(sock, phone.shell, self.stopped)
             return
-        if name == "sh" and command.split()[1:2]:
+        if name == "sh" and command.split()[1:2] and not command.split()[1].startswith("-"):
             stream_script(sock, phone.shell, command, self.stopped)
             return
         sock.sendall(b"OKAY")  # adbd accepts the stream before the command runs
