@@ -20,13 +20,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+from amc.agent.mcp_server import build_server
+from amc.agent.prompt import request_messages
+from amc.agent.service import DeviceService
+from amc.agent.tools import DONE, action_tools, openai_tools
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.simulated import SimDriver
-from amc.runtime.agent.mcp_server import build_server
-from amc.runtime.agent.prompt import request_messages
-from amc.runtime.agent.service import DeviceService
-from amc.runtime.agent.tools import DONE, action_tools, openai_tools
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import open_session
 from amc.semantic.enricher import DefaultEnricher
@@ -159,7 +159,7 @@ def _history(world_model: WorldModel, observation: Observation, n: int) -> list[
             expected_outcome="the Network & internet page",
         )
         result = StepResult(success=True, output={"x": 504, "y": 275})
-        world_model.observe(observation, step, result)
+        world_model.observe(observation.scene, observation.semantic, step, result)
         records.append(StepRecord(i, step, result, observation.page, observation.foreground_app))
     return records
 
@@ -174,7 +174,7 @@ def _request_rows(platform: str, app: str | None, label: str) -> list[list[objec
     rows: list[list[object]] = []
     for history in (0, 10):
         model = WorldModel()
-        model.see(observation)
+        model.see(observation.scene, observation.semantic)
         steps = _history(model, observation, history)
         times: list[float] = []
         messages = request_messages(goal="warm", observation=observation, world=model.state, steps=steps)

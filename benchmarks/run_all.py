@@ -17,7 +17,6 @@ runs the chosen suites N times in a row and ends with the agreement table of
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -32,12 +31,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 # Like the tests: never start or reach a real adb server while the faces are up.
-os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/false")
-os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
-os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 
 from benchmarks.agree import agreement, render  # noqa: E402
-from benchmarks.common import Table, machine, warm_up  # noqa: E402
+from benchmarks.common import Table, keep_off_real_adb, machine, warm_up  # noqa: E402
 
 __all__ = ["README", "SUITES", "main"]
 
@@ -173,6 +169,7 @@ def _one_run(chosen: Sequence[str], quick: bool, label: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_off_real_adb()
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="everything small: a smoke run")
     parser.add_argument("--write", action="store_true", help="replace the results section of the README")

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from amc.drivers.simulated import SimDriver
-from amc.runtime.flows import FlowPlanner, load_flow
+from amc.flows import FlowPlanner, load_flow
 from amc.runtime.recording import ScreenshotPolicy, TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
 from amc.sim.device import SimDevice

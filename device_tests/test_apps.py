@@ -10,8 +10,8 @@ import pytest
 from amc.core.apps import is_home_screen
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
+from amc.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.context import TaskContext
-from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.task import TaskStatus
 
 from device_tests.support import MISSING_APP, page_of, wait_for_foreground, wait_for_scene

@@ -9,9 +9,9 @@ from amc.core.errors import TargetNotFound
 from amc.core.models import PlannedStep
 from amc.core.selectors import tap_point
 from amc.core.steps import StepRecord
+from amc.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
-from amc.runtime.pytest_plugin import AppIds, RunnerFactory, TrackedDriver
 from amc.runtime.task import TaskStatus
 from PIL import Image
 

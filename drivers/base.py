@@ -32,8 +32,9 @@ __all__ = [
     "timeout_seconds",
 ]
 
-# Key names every driver accepts for press(); a backend may accept more.
-KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down")
+# The key names press() takes, on every backend. An adapter that cannot press one of them (iOS has
+# no back, menu or recent key) raises StepArgumentError naming the keys it can press.
+KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
 
 # Bounds every backend shares, in seconds, checked by the functions below and nowhere else.
 MAX_TIMEOUT = 3600.0  # one request, an app coming to the front, an automation server starting

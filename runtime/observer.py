@@ -3,15 +3,17 @@
 Every observation of a task goes through its :class:`Observer`: the look before the first plan,
 the look after each step, and every poll of a waiting step (``wait_for``, the asserts). Each look
 is one ``Driver.observe()`` (repeated on a transient device error, at most ``retries`` times),
-enriched once into an :class:`~amc.semantic.Observation`, shown to the world model (which keeps
-the observed app, the page and the overlay current) and kept as ``latest``, the screen the next
-step's selectors resolve against.
+enriched once into an :class:`~amc.semantic.Observation`, recorded in the task's
+:class:`~amc.runtime.context.TaskContext` (which owns the first and latest looks, their count and
+the recent scenes: ``latest`` is the screen the next step's selectors resolve against) and, for a
+look no step caused, shown to the world model (which keeps the observed app, the page and the
+overlay current).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import time
 
 from ..core.errors import HarnessError
 from ..drivers.base import Driver
@@ -19,6 +21,7 @@ from ..semantic.enricher import Enricher, enrich_scene
 from ..semantic.models import Observation
 from ..world.model import WorldModel
 from ..world.models import WorldState
+from .context import TaskContext
 
 __all__ = ["Observer"]
 
@@ -26,38 +29,41 @@ log = logging.getLogger(__name__)
 
 
 class Observer:
-    """Observes ``driver`` for one task. Builds nothing and asks nothing until ``observe()``.
-
-    ``on_observation`` (optional) is told of every observation, in order; the runner uses it to
-    count them. With no ``world_model`` the world is off and ``world`` is None.
-    """
+    """Observes ``driver`` for one task, recording each look in ``context`` (a fresh one when none
+    is given). Builds nothing and asks nothing until ``observe()``. The world model is the
+    context's (None: the world is off, and ``world`` is None)."""
 
     def __init__(
         self,
         driver: Driver,
+        context: TaskContext | None = None,
         *,
         enricher: Enricher | None = None,
-        world_model: WorldModel | None = None,
         retries: int = 1,
-        on_observation: Callable[[Observation], None] | None = None,
     ) -> None:
         self.driver = driver
+        self.context = context if context is not None else TaskContext(device_id=driver.device_id)
         self.enricher = enricher
-        self.world_model = world_model
         self.retries = retries
-        self._on_observation = on_observation
-        self._latest: Observation | None = None
-        self.count = 0
 
     @property
     def latest(self) -> Observation | None:
         """The last observation made, or None before the first."""
-        return self._latest
+        return self.context.latest
+
+    @property
+    def count(self) -> int:
+        """How many looks were made."""
+        return self.context.observations
+
+    @property
+    def world_model(self) -> WorldModel | None:
+        return self.context.world_model
 
     @property
     def world(self) -> WorldState | None:
         """The task's world as it stands, or None when the world model is off."""
-        return self.world_model.state if self.world_model is not None else None
+        return self.context.world
 
     def look(self) -> Observation:
         """One observation, enriched, not yet shown to the world model (the loop shows a step's own
@@ -74,15 +80,23 @@ class Observer:
                 log.warning("observe failed (%s: %s); retrying (%d/%d)", exc.kind, exc, attempt, self.retries)
         semantic = enrich_scene(scene, self.enricher) if self.enricher is not None else None
         observation = Observation(scene, semantic)
-        self._latest = observation
-        self.count += 1
-        if self._on_observation is not None:
-            self._on_observation(observation)
+        self.context.add_look(observation)
         return observation
+
+    def current_app(self) -> str | None:
+        """The app in front as the device says when asked (for a look whose page source does not
+        name it): one request."""
+        return self.driver.current_app()
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` between two looks."""
+        if seconds > 0:
+            time.sleep(seconds)
 
     def observe(self) -> Observation:
         """One observation that no step caused (a first look, a poll), shown to the world model."""
         observation = self.look()
-        if self.world_model is not None:
-            self.world_model.see(observation)
+        model = self.context.world_model
+        if model is not None:
+            model.see(observation.scene, observation.semantic)
         return observation

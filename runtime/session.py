@@ -86,42 +86,31 @@ class Session:
         self.driver = driver
         self.executor = executor or Executor(driver)
         self.step_retries = step_retries
-        self.context = TaskContext(goal=goal, device_id=driver.device_id, scene_history=scene_history)
+        self.context = TaskContext(
+            goal=goal, device_id=driver.device_id, scene_history=scene_history, world_model=world_model
+        )
         self.listeners: list[StepListener] = list(listeners)
         self._names: dict[str, str] = {}
-        context = self.context
-
-        def seen(observation: Observation) -> None:
-            if context.first is None:
-                context.first = observation
-            context.latest = observation
-            context.observations += 1
-
-        self.observer = Observer(
-            driver, enricher=enricher, world_model=world_model, retries=step_retries, on_observation=seen
-        )
-        context.world = self.observer.world
+        self.observer = Observer(driver, self.context, enricher=enricher, retries=step_retries)
 
     @property
     def world(self) -> WorldState | None:
         """The task's world as it stands (None when the world model is off)."""
-        return self.observer.world
+        return self.context.world
 
     @property
     def world_model(self) -> WorldModel | None:
-        return self.observer.world_model
+        return self.context.world_model
 
     @property
     def steps(self) -> Sequence[StepRecord]:
         """A read-only view of every step executed so far."""
-        return self.context.view
+        return self.context.steps
 
     def look(self) -> Observation:
         """A look that no step caused (a task's first look, an agent's ``observe``), shown to the
         world model. Raises the device's ``HarnessError`` after the observer's retries."""
-        observation = self.observer.observe()
-        self.context.world = self.observer.world
-        return observation
+        return self.observer.observe()
 
     def _execute(self, step: PlannedStep) -> StepResult:
         attempt = 0
@@ -152,15 +141,6 @@ class Session:
         self._names[name] = name
         return name
 
-    def _forget_old_scene(self) -> None:
-        """Keep full Scenes only on the last ``scene_history`` step records, so a long task grows by
-        its lean records alone, about 0.8 KiB per step (``benchmarks/world.py``; the run timeline
-        keeps every page source on disk)."""
-        steps = self.context.steps
-        old = len(steps) - self.context.scene_history - 1
-        if old >= 0 and steps[old].scene is not None:
-            steps[old] = dataclasses.replace(steps[old], scene=None)
-
     def run_step(self, step: PlannedStep) -> StepOutcome:
         """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
         device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
@@ -177,9 +157,6 @@ class Session:
                 observation = self.observer.look()
             except HarnessError as exc:
                 look_error = exc
-        if self.observer.world_model is not None:
-            self.observer.world_model.observe(observation, step, result)
-            self.context.world = self.observer.world
         record = StepRecord(
             index=len(self.context.steps),
             step=step,
@@ -188,8 +165,14 @@ class Session:
             foreground_app=self._shared(observation.foreground_app) if observation is not None else None,
             scene=observation.scene if observation is not None else None,
         )
-        self.context.steps.append(record)
-        self._forget_old_scene()
+        self.context.add_step_result(record)
+        # The design's hook: once per executed step, right after its result is recorded.
+        model = self.context.world_model
+        if model is not None:
+            if observation is not None:
+                model.observe(observation.scene, observation.semantic, step, result)
+            else:
+                model.observe(None, None, step, result)
         for listener in self.listeners:
             listener(record, self.context)
         return StepOutcome(record, observation, look_error)

@@ -5,8 +5,10 @@ first plan already knows the app and page in front), asks the planner for steps,
 at a time, observes again after each (that observation is both the step's outcome and the next
 plan's input) and folds each step into the task's WorldState. Every look goes through the task's
 one :class:`~amc.runtime.observer.Observer`, the polls of waiting steps included. The planner is
-handed the latest observation, the current frozen WorldState and a read-only view of the steps:
-nothing it can change. The loop's control flow is explicit and bounded:
+handed what its ``plan()`` names of: the latest Scene and Observation, the task's context (read
+only), the current frozen WorldState (``world=context.world``) and a read-only view of the steps
+(:mod:`amc.runtime.planner` has the two shapes): nothing it can change. The loop's control flow
+is explicit and bounded:
 
 - a step that fails with a transient device error (``DeviceTimeout``, ``SessionLost``) is run
   again up to ``step_retries`` times, and only when the action is safe to repeat;
@@ -37,7 +39,6 @@ from typing import Any
 
 from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError
 from ..core.models import PlannedStep
-from ..core.steps import StepRecord
 from ..drivers.base import Driver
 from ..semantic.enricher import DefaultEnricher, Enricher, semantic_enabled
 from ..semantic.models import Observation
@@ -46,7 +47,7 @@ from ..world.model import WorldModel
 from ..world.models import WorldState
 from .context import DEFAULT_SCENE_HISTORY, StepView, TaskContext
 from .executor import Executor
-from .planner import Planner
+from .planner import ObservingPlanner, Planner, planner_inputs
 from .session import Session, StepListener
 
 __all__ = ["StepListener", "TaskResult", "TaskRunner", "TaskRunnerConfig", "TaskStatus", "open_session"]
@@ -143,7 +144,7 @@ class TaskResult:
         return self.status is TaskStatus.SUCCEEDED
 
     @property
-    def steps(self) -> list[StepRecord]:
+    def steps(self) -> StepView:
         return self.context.steps
 
     @property
@@ -179,7 +180,7 @@ class TaskRunner:
     def __init__(
         self,
         driver: Driver,
-        planner: Planner,
+        planner: Planner | ObservingPlanner,
         executor: Executor | None = None,
         config: TaskRunnerConfig | None = None,
         world_model: WorldModel | None = None,
@@ -189,8 +190,9 @@ class TaskRunner:
     ) -> None:
         self.driver = driver
         self.planner = planner
+        self._inputs = planner_inputs(planner.plan)
         self.executor = executor or Executor(driver)
-        self.config = config or TaskRunnerConfig()
+        self.config = config or TaskRunnerConfig.from_env()
         self._world_model = world_model
         self.enricher: Enricher | None = enricher or (DefaultEnricher() if self.config.semantic else None)
         self.listeners: list[StepListener] = list(listeners)
@@ -211,10 +213,19 @@ class TaskRunner:
         )
 
     def _plan(
-        self, goal: str, observation: Observation, world: WorldState | None, view: StepView
+        self, goal: str, observation: Observation, context: TaskContext, start: int
     ) -> list[PlannedStep]:
+        view = context.read_only(start)
+        given: dict[str, Any] = {
+            "goal": goal,
+            "scene": observation.scene,
+            "context": view,
+            "world": context.world,
+            "observation": observation,
+            "steps": view.steps,
+        }
         try:
-            steps = self.planner.plan(goal=goal, observation=observation, world=world, steps=view)
+            steps = self.planner.plan(**{name: given[name] for name in self._inputs})
         except HarnessError as exc:
             status = TaskStatus.DEVICE_ERROR if isinstance(exc, DeviceError) else TaskStatus.FAILED
             # A guardrail is the planner stopping the task on purpose, not failing to plan.
@@ -244,7 +255,8 @@ class TaskRunner:
         of this goal. The result's context is the session's."""
         started = time.perf_counter()
         context = session.context
-        steps = StepView(context.steps, len(context.steps))
+        start = len(context.steps)
+        steps = context.read_only(start).steps
         status, error, kind = TaskStatus.SUCCEEDED, None, None
         try:
             try:
@@ -252,7 +264,7 @@ class TaskRunner:
             except HarnessError as exc:
                 raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
             while True:
-                planned = self._plan(goal, observation, context.world, steps)
+                planned = self._plan(goal, observation, context, start)
                 if not planned:
                     if steps.last_failed:
                         last = steps[-1].result

@@ -17,7 +17,6 @@ __all__ = [
     "FEATURES",
     "MAX_REQUEST",
     "SERVER_VERSION",
-    "UNAUTHORIZED",
     "block",
     "device_listing",
     "fail",
@@ -28,10 +27,6 @@ __all__ = [
 MAX_REQUEST = 0xFFFF
 SERVER_VERSION = 41
 FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
-UNAUTHORIZED = (
-    "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n"
-    "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
-)
 
 
 def read_request(sock: socket.socket) -> str | None:

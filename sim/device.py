@@ -34,6 +34,7 @@ from .catalog import (
     AppSpec,
     catalog,
 )
+from .covers import CoverControls, SystemScreen
 from .device_extras import DeviceExtras
 from .nodes import SimNode
 from .picture import PictureCache
@@ -64,8 +65,9 @@ ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up"
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
 
-class SimDevice(DeviceExtras):
-    """A phone in memory. Thread-safe; every public method takes the device lock."""
+class SimDevice(DeviceExtras, CoverControls):
+    """A phone in memory. Thread-safe; every public method takes the device lock. What covers
+    its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
     def __init__(
         self,
@@ -118,7 +120,7 @@ class SimDevice(DeviceExtras):
         # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
-        self.shade: str | None = None  # the pulled-down notification shade (Android), if any
+        self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
         self.screen_on = True
         self._toast: tuple[str, float] | None = None  # the last toast and when it showed
 
@@ -227,6 +229,9 @@ class SimDevice(DeviceExtras):
     def app_state(self, app_id: str) -> int:
         """WebDriverAgent's numbers: 1 not running, 3 running in background, 4 foreground."""
         with self._lock:
+            covered = self._covered_state(app_id)
+            if covered is not None:
+                return covered
             if app_id == self._foreground:
                 return 4
             if app_id in self._running:
@@ -236,7 +241,9 @@ class SimDevice(DeviceExtras):
     def keyboard_shown(self) -> bool:
         with self._lock:
             run = self._current()
-            return run is not None and run.focused is not None and run.alert is None and run.prompt is None
+            if run is None or self._covered():
+                return False
+            return run.focused is not None and run.alert is None and run.prompt is None
 
     def system_prompt(self) -> tuple[str, str] | None:
         """(app id, permission) of the system permission prompt over the app in front, or None."""
@@ -294,6 +301,7 @@ class SimDevice(DeviceExtras):
                 self.home()
                 return
             spec = self._spec(app_id)
+            self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
                 user = self._data.get(app_id, {}).get("user")
@@ -316,6 +324,7 @@ class SimDevice(DeviceExtras):
             was_running = self._running.pop(app_id, None) is not None
             self._tasks.pop(app_id, None)
             self._pids.pop(app_id, None)
+            self._forget_dialog_of(app_id)
             if self._foreground == app_id:
                 self._foreground = None
                 self._shown = None
@@ -336,6 +345,7 @@ class SimDevice(DeviceExtras):
             if run is not None:
                 run.focused = None
             self._foreground = None
+            self.system.shade = None  # going home closes the shade (a lock or a dialog stays)
             self.changes += 1
 
     # --- input ------------------------------------------------------------------------------
@@ -349,6 +359,8 @@ class SimDevice(DeviceExtras):
                 return None
             node = layout.build(self).hit(x, y)
             self.changes += 1
+            if self._covered_tap(node.ref if node is not None else None):
+                return node.ref if node is not None else None
             if node is None or node.ref is None:
                 return None
             run = self._current()
@@ -361,7 +373,8 @@ class SimDevice(DeviceExtras):
         with self._lock:
             self._settle()
             run = self._current()
-            node = None if self._shown is not None else layout.build(self).hit(x, y)
+            busy = self._shown is not None or self._covered()
+            node = None if busy else layout.build(self).hit(x, y)
             widget = None
             if run is not None and node is not None and node.ref and node.ref.startswith("widget:"):
                 key = node.ref.partition(":")[2]
@@ -379,7 +392,7 @@ class SimDevice(DeviceExtras):
         with self._lock:
             self._settle()
             run = self._current()
-            if run is None or run.focused is None or run.prompt is not None:
+            if run is None or run.focused is None or run.prompt is not None or self._covered():
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
@@ -409,7 +422,7 @@ class SimDevice(DeviceExtras):
             self._settle()
             run = self._current()
             self.changes += 1
-            if run is None or run.alert is not None:
+            if self._covered_swipe(y1, y2) or run is None or run.alert is not None:
                 return
             if run.prompt is not None:
                 return
@@ -427,10 +440,8 @@ class SimDevice(DeviceExtras):
         with self._lock, self._changing():
             self.changes += 1
             run = self._current()
-            if self.shade is not None and key in ("home", "back"):
-                self.shade = None  # Back or Home closes the shade first
-                if key == "back":
-                    return
+            if self._covered_key(key):
+                return
             if key == "home":
                 self.home()
             elif key == "back":

@@ -44,7 +44,6 @@ class DeviceExtras:
     _clock: Callable[[], float]
     _random: random.Random
     timing: Timing
-    shade: str | None
     screen_on: bool
     changes: int
 
@@ -103,13 +102,6 @@ class DeviceExtras:
         return self._gesture(x, y, "on_double_tap")
 
     # --- system UI: the shade, toasts, the screen's power ----------------------------------
-
-    def open_shade(self, kind: str) -> bool:
-        """Pull the notification shade down (``notifications`` or ``quick_settings``)."""
-        with self._lock:
-            self.shade = kind
-            self.changes += 1
-        return True
 
     def set_screen(self, on: bool) -> None:
         with self._lock:

@@ -21,6 +21,7 @@ from .layout import (
     widget_height,
     widget_text,
 )
+from .layout_covers import android_dialog_window, android_system_window
 from .layout_prompt import android_prompt
 from .nodes import SimNode
 
@@ -35,7 +36,10 @@ def android_screen(device: SimDevice) -> SimNode:
     window = Bounds(0, 0, width, height)
     run = device.current_run()
     windows: list[SimNode] = []
-    if run is None:
+    system = android_system_window(device, window)  # the lock screen or the shade (sim.covers)
+    if system is not None:
+        windows.append(system)  # nothing under it is in the dump: it covers the whole screen
+    elif run is None:
         windows.append(_android_launcher(device, window))
     else:
         windows.append(_android_app(device, run, window))
@@ -43,8 +47,8 @@ def android_screen(device: SimDevice) -> SimNode:
             windows.append(_android_dialog(device, run, window))
         if run.prompt is not None:
             windows.append(android_prompt(run.spec.name, run.prompt, window))
-    if device.shade is not None:
-        windows.append(_android_shade(device.shade, window))
+    if device.system.dialog is not None:
+        windows.append(android_dialog_window(device.system.dialog, window))
     windows.append(
         SimNode(
             "android.widget.FrameLayout",
@@ -355,27 +359,3 @@ def _dialog_buttons(labels: tuple[str, ...], box: Bounds, pkg: str) -> tuple[Sim
         )
         right -= 230
     return tuple(reversed(nodes))
-
-
-def _android_shade(kind: str, window: Bounds) -> SimNode:
-    """The pulled-down shade: System UI's notification panel (with the quick settings tiles on top
-    when they were asked for); its ids are System UI's (``notification_panel``,
-    ``quick_settings_panel``); its tiles and notifications are not played beyond their headings."""
-    pkg = ANDROID_SYSTEMUI
-    height = window.height // (1 if kind == "quick_settings" else 2)
-    heading = "Quick settings" if kind == "quick_settings" else "No notifications"
-    panel = "quick_settings_panel" if kind == "quick_settings" else "notification_panel"
-    return SimNode(
-        "android.widget.FrameLayout",
-        Bounds(0, 0, window.width, height),
-        ident=f"{pkg}:id/{panel}",
-        package=pkg,
-        children=(
-            SimNode(
-                "android.widget.TextView",
-                Bounds(A_MARGIN, A_STATUS + 40, window.width - A_MARGIN, A_STATUS + 160),
-                text=heading,
-                package=pkg,
-            ),
-        ),
-    )

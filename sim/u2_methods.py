@@ -20,7 +20,7 @@ it (``AutomatorService.java`` lists their signatures).
   ``clearLastToast``; ``getLastTraversedText`` is None: no accessibility text traversal happens here.
 - ``setOrientation`` takes n/natural, l/left, r/right, u/upsidedown (anything else: the server's
   ``NotImplementedException``) and ``deviceInfo`` reports it as ``displayRotation``.
-- ``openNotification``/``openQuickSettings`` pull the shade down (Back or Home closes it); ``sleep``
+- ``openNotification``/``openQuickSettings`` pull the shade down (:mod:`sim.covers`); ``sleep``
   turns the screen off and ``wakeUp`` on (``deviceInfo.screenOn``).
 """
 
@@ -108,8 +108,8 @@ class U2Methods:
             "clearLastTraversedText": lambda: None,
             "setOrientation": self.set_orientation,
             "freezeRotation": self.freeze_rotation,
-            "openNotification": lambda: self.device.open_shade("notifications"),
-            "openQuickSettings": lambda: self.device.open_shade("quick_settings"),
+            "openNotification": lambda: self._shade("notifications"),
+            "openQuickSettings": lambda: self._shade("controls"),
             "sleep": lambda: self.device.set_screen(False),
             "wakeUp": lambda: self.device.set_screen(True),
             "swipe": self.swipe,
@@ -330,6 +330,12 @@ class U2Methods:
     def clear_toast(self) -> bool:
         self.device.clear_toast()
         return True
+
+    def _shade(self, panel: str) -> bool:
+        """UiDevice.openNotification / openQuickSettings: true once the shade is down (a locked
+        phone keeps its lock screen: :meth:`sim.covers.CoverControls.pull_shade`)."""
+        self.device.pull_shade(panel)
+        return self.device.system.shade == panel
 
     def set_orientation(self, direction: str) -> None:
         key = str(direction).lower()

@@ -8,8 +8,8 @@ import io
 import re
 from pathlib import Path
 
-from amc.runtime.agent.reference import render
-from amc.runtime.cli import build_parser
+from amc.agent.reference import render
+from amc.cli import build_parser
 
 from tests.agent.test_tools import MCP_CONTRACT
 
@@ -33,7 +33,7 @@ def _options(command: str) -> set[str]:
 
 def test_the_generated_reference_is_current() -> None:
     text = PLANNERS.read_text(encoding="utf-8")
-    assert render(text) == text, "run: python -m amc.runtime.agent.reference --write docs/planners.md"
+    assert render(text) == text, "run: python -m amc.agent.reference --write docs/planners.md"
     assert "### `launch_app`" in text and "### `run_flow`" in text
 
 

@@ -3,8 +3,8 @@ open_link must name an allowed one (a link without an app may open any)."""
 
 from __future__ import annotations
 
+from amc.agent.guard import agent_executor
 from amc.core.models import PlannedStep
-from amc.runtime.agent.guard import agent_executor
 
 from tests.unit.fakes import FakeDriver, scene
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.runtime.agent.tools import DONE, REASON_FIELDS, action_tools
+from amc.agent.tools import DONE, REASON_FIELDS, action_tools
 from amc.storage.timeline import read_timeline
 
 from tests.agent.chat_server import ChatServer, Reply, garbage, hang, status, text, tool

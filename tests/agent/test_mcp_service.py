@@ -10,10 +10,10 @@ from typing import Any
 
 import anyio
 import pytest
+from amc.agent.mcp_server import build_server
+from amc.agent.service import DeviceService
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
-from amc.runtime.agent.mcp_server import build_server
-from amc.runtime.agent.service import DeviceService
 from amc.runtime.task import TaskRunnerConfig
 from amc.sim.faults import Fault, FaultInjector
 from amc.storage.timeline import read_timeline

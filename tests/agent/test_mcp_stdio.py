@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 import anyio
 import pytest
-from amc.runtime.agent.tools import REASON_FIELDS, mcp_tools
+from amc.agent.tools import REASON_FIELDS, mcp_tools
 from amc.storage.timeline import read_timeline
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -68,7 +68,7 @@ async def _session(device: Device, out: Path, errlog: TextIO) -> dict[str, Any]:
         command=sys.executable,
         args=[
             "-m",
-            "amc.runtime.cli",
+            "amc.cli",
             "mcp",
             "--device",
             device.spec,
@@ -186,7 +186,7 @@ def test_a_server_stopped_by_sigterm_finishes_its_run_folder(tmp_path: Path) -> 
     """A raw JSON-RPC client on the pipes (the initialize handshake, one call), then SIGTERM."""
     out = tmp_path / "runs"
     env = {**os.environ, "ADBUTILS_ADB_PATH": "/bin/false", "ANDROID_ADB_SERVER_PORT": "1"}
-    command = [sys.executable, "-m", "amc.runtime.cli", "mcp", "--device", "sim:android", "--out", str(out)]
+    command = [sys.executable, "-m", "amc.cli", "mcp", "--device", "sim:android", "--out", str(out)]
     with subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
     ) as server:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from amc.agent.screen import compact_screen
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector
 from amc.drivers.hierarchy import parse_source
-from amc.runtime.agent.screen import compact_screen
 from amc.semantic.enricher import DefaultEnricher, enrich_scene
 from amc.semantic.models import Observation
 

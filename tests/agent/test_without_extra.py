@@ -47,7 +47,7 @@ def _python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
 def test_the_agent_commands_exit_2_saying_how_to_install_the_extra(
     argv: list[str], missing: str, tmp_path: Path
 ) -> None:
-    code = f"from amc.runtime.cli import main\nsys.exit(main({argv!r}))"
+    code = f"from amc.cli import main\nsys.exit(main({argv!r}))"
     done = _python(code, tmp_path)
     assert done.returncode == 2, done.stderr
     assert done.stderr == (
@@ -60,11 +60,11 @@ def test_the_agent_commands_exit_2_saying_how_to_install_the_extra(
 def test_the_harness_imports_and_runs_a_flow_without_the_extra(tmp_path: Path) -> None:
     flow = EXAMPLES / "settings_android.yaml"
     code = (
-        "import amc.runtime, amc.runtime.agent\n"
-        "from amc.runtime.agent import action_tools, compact_screen\n"
-        "try:\n    from amc.runtime.agent import LLMPlanner\n"
+        "import amc.runtime, amc.agent\n"
+        "from amc.agent import action_tools, compact_screen\n"
+        "try:\n    from amc.agent import LLMPlanner\n"
         "except ImportError as exc:\n    print('no planner:', exc.name)\n"
-        "from amc.runtime.cli import main\n"
+        "from amc.cli import main\n"
         f"sys.exit(main(['run', {str(flow)!r}, '--out', 'runs']))"
     )
     done = _python(code, tmp_path)

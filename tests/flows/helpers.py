@@ -9,7 +9,7 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from amc.runtime.cli import main
+from amc.cli import main
 
 __all__ = ["EXAMPLES", "REPO", "CliResult", "amc", "amc_command", "run_files_text", "write_flow"]
 
@@ -31,16 +31,16 @@ class CliResult:
 
 
 def amc(*argv: str | os.PathLike[str]) -> CliResult:
-    """`amc ARGV` in process, through runtime.cli.main, with its two streams captured."""
+    """`amc ARGV` in process, through amc.cli.main, with its two streams captured."""
     out, err = io.StringIO(), io.StringIO()
     code = main([os.fspath(a) for a in argv], out=out, err=err)
     return CliResult(code, out.getvalue(), err.getvalue())
 
 
 def amc_command() -> list[str]:
-    """The installed `amc` script when there is one beside this Python, else `python -m runtime.cli`."""
+    """The installed `amc` script when there is one beside this Python, else `python -m amc.cli`."""
     script = Path(sys.executable).with_name("amc")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "amc.runtime.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "amc.cli"]
 
 
 def run_files_text(run_dir: Path) -> dict[str, bytes]:

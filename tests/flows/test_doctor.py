@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from amc.runtime.cli import doctor
+from amc.cli import doctor
 
 from .helpers import amc
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from amc.core.errors import AppLaunchFailed, AssertionFailed
-from amc.runtime.flows import FlowPlanner, parse_flow
+from amc.flows import FlowPlanner, parse_flow
 from amc.runtime.task import TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
 from tests.unit.fakes import FakeDriver, scene

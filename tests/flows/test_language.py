@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import FlowError
-from amc.runtime.flows import FlowStep, FlowValidationError, Repeat, Retry, RunFlow, load_flow, parse_flow
-from amc.runtime.flows.conditions import AppIs, Combined, PlatformIs, Seen
+from amc.flows import FlowStep, FlowValidationError, Repeat, Retry, RunFlow, load_flow, parse_flow
+from amc.flows.conditions import AppIs, Combined, PlatformIs, Seen
 
 from .helpers import write_flow
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.simulated import SimDriver
-from amc.runtime.flows import FlowPlanner, load_flow, parse_flow, skip_reason
+from amc.flows import FlowPlanner, load_flow, parse_flow, skip_reason
 from amc.runtime.planner import Planner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from amc.semantic.models import Observation

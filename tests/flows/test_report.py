@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from amc.drivers.simulated import SimDriver
-from amc.runtime.flows import FlowPlanner, parse_flow
+from amc.flows import FlowPlanner, parse_flow
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner
 from amc.sim import SimDevice

@@ -10,8 +10,8 @@ from amc.core.errors import ConfigError, DeviceTimeout
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
 from amc.drivers.simulated import SimDriver
+from amc.flows import FlowPlanner, parse_flow
 from amc.runtime.context import TaskContext
-from amc.runtime.flows import FlowPlanner, parse_flow
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import FlowError
-from amc.runtime.flows import load_flow
+from amc.flows import load_flow
 from amc.sim.wda_face import WdaFace
 
 from tests.flows.helpers import amc

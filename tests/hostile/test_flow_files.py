@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from amc.runtime.flows.loader import MAX_DEPTH, MAX_FLOW_BYTES, MAX_STEPS
+from amc.flows.loader import MAX_DEPTH, MAX_FLOW_BYTES, MAX_STEPS
 from amc.sim.wda_face import WdaFace
 
 from tests.flows.helpers import amc

@@ -17,8 +17,8 @@ from amc.core.models import UIElement
 from amc.core.selectors import Selector
 from amc.drivers.connect import connect
 from amc.drivers.simulated import SimDriver
-from amc.runtime.flows import load_flow, parse_flow
-from amc.runtime.inspector import InspectorServer, InspectorSession
+from amc.flows import load_flow, parse_flow
+from amc.inspector import InspectorServer, InspectorSession
 from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice
 from amc.sim.catalog import AppSpec, Screen, Widget
 from amc.storage.timeline import read_timeline

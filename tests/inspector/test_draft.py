@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import ConfigError
-from amc.runtime.flows import load_flow, parse_flow
-from amc.runtime.inspector import FlowDraft, check_path, claim_path
-from amc.runtime.inspector.draft import MAX_DRAFT_STEPS
+from amc.flows import load_flow, parse_flow
+from amc.inspector import FlowDraft, check_path, claim_path
+from amc.inspector.draft import MAX_DRAFT_STEPS
 
 from tests.flows.helpers import REPO
 

@@ -7,8 +7,8 @@ import pytest
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector
 from amc.drivers.simulated import SimDriver
-from amc.runtime.flows import parse_flow
-from amc.runtime.inspector import flow_yaml, unique_selectors
+from amc.flows import parse_flow
+from amc.inspector import flow_yaml, unique_selectors
 
 from tests.parsers.support import FIXTURES, parse_fixture
 

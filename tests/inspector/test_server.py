@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from amc.core.errors import ConfigError, DeviceError
 from amc.drivers.simulated import SimDriver
-from amc.runtime.inspector import InspectorServer, InspectorSession
-from amc.runtime.inspector.server import MAX_BODY
+from amc.inspector import InspectorServer, InspectorSession
+from amc.inspector.server import MAX_BODY
 
 
 @pytest.fixture
@@ -240,7 +240,7 @@ def test_a_screen_without_a_picture_still_shows_its_elements() -> None:
 
 
 def test_a_step_that_fails_is_not_recorded_and_the_page_gets_the_screen_after_it(tmp_path: Any) -> None:
-    from amc.runtime.inspector import FlowDraft
+    from amc.inspector import FlowDraft
 
     driver = SimDriver("ios")
     driver.launch_app("com.apple.Preferences")

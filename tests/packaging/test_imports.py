@@ -8,12 +8,16 @@ examples import ``amc.<layer>`` as a user does.
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LAYERS = ("core", "world", "semantic", "runtime", "drivers", "sim", "storage")
+# Every top-level folder pyproject maps under `amc`: the layers and the front ends.
+LAYERS = tuple(
+    tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values()
+)
 OTHERS = ("tests", "device_tests", "benchmarks", "examples")
 
 
@@ -63,8 +67,25 @@ ALLOWED = {
     "sim": {"core"},
     # Only drivers/connect.py and drivers/simulated.py may import sim (tests/packaging/test_layers.py).
     "drivers": {"core", "sim"},
-    "runtime": {"core", "semantic", "world", "drivers", "sim", "storage"},
+    # One module per action: arguments, handler, how flows write it (it looks through the runtime's
+    # Screen protocol, which it declares, and drives the driver).
+    "actions": {"core", "semantic", "world", "drivers"},
+    "runtime": {"core", "semantic", "world", "drivers", "sim", "storage", "actions"},
 }
+# The front ends import the loop and what is under it, never the reverse; the command line is the
+# one composition root that may name every other front end.
+_LOOP = {"core", "semantic", "world", "drivers", "sim", "storage", "actions", "runtime"}
+ALLOWED |= {
+    "flows": _LOOP,
+    "agent": _LOOP | {"flows"},
+    "inspector": _LOOP | {"flows"},
+    "pytest_plugin": _LOOP | {"flows"},
+    "cli": _LOOP | {"flows", "agent", "inspector"},
+}
+
+
+def test_every_mapped_folder_has_its_arrows() -> None:
+    assert sorted(ALLOWED) == sorted(LAYERS)
 
 
 def _imported_layers(path: Path, layer: str) -> set[tuple[int, str]]:

@@ -74,3 +74,10 @@ def test_only_the_composition_root_and_the_in_process_adapter_import_the_simulat
         if any(module.startswith("amc.sim") for _, module in _imports(path))
     }
     assert importers == MAY_IMPORT_SIM
+
+
+def test_no_front_end_lives_under_runtime() -> None:
+    """runtime/ holds the loop only: the command line, flows, the inspector, the agent surfaces and
+    the pytest plugin are top-level folders of their own (tests/packaging/test_imports.py says
+    which way each may import)."""
+    assert sorted(p.parent.name for p in (REPO / "runtime").rglob("__init__.py")) == ["runtime"]

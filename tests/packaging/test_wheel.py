@@ -16,6 +16,7 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+import tomllib
 import venv
 import zipfile
 from collections.abc import Iterator
@@ -26,7 +27,10 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LAYERS = ("core", "world", "semantic", "runtime", "drivers", "sim", "storage")
+# Every top-level folder pyproject maps under `amc` (the layers and the front ends).
+LAYERS = tuple(
+    tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values()
+)
 OWN = ("agentic_mobile_control", "__editable__", "_agentic_mobile_control", "__editable___agentic")
 
 pytestmark = pytest.mark.timeout(300)
@@ -77,7 +81,7 @@ def test_the_wheel_has_one_top_level_name(wheel: Path) -> None:
     assert tops == {"amc"}
     assert declared == ["amc"]
     assert "amc/storage/templates/report.html.j2" in names
-    page = {f"amc/runtime/inspector/page/{name}" for name in ("index.html", "inspector.js", "inspector.css")}
+    page = {f"amc/inspector/page/{name}" for name in ("index.html", "inspector.js", "inspector.css")}
     assert page <= set(names)  # the inspector serves its page from the installed package
     assert {f"amc/{layer}/py.typed" for layer in LAYERS} <= set(names)
     assert "amc/drivers/hierarchy/_native.pyi" in names  # the C module's types, built or not

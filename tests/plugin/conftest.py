@@ -37,7 +37,7 @@ def fake_discovery(monkeypatch: pytest.MonkeyPatch) -> Callable[[list[DeviceInfo
             calls.append(1)
             return list(devices)
 
-        monkeypatch.setattr("amc.runtime.pytest_plugin.selection.discover", discover)
+        monkeypatch.setattr("amc.pytest_plugin.selection.discover", discover)
         return calls
 
     return install

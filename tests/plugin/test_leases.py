@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from amc.core.errors import LeaseTimeout
-from amc.runtime.pytest_plugin.lease import DeviceLease, read_lease_log
-from amc.runtime.pytest_plugin.scheduling import device_scope
+from amc.pytest_plugin.lease import DeviceLease, read_lease_log
+from amc.pytest_plugin.scheduling import device_scope
 
 
 def test_a_lease_is_exclusive_and_a_waiter_gives_up_naming_the_holder(tmp_path: Path) -> None:
@@ -52,7 +52,7 @@ def test_a_waiter_gets_the_lease_when_the_holder_lets_go(tmp_path: Path) -> None
         f"""
         import sys, time
         from pathlib import Path
-        from amc.runtime.pytest_plugin.lease import DeviceLease
+        from amc.pytest_plugin.lease import DeviceLease
         lease = DeviceLease(Path({str(tmp_path)!r}), "phone", holder={{"worker": "other"}})
         lease.acquire(5)
         print("held", flush=True)

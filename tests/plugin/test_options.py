@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from amc.core.errors import ConfigError
 from amc.drivers.simulated import SimDriver
-from amc.runtime.pytest_plugin.devices import TrackedDriver
-from amc.runtime.pytest_plugin.options import (
+from amc.pytest_plugin.devices import TrackedDriver
+from amc.pytest_plugin.options import (
     DEFAULT_SECOND_APPS,
     DeviceTarget,
     PluginOptions,
@@ -17,7 +17,7 @@ from amc.runtime.pytest_plugin.options import (
     platform_of,
     redact_spec,
 )
-from amc.runtime.pytest_plugin.report import CompatibilityBook
+from amc.pytest_plugin.report import CompatibilityBook
 
 
 @pytest.mark.parametrize(

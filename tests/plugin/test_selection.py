@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import pytest
 from amc.drivers.base import DeviceInfo
-from amc.runtime.pytest_plugin import requires_device_mark
-from amc.runtime.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
+from amc.pytest_plugin import requires_device_mark
+from amc.pytest_plugin.selection import DEVICE_MARKS, markexpr_allows
 
 DEVICE_AND_UNIT = """
 import pytest
@@ -151,7 +151,7 @@ def test_a_device_found_but_unusable_is_named_in_the_skip_reason(
     result = amc_pytester.runpytest("-m", "device", "-rs")
 
     result.assert_outcomes(skipped=1, deselected=1)
-    assert "android:R58M123 is unauthorized (unlock the phone and accept the 'Allow USB debugging'" in (
+    assert "android:R58M123 is unauthorized (unlock the phone and accept the 'Allow USB debugging?'" in (
         result.stdout.str()
     )
 

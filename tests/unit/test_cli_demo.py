@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from amc.runtime.cli import main
+from amc.cli import main
 
 
 @pytest.mark.parametrize("platform", ["android", "ios"])

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from amc.actions import ACTIONS
 from amc.core.errors import AppNotInstalled, DeviceTimeout
 from amc.core.models import PlannedStep
 from amc.core.selectors import Selector
-from amc.runtime.executor import ACTIONS, Executor
+from amc.runtime.executor import Executor
 
 from tests.unit.fakes import FakeDriver, SeenScreen, scene
 
@@ -38,7 +39,7 @@ def test_unknown_action_is_a_failed_step_naming_the_known_ones() -> None:
         (PlannedStep("swipe", {"direction": "sideways"}), "direction"),
         (PlannedStep("swipe", {"x1": 0, "y1": 0, "x2": 1, "y2": 1, "duration": 999}), "duration"),
         (PlannedStep("press", {"key": 7}), "'key' must be a string"),
-        (PlannedStep("type_text", {}), "'text' must be a string"),
+        (PlannedStep("type_text", {}), "type_text needs argument 'text'"),
         (PlannedStep("tap", {"target": {"colour": "red"}}), "unknown selector field"),
         (PlannedStep("wait_for", {"text": "x", "timeout": -1}), "timeout"),
     ],

@@ -169,7 +169,7 @@ def test_notification_shade_and_url(d: u2.Device) -> None:
     d.press("back")
     assert not d(resourceId="com.android.systemui:id/notification_panel").exists
     d.open_quick_settings()
-    assert d(text="Quick settings").exists
+    assert d(resourceId="com.android.systemui:id/quick_settings_panel").exists
     d.press("home")
     d.open_url("amcdemo://login")
     assert d.app_current()["package"] == "com.example.amc.demo"

@@ -1,0 +1,245 @@
+"""``LLMPlanner``: a language model decides each step, through OpenAI-compatible chat completions.
+
+It implements :class:`amc.runtime.planner.Planner`. Each turn it sends one request (see
+:mod:`amc.agent.prompt`: the goal, the world state with its history and rationales, the
+compact screen) offering one function tool per executor action, with the names and arguments
+of the MCP tools (:func:`amc.agent.tools.action_tools`), plus ``done(summary)``; and it
+turns the first tool call of the reply into a PlannedStep, the call's ``rationale``,
+``thinking``, ``purpose`` and ``expected_outcome`` going onto the step and so, through the world
+model, into the next request. It speaks to any server that implements ``/v1/chat/completions``
+with tools (OpenAI, vLLM, Ollama, llama.cpp's server) through the official ``openai`` client.
+
+The reply is hostile input. A reply that cannot be used — no tool call, an unknown tool,
+arguments that are not a JSON object or that the tool does not take, an HTTP error or a timeout
+of the server — is never raised: the planner hands out a ``reply_error`` step, which the agent
+executor (:func:`amc.agent.guard.agent_executor`) records as a failed step of kind
+``ModelReplyError`` whose error the next request shows; the loop's ``max_consecutive_failures``
+and ``max_steps`` bound how often the model is asked again (the client's own retries are off,
+``max_retries=0``, so every failed request is one recorded step). The values of the arguments are
+the executor's to check, as for any step.
+
+It uses the world: a ``launch_app`` of the app that the world and the screen both show in front
+is handed out as a ``skip`` step saying so (the rule flows follow). With ``allowed_apps`` it
+stops the task (``GuardrailViolation``, status ``failed``) once the device has shown an app
+outside them after two steps in a row; the agent executor refuses the launches themselves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from collections.abc import Collection, Sequence
+from typing import Any, cast
+
+import openai
+
+from ..core.errors import GuardrailViolation, StepArgumentError
+from ..core.models import PlannedStep
+from ..core.steps import StepRecord
+from ..flows.planner import skip_instead
+from ..semantic.models import Observation
+from ..world.models import WorldState
+from .guard import REPLY_ERROR, outside_allowed
+from .prompt import DEFAULT_HISTORY, request_messages
+from .screen import DEFAULT_LIMIT
+from .tools import DONE, LLM_REASON_FIELDS, MAX_REASON, ToolSpec, action_tools, openai_tools, step_from_call
+
+__all__ = ["DEFAULT_TIMEOUT", "NO_KEY", "LLMPlanner"]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 60.0
+MAX_ARGUMENTS = 20_000  # characters of a tool call's arguments; longer is a bad reply
+SHOWN = 300  # characters of a bad reply kept in the step that records it
+NO_KEY = "no-key"  # sent when no key is set: local servers ignore it, as Ollama's docs show
+OUTSIDE_IN_A_ROW = 2
+
+
+def _cut(text: str, limit: int = SHOWN) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class LLMPlanner:
+    """Plans with ``model`` on ``client`` (an ``openai.OpenAI``; see :meth:`connect`).
+
+    ``allowed_apps`` (optional) are the apps the task may use; ``max_steps`` is only shown to the
+    model. ``summary`` holds what the model said when it called ``done``.
+    """
+
+    def __init__(
+        self,
+        client: openai.OpenAI,
+        model: str,
+        *,
+        allowed_apps: Collection[str] = (),
+        max_steps: int | None = None,
+        max_history: int = DEFAULT_HISTORY,
+        max_elements: int = DEFAULT_LIMIT,
+    ) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise ValueError("LLMPlanner needs the model's name")
+        self.client = client
+        self.model = model
+        self.allowed_apps = frozenset(allowed_apps)
+        self.max_steps = max_steps
+        self.max_history = max_history
+        self.max_elements = max_elements
+        self.tools: tuple[ToolSpec, ...] = action_tools()
+        self._by_name = {spec.name: spec for spec in self.tools}
+        self._offered = openai_tools([*self.tools, DONE])
+        self.summary: str | None = None
+        self.requests = 0
+
+    @classmethod
+    def connect(
+        cls,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = 0,
+        **options: Any,
+    ) -> LLMPlanner:
+        """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing."""
+        client = openai.OpenAI(
+            base_url=base_url, api_key=api_key or NO_KEY, timeout=timeout, max_retries=max_retries
+        )
+        return cls(client, model, **options)
+
+    @property
+    def offered(self) -> list[dict[str, Any]]:
+        """The function tools every request offers."""
+        return self._offered
+
+    # --- the turn ------------------------------------------------------------------------------
+
+    def plan(
+        self,
+        *,
+        goal: str,
+        observation: Observation,
+        world: WorldState | None,
+        steps: Sequence[StepRecord],
+    ) -> list[PlannedStep]:
+        self._stop_outside_allowed(steps)
+        messages = request_messages(
+            goal=goal,
+            observation=observation,
+            world=world,
+            steps=steps,
+            allowed_apps=self.allowed_apps,
+            max_steps=self.max_steps,
+            max_history=self.max_history,
+            max_elements=self.max_elements,
+        )
+        self.requests += 1
+        try:
+            completion = self.client.chat.completions.create(
+                model=self.model,
+                messages=cast(Any, messages),
+                tools=cast(Any, self._offered),
+                tool_choice="auto",
+            )
+        except openai.APITimeoutError as exc:
+            return [_reply_error(f"the model server did not answer in time ({exc})")]
+        except openai.APIStatusError as exc:
+            return [_reply_error(f"the model server answered HTTP {exc.status_code}: {_cut(str(exc))}")]
+        except openai.APIConnectionError as exc:
+            return [_reply_error(f"the model server could not be reached: {_cut(str(exc))}")]
+        except Exception as exc:  # a reply the client could not read, or a client bug: a recorded step
+            log.exception("the chat completions request failed")
+            return [_reply_error(f"the request failed: {type(exc).__name__}: {_cut(str(exc))}")]
+        step = self._step_from(completion)
+        if step is None:
+            return []
+        return [skip_instead(step, observation.scene, world)]
+
+    def _stop_outside_allowed(self, steps: Sequence[StepRecord]) -> None:
+        recent = steps[-OUTSIDE_IN_A_ROW:]
+        if len(recent) < OUTSIDE_IN_A_ROW or not all(
+            outside_allowed(r.foreground_app, self.allowed_apps) for r in recent
+        ):
+            return
+        app = recent[-1].foreground_app
+        raise GuardrailViolation(
+            f"the device has shown {app}, outside the allowed apps ({', '.join(sorted(self.allowed_apps))}), "
+            f"after {OUTSIDE_IN_A_ROW} steps in a row; the task stops",
+            hint="allow the app with --allow-app, or check what opened it in the run folder",
+        )
+
+    # --- reading the reply ---------------------------------------------------------------------
+
+    def _step_from(self, completion: Any) -> PlannedStep | None:
+        """The step the reply asks for; None for ``done``; a ``reply_error`` step for a bad reply."""
+        choices = getattr(completion, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            return _reply_error("the reply had no choices")
+        message = getattr(choices[0], "message", None)
+        content = getattr(message, "content", None)
+        said = content.strip() if isinstance(content, str) else ""
+        calls = getattr(message, "tool_calls", None)
+        if not isinstance(calls, list) or not calls:
+            return _reply_error(
+                "the reply called no tool" + (f"; it said: {_cut(said)}" if said else ""),
+            )
+        if len(calls) > 1:
+            log.warning("the reply had %d tool calls; only the first is run", len(calls))
+        function = getattr(calls[0], "function", None)
+        name = getattr(function, "name", None)
+        raw = getattr(function, "arguments", None)
+        if not isinstance(name, str) or not name:
+            return _reply_error("the tool call names no tool")
+        if isinstance(raw, dict):
+            arguments: Any = raw  # a server that sends the object itself
+        elif isinstance(raw, str):
+            if len(raw) > MAX_ARGUMENTS:
+                return _reply_error(f"the arguments of {name} are {len(raw)} characters long", tool=name)
+            try:
+                arguments = json.loads(raw) if raw.strip() else {}
+            except (ValueError, RecursionError) as exc:
+                return _reply_error(f"the arguments of {name} are not JSON ({exc})", tool=name, arguments=raw)
+        else:
+            return _reply_error(f"the tool call of {name} has no arguments string", tool=name)
+        if not isinstance(arguments, dict):
+            return _reply_error(
+                f"the arguments of {name} must be a JSON object, got {type(arguments).__name__}",
+                tool=name,
+                arguments=str(raw),
+            )
+        if name == DONE.name:
+            return self._done(arguments, raw)
+        spec = self._by_name.get(name)
+        if spec is None:
+            known = ", ".join([*self._by_name, DONE.name])
+            return _reply_error(f"there is no tool {name!r}; the tools are: {known}", tool=name)
+        try:
+            step = step_from_call(spec, arguments, LLM_REASON_FIELDS)
+        except StepArgumentError as exc:
+            return _reply_error(exc.message, tool=name, arguments=str(raw))
+        if step.thinking is None and said:  # a model that reasons in its text: keep it with the step
+            step = dataclasses.replace(step, thinking=said[:MAX_REASON])
+        return step
+
+    def _done(self, arguments: dict[str, Any], raw: Any) -> PlannedStep | None:
+        summary = arguments.get("summary")
+        unknown = sorted(k for k in arguments if k != "summary" and k not in LLM_REASON_FIELDS)
+        if not isinstance(summary, str) or not summary.strip() or unknown:
+            return _reply_error(
+                "done takes one argument, summary: the text of what was done (or why it cannot be)",
+                tool=DONE.name,
+                arguments=str(raw),
+            )
+        self.summary = summary[:MAX_REASON]
+        return None
+
+
+def _reply_error(problem: str, *, tool: str | None = None, arguments: str | None = None) -> PlannedStep:
+    args: dict[str, Any] = {"problem": problem}
+    if tool is not None:
+        args["tool"] = _cut(tool, 100)
+    if arguments is not None:
+        args["arguments"] = _cut(arguments)
+    log.info("unusable model reply: %s", problem)
+    return PlannedStep(REPLY_ERROR, args, expected_outcome="the model answers with one offered tool")

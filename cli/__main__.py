@@ -1,0 +1,7 @@
+"""``python -m amc.cli`` is ``amc``."""
+
+import sys
+
+from . import main
+
+sys.exit(main())

@@ -1,0 +1,186 @@
+"""What ``amc run`` is asked to run, checked before anything runs: the flow files (named, or every
+``*.yaml`` / ``*.yml`` directly in a named folder), ``--env``, the tags, and where it will write.
+
+Every problem of every file and argument is collected and reported at once (exit 2); nothing
+outside what was named is read, and nothing is written until the run starts.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.errors import ConfigError, FlowError
+from ..flows import Flow, FlowValidationError, load_flow
+from ..flows.nodes import NAME
+
+__all__ = [
+    "FLOW_SUFFIXES",
+    "Candidate",
+    "check_output_file",
+    "check_output_folder",
+    "collect",
+    "filter_tags",
+    "load_candidates",
+    "parse_env",
+    "parse_tags",
+]
+
+FLOW_SUFFIXES = (".yaml", ".yml")
+MAX_FOLDER_FLOWS = 1000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A flow file to run; ``named`` when given as a file (not found in a folder)."""
+
+    path: str
+    named: bool
+
+
+def collect(paths: Sequence[str]) -> list[Candidate]:
+    """The flow files ``paths`` name: files as given (a symlink followed: it was named), folders'
+    ``*.yaml`` / ``*.yml`` (directly in them, sorted; a symlink among them is refused). A path that
+    cannot be read, or a folder with no flow, is a ``FlowError``."""
+    found: list[Candidate] = []
+    problems: list[FlowError] = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except (OSError, ValueError) as exc:
+            problems.append(
+                FlowError(f"cannot read the flow file: {getattr(exc, 'strerror', None) or exc}", file=path)
+            )
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            found.append(Candidate(path, named=True))
+            continue
+        try:
+            entries = sorted(os.scandir(path), key=lambda e: e.name)
+        except OSError as exc:
+            problems.append(FlowError(f"cannot list the folder: {exc.strerror or exc}", file=path))
+            continue
+        named = [e for e in entries if e.name.endswith(FLOW_SUFFIXES) and not e.name.startswith(".")]
+        for entry in named:  # a folder's flows are its own files: a link could lead anywhere
+            if entry.is_symlink():
+                problems.append(
+                    FlowError(
+                        "a flow in a folder may not be a symlink",
+                        file=entry.path,
+                        hint="name the file it points to on the command line",
+                    )
+                )
+        flows = [e for e in named if not e.is_symlink() and e.is_file()]
+        if not flows:
+            problems.append(FlowError("the folder holds no *.yaml or *.yml flow file", file=path))
+        if len(flows) > MAX_FOLDER_FLOWS:
+            problems.append(FlowError(f"the folder holds more than {MAX_FOLDER_FLOWS} flow files", file=path))
+            continue
+        found.extend(Candidate(os.path.join(path, e.name), named=False) for e in flows)
+    if problems:
+        raise FlowValidationError(tuple(problems))
+    return found
+
+
+def load_candidates(candidates: Sequence[Candidate], environ: Mapping[str, str]) -> list[Flow]:
+    """Load every flow; the problems of all files together as one ``FlowValidationError``."""
+    flows: list[Flow] = []
+    problems: list[FlowError] = []
+    for candidate in candidates:
+        try:
+            flows.append(load_flow(candidate.path, environ=environ))
+        except FlowValidationError as exc:
+            problems.extend(exc.problems)
+        except FlowError as exc:
+            problems.append(exc)
+    if problems:
+        raise FlowValidationError(tuple(problems))
+    return flows
+
+
+def parse_env(pairs: Sequence[str] | None) -> dict[str, str]:
+    """``--env KEY=VALUE`` options as a mapping; a malformed one is a ``ConfigError`` naming it."""
+    out: dict[str, str] = {}
+    for pair in pairs or ():
+        name, sep, value = pair.partition("=")
+        if not sep or not NAME.fullmatch(name):
+            raise ConfigError(
+                f"--env {pair!r} is not KEY=VALUE with KEY a variable name",
+                hint="e.g. --env USER=qa (letters, digits and _, not starting with a digit)",
+            )
+        out[name] = value
+    return out
+
+
+def parse_tags(values: Sequence[str] | None, option: str) -> frozenset[str]:
+    """``--include-tags a,b`` (repeatable) as a set; an empty tag is a ``ConfigError``."""
+    tags: set[str] = set()
+    for value in values or ():
+        parts = [part.strip() for part in value.split(",")]
+        if not all(parts):
+            raise ConfigError(f"{option} {value!r} has an empty tag", hint=f"e.g. {option} smoke,login")
+        tags.update(parts)
+    return frozenset(tags)
+
+
+def filter_tags(
+    flows: Sequence[Flow], include: frozenset[str], exclude: frozenset[str]
+) -> tuple[list[Flow], list[Flow]]:
+    """(the flows kept, the flows left out): with ``include``, a flow needs one of its tags; a flow
+    with any ``exclude`` tag is left out."""
+    kept: list[Flow] = []
+    dropped: list[Flow] = []
+    for flow in flows:
+        tags = set(flow.tags)
+        keep = (not include or bool(tags & include)) and not (tags & exclude)
+        (kept if keep else dropped).append(flow)
+    return kept, dropped
+
+
+def _writable_folder(folder: Path, option: str, shown: str) -> None:
+    """``folder`` exists as a folder we may write in, or can be made (its nearest existing
+    ancestor is a writable folder); else a ``ConfigError`` naming ``option``."""
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ConfigError(f"{option} {shown}: {probe} is a file, not a folder", hint="choose another path")
+    try:  # a real try, removed at once: access() says yes to root in /proc and on read-only mounts
+        os.rmdir(tempfile.mkdtemp(prefix=".amc-probe-", dir=probe))
+    except OSError as exc:
+        raise ConfigError(
+            f"{option} {shown}: cannot write in {probe} ({exc.strerror or exc})",
+            hint="choose a folder you can write to",
+        ) from exc
+
+
+def check_output_folder(path: str, option: str = "--out") -> Path:
+    """Where run folders go: a folder (made at the run's start if missing) we can write in."""
+    if not path.strip() or "\x00" in path:
+        raise ConfigError(f"{option} {path!r} is not a usable path")
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{option} {path} is a file, not a folder", hint="pass a folder for run folders")
+    _writable_folder(folder, option, path)
+    return folder
+
+
+def check_output_file(path: str | None, option: str) -> Path | None:
+    """Where a file will be written at the end (``--junit``): not a folder, in a writable folder."""
+    if path is None:
+        return None
+    if not path.strip() or "\x00" in path:
+        raise ConfigError(f"{option} {path!r} is not a usable path")
+    target = Path(path)
+    if target.is_dir():
+        raise ConfigError(
+            f"{option} {path} is a folder", hint=f"give a file name, e.g. {target / 'junit.xml'}"
+        )
+    _writable_folder(target.parent, option, path)
+    return target

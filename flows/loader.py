@@ -1,0 +1,376 @@
+"""Read a flow file (YAML) into a validated :class:`~amc.flows.model.Flow`, keeping positions.
+
+The YAML is composed into nodes with a safe loader (never constructed into Python objects by
+PyYAML), so every value keeps its line and column and every problem is a ``FlowError`` naming
+``file:line:column`` with a hint. The whole file is checked before anything can run, with every
+flow it runs (``run_flow``, read here, each with its own file:line:col); all problems are
+collected (one per step, an unknown top-level key included) and raised together as a
+``FlowValidationError``.
+
+Limits that keep a hostile file harmless: at most :data:`MAX_FLOW_BYTES` bytes, only regular
+files (no device, FIFO or folder; a ``run_flow`` file is never a symlink either), no anchors or
+aliases (a "billion laughs" file is refused before it is expanded), at most :data:`MAX_DEPTH`
+levels of nesting, :data:`MAX_STEPS` steps per file, :data:`MAX_INCLUDE_DEPTH` flows deep and
+:data:`MAX_INCLUDES` ``run_flow`` files in all. No file but those the flows name is read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections import ChainMap
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import Node, ScalarNode, SequenceNode
+
+from ..actions.waiting import MAX_WAIT
+from ..core.errors import FlowError
+from .blocks import MAX_STEPS, read_steps
+from .model import Flow, FlowValidationError
+from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, kind, suggest
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FLOW_BYTES",
+    "MAX_INCLUDES",
+    "MAX_INCLUDE_DEPTH",
+    "MAX_STEPS",
+    "TOP_KEYS",
+    "load_flow",
+    "parse_flow",
+    "read_flow_file",
+]
+
+MAX_FLOW_BYTES = 1024 * 1024
+MAX_DEPTH = 32
+MAX_INCLUDE_DEPTH = 16
+MAX_INCLUDES = 256
+TOP_KEYS = ("name", "description", "platform", "env", "tags", "defaults", "steps")
+TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]*")
+
+_SafeLoader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# --- the file -----------------------------------------------------------------------------------
+
+
+def _yaml_error(file: str, exc: yaml.YAMLError) -> FlowError:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    context = getattr(exc, "context", None)
+    message = f"not valid YAML: {problem}" + (f" ({context})" if context else "")
+    if mark is None:
+        return FlowError(message, file=file)
+    return FlowError(message, file=file, line=mark.line + 1, column=mark.column + 1)
+
+
+def _compose(text: str, file: str) -> Node | None:
+    """Compose one YAML document into nodes, refusing anchors, aliases and deep nesting first."""
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=_SafeLoader):
+            mark = event.start_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise FlowError(
+                    "YAML anchors and aliases (&name, *name) are not allowed in a flow file",
+                    file=file,
+                    line=line,
+                    column=column,
+                    hint="write the value out in full; aliases can blow a small file up into huge data",
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise FlowError(
+                        f"nested more than {MAX_DEPTH} levels deep",
+                        file=file,
+                        line=line,
+                        column=column,
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+        node: Node | None = yaml.compose(text, Loader=_SafeLoader)
+        return node
+    except yaml.YAMLError as exc:
+        raise _yaml_error(file, exc) from exc
+
+
+def _read_env(r: NodeReader, node: Node) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in r.mapping(node, "env").items():
+        if not NAME.fullmatch(name):
+            raise r.fail(node, f"env: {name!r} is not a variable name", hint="use letters, digits and _")
+        if not isinstance(value, ScalarNode) or value.tag not in PLAIN_TAGS:
+            raise r.fail(value, f"env {name} must be a string, number or boolean, got {kind(value)}")
+        out[name] = str(value.value)
+    return out
+
+
+def _read_tags(r: NodeReader, node: Node) -> tuple[str, ...]:
+    items = node.value if isinstance(node, SequenceNode) else [node]
+    tags: list[str] = []
+    for item in items:
+        tag = r.string(item, "a tag")
+        if not TAG_NAME.fullmatch(tag):
+            raise r.fail(
+                item, f"tag {tag!r} must be letters, digits, _ . : or -", hint="e.g. `tags: [smoke, login]`"
+            )
+        tags.append(tag)
+    return tuple(dict.fromkeys(tags))
+
+
+def _read_defaults(r: NodeReader, node: Node) -> float | None:
+    entries = r.mapping(node, "defaults", ("timeout",))
+    if "timeout" not in entries:
+        return None
+    return r.number(entries["timeout"], "defaults' timeout", 0, MAX_WAIT)
+
+
+@dataclass
+class _Load:
+    """One load of a root flow: the variables given, the files being read (cycles) and a budget."""
+
+    environ: Mapping[str, str]
+    stack: list[str] = field(default_factory=list)
+    includes: int = 0
+
+
+def read_flow_file(path: str | os.PathLike[str], *, follow_symlink: bool = True) -> str:
+    """The text of the flow file at ``path``: a regular file (a symlink only with
+    ``follow_symlink``) of at most :data:`MAX_FLOW_BYTES` bytes, UTF-8; any problem is a ``FlowError``."""
+    file = os.fspath(path)
+    flags = (
+        os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow_symlink else getattr(os, "O_NOFOLLOW", 0))
+    )
+    try:
+        if not follow_symlink and stat.S_ISLNK(os.lstat(file).st_mode):
+            raise FlowError(
+                "a flow run by run_flow may not be a symlink", file=file, hint="name the file it points to"
+            )
+        fd = os.open(file, flags)
+    except FlowError:
+        raise
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL byte
+        raise FlowError(
+            f"cannot read the flow file: {getattr(exc, 'strerror', None) or exc}",
+            file=file,
+            hint="check the path",
+        ) from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file (a device, FIFO or socket)"
+        raise FlowError(f"the flow file is {what}", file=file, hint="name a .yaml file")
+    with os.fdopen(fd, "rb") as handle:
+        if info.st_size > MAX_FLOW_BYTES:
+            raise FlowError(
+                f"the flow file is {info.st_size} bytes; the limit is {MAX_FLOW_BYTES}",
+                file=file,
+                hint="split it into smaller flows (run_flow)",
+            )
+        try:
+            data = handle.read(MAX_FLOW_BYTES + 1)
+        except OSError as exc:
+            raise FlowError(f"cannot read the flow file: {exc.strerror or exc}", file=file) from exc
+    if len(data) > MAX_FLOW_BYTES:
+        raise FlowError(f"the flow file is larger than {MAX_FLOW_BYTES} bytes", file=file)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FlowError(f"the flow file is not UTF-8 text (byte {exc.start})", file=file) from exc
+
+
+def _include(load: _Load) -> Any:
+    def include(r: NodeReader, node: Node, written: str, env: dict[str, str]) -> Flow:
+        base = Path(r.file).parent
+        target = Path(written) if Path(written).is_absolute() else base / written
+        key = os.path.realpath(target)
+        if key in load.stack:
+            chain = " -> ".join(
+                [*(Path(f).name for f in load.stack[load.stack.index(key) :]), Path(key).name]
+            )
+            raise r.fail(
+                node, f"run_flow makes a cycle: {chain}", hint="a flow may not run itself, directly or not"
+            )
+        if len(load.stack) >= MAX_INCLUDE_DEPTH:
+            raise r.fail(node, f"run_flow nests more than {MAX_INCLUDE_DEPTH} flows deep")
+        load.includes += 1
+        if load.includes > MAX_INCLUDES:
+            raise r.fail(node, f"a flow runs at most {MAX_INCLUDES} run_flow files in all")
+        try:
+            text = read_flow_file(target, follow_symlink=False)
+        except FlowError as exc:  # said at the run_flow line: the file itself has no line to name
+            bare = exc.message.removeprefix(f"{exc.file}: ")
+            raise r.fail(node, f"run_flow {written!r}: {bare}", hint=exc.hint) from exc
+        environ = ChainMap(env, dict(r.environ))
+        return _parse(
+            text,
+            os.fspath(target),
+            load,
+            environ=environ,
+            inherited=r.variables(),
+            parent_timeout=r.default_timeout,
+        )
+
+    return include
+
+
+def _parse(
+    text: str,
+    file: str,
+    load: _Load,
+    *,
+    environ: Mapping[str, str],
+    inherited: Mapping[str, str],
+    parent_timeout: float | None,
+) -> Flow:
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FLOW_BYTES:
+        raise FlowError(
+            f"the flow is larger than {MAX_FLOW_BYTES} bytes", file=file, hint="split it into smaller flows"
+        )
+    root = _compose(text, file)
+    if root is None:
+        raise FlowError("the flow file is empty", file=file, line=1, column=1, hint="a flow needs `steps:`")
+    r = NodeReader(file, environ, inherited=inherited, default_timeout=parent_timeout)
+    load.stack.append(os.path.realpath(file))
+    problems: list[FlowError] = []
+    nested: list[FlowError] = []
+    name = Path(file).stem
+    platform: Any = None
+    description: str | None = None
+    tags: tuple[str, ...] = ()
+    own_timeout: float | None = None
+    steps: list[Any] = []
+
+    def attempt(read: Any) -> None:
+        try:
+            read()
+        except Invalid as bad:
+            problems.append(bad.error)
+
+    try:
+        top = r.mapping(root, "the flow")
+    except Invalid as bad:
+        load.stack.pop()
+        raise FlowValidationError((bad.error,)) from None
+    for key_node, _value in root.value:  # every unknown key is a problem; the rest is still read
+        key = str(key_node.value)
+        if key not in TOP_KEYS:
+            problems.append(
+                r.pos(key_node).error(f"the flow: unknown key {key!r}", hint=suggest(key, list(TOP_KEYS)))
+            )
+
+    def read_env() -> None:
+        r.flow_env = _read_env(r, top["env"])
+
+    def read_platform() -> None:
+        nonlocal platform
+        platform = r.string(top["platform"], "platform").lower()
+        if platform not in ("android", "ios"):
+            raise r.fail(top["platform"], f"platform must be android or ios, got {platform!r}")
+
+    def read_defaults() -> None:
+        nonlocal own_timeout
+        own_timeout = _read_defaults(r, top["defaults"])
+        if own_timeout is not None:
+            r.default_timeout = own_timeout
+
+    def read_name() -> None:
+        nonlocal name
+        name = r.string(top["name"], "name")
+
+    def read_description() -> None:
+        nonlocal description
+        description = r.string(top["description"], "description", allow_empty=True)
+
+    def read_tags() -> None:
+        nonlocal tags
+        tags = _read_tags(r, top["tags"])
+
+    for key, read in (
+        ("env", read_env),
+        ("defaults", read_defaults),
+        ("name", read_name),
+        ("description", read_description),
+        ("platform", read_platform),
+        ("tags", read_tags),
+    ):
+        if key in top:
+            attempt(read)
+    include = _include(load)
+
+    def checked_include(reader: NodeReader, node: Node, written: str, env: dict[str, str]) -> Flow:
+        try:
+            flow: Flow = include(reader, node, written, env)
+        except FlowValidationError as exc:  # the subflow's own problems, at its own lines
+            nested.extend(exc.problems)
+            raise reader.fail(
+                node, f"run_flow {written!r} has problems (listed with its own lines)"
+            ) from None
+        except FlowError as exc:  # a problem of the subflow's file as a whole (empty, not YAML …)
+            nested.append(exc)
+            raise reader.fail(
+                node, f"run_flow {written!r} has a problem (listed with its own file)"
+            ) from None
+        return flow
+
+    if "steps" not in top:
+        problems.append(
+            r.pos(root).error("the flow has no `steps:`", hint="add `steps:` with a list of commands")
+        )
+    else:
+        try:
+            steps = read_steps(r, top["steps"], checked_include, problems)
+        except Invalid as bad:
+            problems.append(bad.error)
+    load.stack.pop()
+    if problems or nested:
+        problems.sort(key=lambda p: (p.line or 0, p.column or 0))
+        unique = {str(p): p for p in [*problems, *nested]}  # each problem once, in order
+        raise FlowValidationError(tuple(unique.values()))
+    secrets = set(r.secrets)
+    for step in steps:
+        secrets |= _secrets_of(step)
+    return Flow(
+        name,
+        file,
+        tuple(steps),
+        dict(r.flow_env),
+        platform,
+        description,
+        frozenset(secrets),
+        tags,
+        r.default_timeout,
+    )
+
+
+def _secrets_of(node: Any) -> set[str]:
+    from .model import RunFlow
+
+    if isinstance(node, RunFlow):
+        return set(node.flow.secrets)
+    found: set[str] = set()
+    for child in getattr(node, "steps", ()):
+        found |= _secrets_of(child)
+    return found
+
+
+def parse_flow(text: str, *, file: str = "<flow>", environ: Mapping[str, str] | None = None) -> Flow:
+    """Validate flow ``text`` (named ``file`` in messages, and ``run_flow`` paths relative to it).
+    ``environ`` (the variables given: ``--env`` over the process environment) defaults to
+    ``os.environ``."""
+    load = _Load(os.environ if environ is None else environ)
+    return _parse(text, file, load, environ=load.environ, inherited={}, parent_timeout=None)
+
+
+def load_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> Flow:
+    """Read and validate the flow file at ``path`` and every flow it runs; any problem is a
+    ``FlowError`` (nothing runs)."""
+    file = os.fspath(path)
+    return parse_flow(read_flow_file(file), file=file, environ=environ)

@@ -1,0 +1,170 @@
+"""Reading YAML nodes for the flow loader: typed values with positions, ``${VAR}`` substitution.
+
+A :class:`NodeReader` turns PyYAML nodes (never constructed objects) into strings, numbers,
+booleans and mappings, and every problem into an :class:`Invalid` carrying a ``FlowError`` at the
+node's line and column.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ..core.errors import FlowError
+from .model import SourcePosition
+
+__all__ = ["CONSTRUCTOR", "NAME", "PLAIN_TAGS", "TAG", "Invalid", "NodeReader", "kind", "suggest"]
+
+TAG = "tag:yaml.org,2002:"
+VAR = re.compile(r"\$\$\{|\$\{([^}]*)\}?")
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class Invalid(Exception):
+    """Internal: one problem, carried up to the step being read."""
+
+    def __init__(self, error: FlowError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    listed = ", ".join(choices)
+    return f"did you mean {close[0]!r}? accepted: {listed}" if close else f"accepted: {listed}"
+
+
+@dataclass
+class NodeReader:
+    """Validation state for one file: where it is, how to resolve ``${VAR}``, what is secret."""
+
+    file: str
+    environ: Mapping[str, str]
+    flow_env: dict[str, str] = field(default_factory=dict)
+    secrets: set[str] = field(default_factory=set)
+    inherited: Mapping[str, str] = field(default_factory=dict)  # the including flow's variables
+    default_timeout: float | None = None  # the flow's `defaults: {timeout: …}`
+    commands: int = 0  # commands read so far (bounded by the loader)
+
+    # --- positions and problems ---------------------------------------------------------------
+
+    def pos(self, node: Node) -> SourcePosition:
+        mark = node.start_mark
+        return SourcePosition(self.file, mark.line + 1, mark.column + 1)
+
+    def fail(self, node: Node, message: str, hint: str | None = None) -> Invalid:
+        return Invalid(self.pos(node).error(message, hint))
+
+    # --- scalars --------------------------------------------------------------------------------
+
+    def substitute(self, node: ScalarNode) -> str:
+        """The scalar's text with ``${NAME}`` replaced (``environ`` first: a ``run_flow``'s ``env``,
+        ``--env``, the process environment; then the flow's ``env:``; then the including flow's
+        variables); ``$${`` stands for a literal ``${``."""
+
+        def replace(match: re.Match[str]) -> str:
+            if match.group(0) == "$${":
+                return "${"
+            name = match.group(1)
+            if not match.group(0).endswith("}") or name is None or not NAME.fullmatch(name):
+                raise self.fail(
+                    node,
+                    f"bad variable reference {match.group(0)!r}",
+                    hint="write ${NAME} with a letter or _ first, or $${ for a literal ${",
+                )
+            if name in self.environ:
+                return self.environ[name]
+            if name in self.flow_env:
+                return self.flow_env[name]
+            if name in self.inherited:
+                return self.inherited[name]
+            raise self.fail(
+                node,
+                f"undefined variable ${{{name}}}",
+                hint=f"set {name} in the environment or give it a default under the flow's `env:`",
+            )
+
+        return VAR.sub(replace, str(node.value))
+
+    def string(self, node: Node, what: str, *, allow_empty: bool = False) -> str:
+        if not isinstance(node, ScalarNode) or node.tag == TAG + "null":
+            raise self.fail(node, f"{what} must be a string, got {kind(node)}")
+        if node.tag not in PLAIN_TAGS:
+            raise self.fail(node, f"{what}: the YAML tag {node.tag!r} is not allowed in a flow")
+        text = self.substitute(node)
+        if not allow_empty and not text.strip():
+            raise self.fail(node, f"{what} must not be empty")
+        return text
+
+    def number(self, node: Node, what: str, low: float, high: float, *, open_low: bool = False) -> float:
+        value: float | None = None
+        if isinstance(node, ScalarNode) and node.tag in (TAG + "int", TAG + "float"):
+            value = float(CONSTRUCTOR.construct_object(node))
+        elif isinstance(node, ScalarNode) and node.tag == TAG + "str":
+            try:
+                value = float(self.substitute(node))
+            except ValueError:
+                value = None
+        if value is None or value != value:
+            raise self.fail(node, f"{what} must be a number, got {kind(node)}")
+        if value < low or value > high or (open_low and value == low):
+            bound = f"above {low:g}" if open_low else f"at least {low:g}"
+            raise self.fail(node, f"{what} must be {bound} and at most {high:g}, got {value:g}")
+        return value
+
+    def boolean(self, node: Node, what: str) -> bool:
+        if isinstance(node, ScalarNode) and node.tag == TAG + "bool":
+            return bool(CONSTRUCTOR.construct_object(node))
+        if isinstance(node, ScalarNode) and node.tag == TAG + "str":
+            text = self.substitute(node).strip().lower()
+            if text in ("true", "false"):
+                return text == "true"
+        raise self.fail(node, f"{what} must be true or false, got {kind(node)}")
+
+    def scalar_value(self, node: Node, what: str) -> Any:
+        """A remembered value: a string (with ``${VAR}``), a number or a boolean."""
+        if isinstance(node, ScalarNode) and node.tag in (TAG + "int", TAG + "float", TAG + "bool"):
+            return CONSTRUCTOR.construct_object(node)
+        return self.string(node, what, allow_empty=True)
+
+    # --- mappings -------------------------------------------------------------------------------
+
+    def variables(self) -> dict[str, str]:
+        """Every variable this flow sees, for a flow it runs (lowest first, as looked up)."""
+        return {**self.inherited, **self.flow_env, **self.environ}
+
+    def mapping(self, node: Node, what: str, allowed: tuple[str, ...] | None = None) -> dict[str, Node]:
+        """A mapping's entries by key; unknown or repeated keys are problems at the key."""
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, f"{what} must be a mapping, got {kind(node)}")
+        out: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, ScalarNode) or key_node.tag not in PLAIN_TAGS:
+                raise self.fail(key_node, f"{what}: keys must be plain strings, got {kind(key_node)}")
+            key = str(key_node.value)
+            if key in out:
+                raise self.fail(key_node, f"{what}: key {key!r} is given twice")
+            if allowed is not None and key not in allowed:
+                raise self.fail(key_node, f"{what}: unknown key {key!r}", hint=suggest(key, list(allowed)))
+            out[key] = value_node
+        return out
+
+
+CONSTRUCTOR = SafeConstructor()
+PLAIN_TAGS = frozenset(TAG + t for t in ("str", "int", "float", "bool", "timestamp"))
+
+
+def kind(node: Node) -> str:
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a list"
+    if node.tag == TAG + "null":
+        return "nothing (null)"
+    return f"{node.tag.rsplit(':', 1)[-1]} {str(node.value)!r}"

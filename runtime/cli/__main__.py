@@ -1,7 +1,0 @@
-"""``python -m runtime.cli`` is ``amc``."""
-
-import sys
-
-from . import main
-
-sys.exit(main())
