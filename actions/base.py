@@ -25,13 +25,14 @@ from ..core.steps import SELECTOR_KEYS
 from ..drivers.base import Driver
 from ..semantic.models import Observation
 from ..world.models import WorldState
-from .kinds import Kind
+from .kinds import Kind, Seconds
 
-__all__ = ["COMMON_KEYS", "Action", "FlowForm", "Handler", "Param", "Screen"]
+__all__ = ["COMMON_KEYS", "MAX_SETTLE", "Action", "FlowForm", "Handler", "Param", "Screen"]
 
-# Arguments every step may carry: values to remember in the world, and whether they (or the typed
-# text) are secret.
-COMMON_KEYS = frozenset({"remember", "secret"})
+# Arguments every step may carry: values to remember in the world, whether they (or the typed text)
+# are secret, and how long the screen may take to settle after the step (seconds; 0: do not wait).
+COMMON_KEYS = frozenset({"remember", "secret", "settle"})
+MAX_SETTLE = 60.0
 
 
 class Screen(Protocol):
@@ -163,6 +164,8 @@ class Action:
                     f"argument 'secret' must be true or false, got {args['secret']!r:.80}", argument="secret"
                 )
             out["secret"] = args["secret"]
+        if "settle" in args:
+            out["settle"] = Seconds(MAX_SETTLE).check(args["settle"], "settle")
         if "remember" in args and "remember" not in out:
             out["remember"] = args["remember"]  # the world model's to read (tolerant by design)
         if self.check is not None:

@@ -116,7 +116,7 @@ class DeviceService:
         self.spec = spec
         self.run_dir = run_dir
         self.flow_root = flow_root
-        self.config = config or TaskRunnerConfig()
+        self.config = config or TaskRunnerConfig.from_env()
         self.allowed_apps = tuple(allowed_apps)
         self.redactor = redactor if redactor is not None else Redactor()  # an empty one is falsy
         self.discover = discover

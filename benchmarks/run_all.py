@@ -104,6 +104,12 @@ def _agent(quick: bool) -> list[Table]:
     return agent.run(rounds=1) if quick else agent.run()
 
 
+def _settle(quick: bool) -> list[Table]:
+    from benchmarks import settle
+
+    return settle.run(blocks=3, rounds=2) if quick else settle.run()
+
+
 def _devices(quick: bool) -> list[Table]:
     from benchmarks import devices
 
@@ -119,6 +125,7 @@ SUITES: dict[str, Suite] = {
     "devices": _devices,
     "screens": _screens,
     "agent": _agent,
+    "settle": _settle,
     "parse": _parse,
 }
 

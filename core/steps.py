@@ -157,9 +157,11 @@ class StepRecord:
 
     ``scene`` is the observation made right after the step (None when the device could not be
     observed, and dropped once the record is older than the task's ``scene_history``); ``page``
-    and ``foreground_app`` summarise it and stay. A task keeps every record, so a record is kept
-    small: slots, no per-instance dict (see :mod:`amc.runtime.session` for what a long task's
-    memory grows by).
+    and ``foreground_app`` summarise it and stay. After a step that changes the screen the loop
+    waits for it to settle: ``settle_looks`` is how many looks that took beyond the first, and
+    ``settled`` whether two in a row agreed (None when the loop did not wait). A task keeps every
+    record, so a record is kept small: slots, no per-instance dict (see :mod:`amc.runtime.session`
+    for what a long task's memory grows by).
     """
 
     index: int
@@ -168,6 +170,8 @@ class StepRecord:
     page: str | None = None
     foreground_app: str | None = None
     scene: Scene | None = field(default=None, compare=False, repr=False)
+    settle_looks: int = 0
+    settled: bool | None = None
 
     @property
     def status(self) -> str:
@@ -186,4 +190,9 @@ class StepRecord:
             "result": self.result.to_dict(),
             "page": self.page,
             "foreground_app": self.foreground_app,
+            **(
+                {"settle": {"looks": self.settle_looks, "settled": self.settled}}
+                if self.settled is not None
+                else {}
+            ),
         }

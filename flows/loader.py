@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
+from ..actions.base import MAX_SETTLE
 from ..actions.waiting import MAX_WAIT
 from ..core.errors import FlowError
 from .blocks import MAX_STEPS, read_steps
@@ -126,7 +127,11 @@ def _read_tags(r: NodeReader, node: Node) -> tuple[str, ...]:
 
 
 def _read_defaults(r: NodeReader, node: Node) -> float | None:
-    entries = r.mapping(node, "defaults", ("timeout",))
+    """The flow's `defaults:`: how long a step waits for its element (returned), and how long the
+    screen may take to settle after a step that changes it (kept on the reader, as its steps read it)."""
+    entries = r.mapping(node, "defaults", ("timeout", "settle"))
+    if "settle" in entries:
+        r.default_settle = r.number(entries["settle"], "defaults' settle", 0, MAX_SETTLE)
     if "timeout" not in entries:
         return None
     return r.number(entries["timeout"], "defaults' timeout", 0, MAX_WAIT)
@@ -216,6 +221,7 @@ def _include(load: _Load) -> Any:
             environ=environ,
             inherited=r.variables(),
             parent_timeout=r.default_timeout,
+            parent_settle=r.default_settle,
         )
 
     return include
@@ -229,6 +235,7 @@ def _parse(
     environ: Mapping[str, str],
     inherited: Mapping[str, str],
     parent_timeout: float | None,
+    parent_settle: float | None = None,
 ) -> Flow:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FLOW_BYTES:
         raise FlowError(
@@ -237,7 +244,9 @@ def _parse(
     root = _compose(text, file)
     if root is None:
         raise FlowError("the flow file is empty", file=file, line=1, column=1, hint="a flow needs `steps:`")
-    r = NodeReader(file, environ, inherited=inherited, default_timeout=parent_timeout)
+    r = NodeReader(
+        file, environ, inherited=inherited, default_timeout=parent_timeout, default_settle=parent_settle
+    )
     load.stack.append(os.path.realpath(file))
     problems: list[FlowError] = []
     nested: list[FlowError] = []

@@ -50,6 +50,7 @@ class NodeReader:
     secrets: set[str] = field(default_factory=set)
     inherited: Mapping[str, str] = field(default_factory=dict)  # the including flow's variables
     default_timeout: float | None = None  # the flow's `defaults: {timeout: …}`
+    default_settle: float | None = None  # the flow's `defaults: {settle: …}`
     commands: int = 0  # commands read so far (bounded by the loader)
 
     # --- positions and problems ---------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 
+from ..actions.settle import SettleConfig, Settled, settle
 from ..core.errors import HarnessError
 from ..drivers.base import Driver
 from ..semantic.enricher import Enricher, enrich_scene
@@ -92,6 +93,14 @@ class Observer:
         """Wait ``seconds`` between two looks."""
         if seconds > 0:
             time.sleep(seconds)
+
+    def settled(self, config: SettleConfig) -> Settled:
+        """Looks after an action that changes the screen, until two in a row show the same screen
+        (:mod:`amc.actions.settle`), bounded by ``config``; the last look is the step's outcome."""
+        first = self.look()
+        if config.timeout <= 0:
+            return Settled(0, True, first)
+        return settle(first, self.look, self.pause, timeout=config.timeout, interval=config.interval)
 
     def observe(self) -> Observation:
         """One observation that no step caused (a first look, a poll), shown to the world model."""

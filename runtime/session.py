@@ -19,6 +19,8 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..actions.base import MAX_SETTLE
+from ..actions.settle import SettleConfig, Settled
 from ..core.errors import HarnessError
 from ..core.models import PlannedStep, StepResult
 from ..core.steps import StepRecord
@@ -82,10 +84,14 @@ class Session:
         step_retries: int = 1,
         scene_history: int = DEFAULT_SCENE_HISTORY,
         listeners: Sequence[StepListener] = (),
+        settle: SettleConfig | None = None,
     ) -> None:
         self.driver = driver
         self.executor = executor or Executor(driver)
         self.step_retries = step_retries
+        self.settle = settle or SettleConfig()
+        # Only a screen that animates is waited for (drivers/base.py: ``Driver.animates``).
+        self.animates = getattr(driver, "animates", False) is True
         self.context = TaskContext(
             goal=goal, device_id=driver.device_id, scene_history=scene_history, world_model=world_model
         )
@@ -141,6 +147,13 @@ class Session:
         self._names[name] = name
         return name
 
+    def _settle_for(self, step: PlannedStep) -> SettleConfig:
+        """The session's settle, or the step's own ``settle`` (seconds; 0: do not wait)."""
+        own = step.args.get("settle")
+        if isinstance(own, int | float) and not isinstance(own, bool) and 0 <= own <= MAX_SETTLE:
+            return SettleConfig(float(own), self.settle.interval)
+        return self.settle
+
     def run_step(self, step: PlannedStep) -> StepOutcome:
         """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
         device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
@@ -149,14 +162,18 @@ class Session:
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
+        settled: Settled | None = None
         latest = self.observer.latest
-        if result.success and not self.executor.looks_after(step.action) and latest is not None:
-            observation = latest  # nothing was sent to the device: the screen is as last seen
-        elif result.success or result.error_category != "device":
-            try:
+        try:
+            if result.success and not self.executor.looks_after(step.action) and latest is not None:
+                observation = latest  # nothing was sent to the device: the screen is as last seen
+            elif result.success and self.animates and self.executor.changes_screen(step.action):
+                settled = self.observer.settled(self._settle_for(step))
+                observation = settled.observation
+            elif result.success or result.error_category != "device":
                 observation = self.observer.look()
-            except HarnessError as exc:
-                look_error = exc
+        except HarnessError as exc:
+            look_error = exc
         record = StepRecord(
             index=len(self.context.steps),
             step=step,
@@ -164,6 +181,8 @@ class Session:
             page=self._shared(observation.page) if observation is not None else None,
             foreground_app=self._shared(observation.foreground_app) if observation is not None else None,
             scene=observation.scene if observation is not None else None,
+            settle_looks=settled.looks if settled is not None else 0,
+            settled=settled.settled if settled is not None else None,
         )
         self.context.add_step_result(record)
         # The design's hook: once per executed step, right after its result is recorded.

@@ -37,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..actions.settle import SettleConfig
 from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError
 from ..core.models import PlannedStep
 from ..drivers.base import Driver
@@ -75,6 +76,7 @@ class TaskRunnerConfig:
     max_consecutive_failures: int = 3
     semantic: bool = True
     scene_history: int = DEFAULT_SCENE_HISTORY
+    settle: SettleConfig = field(default_factory=SettleConfig)
 
     def __post_init__(self) -> None:
         _positive_int("max_steps", self.max_steps, 1)
@@ -92,6 +94,7 @@ class TaskRunnerConfig:
         values: dict[str, Any] = {
             "world": WorldConfig.from_env(environ),
             "semantic": semantic_enabled(environ),
+            "settle": SettleConfig.from_env(environ),
         }
         values.update(overrides)
         return cls(**values)
@@ -109,8 +112,9 @@ def open_session(
 ) -> Session:
     """A session on ``driver`` as ``config`` says: a world model (``world_model``, else a fresh one)
     unless the world is off; page enrichment by ``enricher``, else by the default enricher unless
-    enrichment is off; the step retries and the scene history. Does no I/O."""
-    config = config or TaskRunnerConfig()
+    enrichment is off; the step retries, the scene history and the settle (the configuration from
+    the environment when none is given). Does no I/O."""
+    config = config or TaskRunnerConfig.from_env()
     model = None
     if config.world.enabled:
         model = world_model if world_model is not None else WorldModel(config.world)
@@ -125,6 +129,7 @@ def open_session(
         step_retries=config.step_retries,
         scene_history=config.scene_history,
         listeners=listeners,
+        settle=config.settle,
     )
 
 
@@ -191,7 +196,7 @@ class TaskRunner:
         self.driver = driver
         self.planner = planner
         self._inputs = planner_inputs(planner.plan)
-        self.executor = executor or Executor(driver)
+        self.executor = executor  # None: each session builds the default one (Session)
         self.config = config or TaskRunnerConfig.from_env()
         self._world_model = world_model
         self.enricher: Enricher | None = enricher or (DefaultEnricher() if self.config.semantic else None)

@@ -41,6 +41,7 @@ class DeviceExtras:
     _running: dict[str, AppRun]
     _shown: tuple[float, SimNode, str | None, str | None] | None
     _toast: tuple[str, float] | None
+    _foreground: str | None
     _clock: Callable[[], float]
     _random: random.Random
     timing: Timing
@@ -50,6 +51,7 @@ class DeviceExtras:
     if TYPE_CHECKING:  # provided by SimDevice
 
         def _changing(self, *, freeze: bool = True) -> AbstractContextManager[None]: ...
+        def _current(self) -> AppRun | None: ...
         def _gesture(self, x: float, y: float, kind: str) -> str | None: ...
         def launch(self, app_id: str) -> None: ...
         def _later(self, delay: float, event: Callable[[], None]) -> None: ...
@@ -201,3 +203,38 @@ class DeviceExtras:
                 del run.stack[run.stack.index(widget.goto) + 1 :]
             else:
                 run.stack.append(widget.goto)
+
+    def _back(self, run: AppRun | None) -> None:
+        if run is None:
+            return
+        if run.prompt is not None:
+            run.prompt = None  # back on Android's permission prompt denies it
+        elif run.alert is not None:
+            run.alert = None
+        elif run.focused is not None:
+            run.focused = None
+        elif len(run.stack) > 1:
+            run.stack.pop()
+        else:
+            self._foreground = None
+
+    def _apply(self, ref: str) -> None:
+        kind, _, arg = ref.partition(":")
+        run = self._current()
+        if kind == "icon":
+            self.launch(arg)
+        elif kind == "back" and run is not None:
+            run.focused = None
+            if len(run.stack) > 1:
+                run.stack.pop()
+        elif kind == "alert" and run is not None:
+            run.alert, run.alert_buttons = None, ("OK",)
+        elif kind == "prompt" and run is not None:
+            run.prompt = None  # allowed or denied: the simulated apps behave the same either way
+        elif kind == "keyboard":
+            if arg == "return" and run is not None:
+                run.focused = None
+            elif run is not None and run.focused is not None:
+                run.values[run.focused] = run.values.get(run.focused, "") + arg
+        elif kind == "widget" and run is not None:
+            self._widget(run, arg)
