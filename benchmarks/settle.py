@@ -41,10 +41,19 @@ __all__ = ["PHONE_LATENCY", "run"]
 PHONE_LATENCY = 0.2  # seconds per device call, as a phone's page source takes
 
 
+class _PhoneLike(SimDriver):
+    """The simulated device with instant screens that says it animates, as a phone's adapter does:
+    the loop waits for its screen to settle, which it always already has."""
+
+    @property
+    def animates(self) -> bool:
+        return True
+
+
 def _static_step(settle: SettleConfig, latency: float = 0.0) -> tuple[float, int]:
     """One tap on an unchanging screen, every device call taking ``latency`` seconds: (seconds,
     looks after the action)."""
-    driver = SimDriver("android", latency=latency)
+    driver = _PhoneLike("android", latency=latency)
     driver.launch_app("com.android.settings")
     config = TaskRunnerConfig(settle=settle, semantic=False)
     runner = TaskRunner(driver, ScriptedPlanner([PlannedStep("tap", {"x": 1, "y": 1})]), config=config)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, Interrupted
 from .models import PlannedStep, Scene, StepResult
 from .selectors import Selector
 
@@ -39,7 +39,7 @@ REDACTED = "***"
 APP_ID_KEYS: tuple[str, ...] = ("app_id", "bundle_id", "package")
 SECRET_ARG_KEYS: tuple[str, ...] = ("text", "value")
 SELECTOR_KEYS = frozenset(Selector.__dataclass_fields__)
-STEP_STATUSES: tuple[str, ...] = ("passed", "failed", "skipped", "warning", "retried")
+STEP_STATUSES: tuple[str, ...] = ("passed", "failed", "skipped", "warning", "retried", "interrupted")
 
 
 def step_status(step: PlannedStep, result: StepResult) -> str:
@@ -48,10 +48,13 @@ def step_status(step: PlannedStep, result: StepResult) -> str:
     ``skipped``: a ``skip`` step a planner handed out (nothing was sent to the device);
     ``warning``: a failed step whose ``on_failure`` is ``warn`` (an optional flow step);
     ``retried``: a failed step whose block runs again (``on_failure`` ``retry``);
+    ``interrupted``: a step a stop request (Ctrl-C) ended before it could pass or fail;
     ``failed``: any other failure, the only status that fails a task; else ``passed``.
     """
     if result.success:
         return "skipped" if step.action == "skip" else "passed"
+    if result.error_category == Interrupted.category:
+        return "interrupted"
     if step.on_failure == "warn":
         return "warning"
     if step.on_failure == "retry":
@@ -175,7 +178,8 @@ class StepRecord:
 
     @property
     def status(self) -> str:
-        """``passed``, ``failed``, ``skipped``, ``warning`` or ``retried`` (see :func:`step_status`)."""
+        """``passed``, ``failed``, ``skipped``, ``warning``, ``retried`` or ``interrupted`` (see
+        :func:`step_status`)."""
         return step_status(self.step, self.result)
 
     @property

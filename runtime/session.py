@@ -9,6 +9,10 @@ a task goes on: :class:`~amc.runtime.task.TaskRunner` asks a planner for steps a
 through a session, stopping on its own rules; the MCP server runs one step per tool call
 through a session that lives as long as the server.
 
+The session's :class:`~amc.runtime.cancel.Cancel` (its observer's) is the stop request of whoever
+runs it: once set, a waiting step ends at its next poll as ``interrupted``, no step is repeated and
+no look is asked of the device.
+
 Building a session does no I/O; the first ``look()`` is the first device request.
 """
 
@@ -21,7 +25,7 @@ from dataclasses import dataclass
 
 from ..actions.base import MAX_SETTLE
 from ..actions.settle import SettleConfig, Settled
-from ..core.errors import HarnessError
+from ..core.errors import HarnessError, Interrupted
 from ..core.models import PlannedStep, StepResult
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
@@ -29,6 +33,7 @@ from ..semantic.enricher import Enricher
 from ..semantic.models import Observation
 from ..world.model import WorldModel
 from ..world.models import WorldState
+from .cancel import Cancel
 from .context import DEFAULT_SCENE_HISTORY, TaskContext
 from .executor import Executor
 from .observer import Observer
@@ -85,8 +90,10 @@ class Session:
         scene_history: int = DEFAULT_SCENE_HISTORY,
         listeners: Sequence[StepListener] = (),
         settle: SettleConfig | None = None,
+        cancel: Cancel | None = None,
     ) -> None:
         self.driver = driver
+        self.cancel = cancel if cancel is not None else Cancel()
         self.executor = executor or Executor(driver)
         self.step_retries = step_retries
         self.settle = settle or SettleConfig()
@@ -97,7 +104,9 @@ class Session:
         )
         self.listeners: list[StepListener] = list(listeners)
         self._names: dict[str, str] = {}
-        self.observer = Observer(driver, self.context, enricher=enricher, retries=step_retries)
+        self.observer = Observer(
+            driver, self.context, enricher=enricher, retries=step_retries, cancel=self.cancel
+        )
 
     @property
     def world(self) -> WorldState | None:
@@ -123,7 +132,8 @@ class Session:
         while True:
             attempt += 1
             result = self.executor.execute(step, self.observer)
-            if result.success or not result.retryable or attempt > self.step_retries:
+            done = result.success or not result.retryable or attempt > self.step_retries
+            if done or self.cancel.is_set():  # a stop request: never sent again
                 return dataclasses.replace(result, attempts=attempt) if attempt > 1 else result
             log.warning(
                 "step %s failed transiently (%s); retrying (%d/%d)",
@@ -159,6 +169,7 @@ class Session:
         device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
         record the step and tell the listeners. Never raises for a failed step or a failed look:
         the outcome says."""
+        log.info("step %d %s: started", len(self.context.steps) + 1, step.action)  # run.log: what runs
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
@@ -170,7 +181,7 @@ class Session:
             elif result.success and self.animates and self.executor.changes_screen(step.action):
                 settled = self.observer.settled(self._settle_for(step))
                 observation = settled.observation
-            elif result.success or result.error_category != "device":
+            elif result.success or result.error_category not in ("device", Interrupted.category):
                 observation = self.observer.look()
         except HarnessError as exc:
             look_error = exc
