@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..core.durations import check_seconds
-from ..core.errors import StepArgumentError
+from ..core.errors import StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "Driver",
     "coordinate",
     "gesture_seconds",
+    "ios_cannot_clear",
     "timeout_seconds",
 ]
 
@@ -154,3 +155,15 @@ class DeviceInfo:
             "state": self.state,
             "description": self.description,
         }
+
+
+def ios_cannot_clear(app_id: str) -> Unsupported:
+    """What ``clear_state`` is on an iPhone, over WebDriverAgent and on the simulated iPhone alike:
+    XCTest gives WDA no way to delete an app's data (it can launch, activate, terminate and query
+    apps, never reset one)."""
+    return Unsupported(
+        f"WebDriverAgent cannot clear {app_id}'s data: XCTest has no API to reset an app on iOS",
+        hint="uninstall and reinstall the app (e.g. `xcrun devicectl device uninstall app`, "
+        "`ideviceinstaller`), use `xcrun simctl` on a Simulator (Appium's `mobile: clearApp`, "
+        "Simulator only), or sign out inside the app; mark the step `optional: true` to go on",
+    )

@@ -12,7 +12,7 @@ from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
-from .base import MAX_LATENCY, coordinate, gesture_seconds
+from .base import MAX_LATENCY, coordinate, gesture_seconds, ios_cannot_clear
 from .covers import locked
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
@@ -179,7 +179,12 @@ class SimDriver:
         self.device.open_link(url, app_id)
 
     def clear_state(self, app_id: str) -> None:
+        """``pm clear`` on Android; refused on iOS as WebDriverAgent refuses it (the simulated
+        iPhone plays a phone, where nothing can reset an app), so a flow that passes here passes
+        on an iPhone too."""
         self._call()
+        if self.device.platform == "ios":
+            raise ios_cannot_clear(app_id)
         self.device.clear_state(app_id)
 
     def close(self) -> None:

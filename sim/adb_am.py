@@ -58,7 +58,7 @@ def am_start(device: SimDevice, profile: AndroidProfile, argv: list[str]) -> tup
             intent + f"Error type 3\nError: Activity class {{{full}}} does not exist.\n",
             1 if verb == "start-activity" else 0,
         )
-    device.launch(package)
+    device.start_activity(package, activity)
     return _out(intent)
 
 

@@ -46,24 +46,36 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..core.errors import ConfigError
-from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from .adb_files import FileEntry, PhoneFiles
+from .adb_host import Forwards, framebuffer, host_misc, split_host_serial, track_devices
+from .adb_shell import EXIT_MARKER, AndroidShell, command_name
 from .adb_states import ADB_STATES, check_state, pick
-from .adb_sync import recv_exact, serve_sync
+from .adb_streams import stream_logcat, stream_script
+from .adb_sync import serve_sync
+from .adb_wire import FEATURES, SERVER_VERSION, block, device_listing, fail, okay, read_request
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .replay import Reply, reset
 from .server import BackgroundServer, FaceServerMixIn
-from .u2_rpc import U2Server
+from .u2_rpc import CRASH_AT_START_OUTPUT, U2Server
 
-__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone", "check_state"]
+__all__ = [
+    "ADB_STATES",
+    "FEATURES",
+    "SERVER_VERSION",
+    "U2_JAR",
+    "AdbFace",
+    "AdbState",
+    "Phone",
+    "check_state",
+]
 
 AdbState = Literal["device", "offline", "unauthorized"]
 U2_JAR = "/data/local/tmp/u2.jar"
 U2_PORT = 9008
-SERVER_VERSION = 41
-FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
-_MAX_REQUEST = 0xFFFF
-_HOST_SERVICES = frozenset({"version", "devices", "devices-l", "kill"})
+_HOST_SERVICES = frozenset(
+    {"version", "devices", "devices-l", "kill", "track-devices", "list-forward", "killforward-all"}
+)
 
 
 @functools.cache
@@ -89,33 +101,6 @@ class Phone:
     @property
     def serial(self) -> str:
         return self.device.device_id
-
-
-def _read_request(sock: socket.socket) -> str | None:
-    head = recv_exact(sock, 4)
-    if head is None:
-        return None
-    try:
-        length = int(head.decode("ascii"), 16)
-    except (UnicodeDecodeError, ValueError):
-        return None
-    if not 0 < length <= _MAX_REQUEST:
-        return None
-    body = recv_exact(sock, length)
-    return None if body is None else body.decode("utf-8", errors="replace")
-
-
-def _block(text: str) -> bytes:
-    data = text.encode("utf-8")
-    return f"{len(data):04x}".encode("ascii") + data
-
-
-def _okay(text: str | None = None) -> bytes:
-    return b"OKAY" + (_block(text) if text is not None else b"")
-
-
-def _fail(text: str) -> bytes:
-    return b"FAIL" + _block(text)
 
 
 class _AdbTcpServer(FaceServerMixIn, socketserver.ThreadingTCPServer):
@@ -157,6 +142,7 @@ class AdbFace:
         self._u2_running = u2_running
         self._u2_installed = u2_installed
         self.stopped = threading.Event()
+        self.forwards = Forwards(self)
         for device in devices:
             self.add_device(device)
 
@@ -167,7 +153,7 @@ class AdbFace:
         if device.platform != "android":
             raise ConfigError(f"the adb face serves Android devices, not {device.platform}")
         check_state(state)
-        files = {U2_JAR: _u2_jar_entry()} if self._u2_installed else {}
+        files = PhoneFiles({U2_JAR: _u2_jar_entry()} if self._u2_installed else {})
         with self._lock:
             if device.device_id in self._phones:
                 raise ConfigError(f"serial {device.device_id} is already served")
@@ -180,6 +166,8 @@ class AdbFace:
                 replies=self.replies,
             )
             shell = AndroidShell(device, files, self.replies)
+            shell.server_pid = lambda: u2.pid if u2.running else None
+            shell.on_server_kill = u2.exit
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
             self._phones[device.device_id] = phone
         return phone
@@ -207,6 +195,7 @@ class AdbFace:
     def stop(self) -> None:
         """Stop listening (later connections are refused) and release every held request."""
         self.stopped.set()
+        self.forwards.close_all()
         self._server.stop()
 
     @property
@@ -257,14 +246,14 @@ class AdbFace:
 
     def _act(self, sock: socket.socket, fault: Fault) -> bool:
         """Act out an adb-level fault; True when the request is finished (nothing more to send)."""
+        if fault is Fault.RESET:
+            reset(sock)
+            return True
         if fault is Fault.HANG:
             while not self.faults.wait_released(0.2) and not self.stopped.is_set():
                 pass
             return True
         if fault is Fault.DROP:
-            return True
-        if fault is Fault.RESET:
-            reset(sock)
             return True
         if fault is Fault.DIE:
             self.stop()  # a threading server can be shut down from a handler thread
@@ -280,11 +269,11 @@ class AdbFace:
         """Serve host requests, then at most one device service after a transport switch."""
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as adb's own sockets
-            request = _read_request(sock)
+            request = read_request(sock)
             phone = self._host_request(sock, request) if request is not None else None
             if phone is None:
                 return
-            request = _read_request(sock)
+            request = read_request(sock)
             if request is not None:
                 self._device_request(sock, phone, request)
         except OSError:
@@ -292,6 +281,12 @@ class AdbFace:
 
     def _route_fault(self, sock: socket.socket, route: str, empty: bytes) -> bool:
         fault = self.decide(route)
+        starts = route.endswith(":app_process")
+        if starts and fault is Fault.NONE and any(p.u2.crash_on_start for p in self.phones):
+            fault = Fault.CRASH_AT_START  # the server crashed at start before and still does
+        if fault is Fault.CRASH_AT_START and starts:
+            sock.sendall(b"OKAY" + CRASH_AT_START_OUTPUT)
+            return True
         if self._act(sock, fault):
             return True
         if fault is Fault.EMPTY:
@@ -299,7 +294,7 @@ class AdbFace:
             return True
         replayed = self.replies.get(route)
         if replayed is not None and not route.startswith("adb:shell"):
-            sock.sendall(_fail(replayed.body.decode("utf-8", errors="replace")))
+            sock.sendall(fail(replayed.body.decode("utf-8", errors="replace")))
             return True
         return False
 
@@ -311,36 +306,37 @@ class AdbFace:
         service = request.removeprefix("host:") if request.startswith("host:") else None
         if service is None:
             self.decide("adb:unknown")
-            sock.sendall(_fail(f"unknown host service '{request[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{request[:80]}'"))
             return None
         if service.startswith(("tport:", "transport")):
             return self._transport(sock, service)
+        if service.startswith(("disconnect:", "wait-for-")):
+            host_misc(self, sock, None, service)
+            return None
         if service not in _HOST_SERVICES:
             self.decide("adb:unknown")
-            sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{service[:80]}'"))
             return None
-        if self._route_fault(sock, f"adb:host:{service}", _okay("")):
+        if self._route_fault(sock, f"adb:host:{service}", okay("")):
             return None
         if service == "version":
-            sock.sendall(_okay(f"{SERVER_VERSION:04x}"))
+            sock.sendall(okay(f"{SERVER_VERSION:04x}"))
         elif service == "kill":
             sock.sendall(b"OKAY")
+        elif service == "list-forward":
+            sock.sendall(okay(self.forwards.listing(None)))
+        elif service == "killforward-all":
+            self.forwards.kill(None)
+            sock.sendall(b"OKAY")
+        elif service == "track-devices":
+            track_devices(self, sock)
         else:
-            sock.sendall(_okay(self._listing(long=service == "devices-l")))
+            sock.sendall(okay(self.listing(long=service == "devices-l")))
         return None
 
-    def _listing(self, *, long: bool) -> str:
-        lines = []
-        for phone in self.phones:
-            if not long:
-                lines.append(f"{phone.serial}\t{phone.state}\n")
-                continue
-            extra = ""
-            if phone.state == "device":
-                model = "".join(c if c.isalnum() else "_" for c in phone.device.model)
-                extra = f" product:{phone.device.model} model:{model} device:emu64x"
-            lines.append(f"{phone.serial:<22} {phone.state}{extra} transport_id:{phone.transport_id}\n")
-        return "".join(lines)
+    def listing(self, *, long: bool) -> str:
+        """``host:devices`` (``long``: ``host:devices-l``) for the phones served."""
+        return device_listing(self.phones, long=long)
 
     def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
         """The phone a transport request picks, or adb's error text (see :func:`sim.adb_states.pick`)."""
@@ -359,14 +355,14 @@ class AdbFace:
             try:
                 transport_id = int(service.removeprefix("transport-id:"))
             except ValueError:
-                sock.sendall(_fail("invalid transport id"))
+                sock.sendall(fail("invalid transport id"))
                 return None
         elif service not in ("tport:any", "transport-any", "tport:usb", "transport-usb"):
-            sock.sendall(_fail(f"unknown host service '{service[:80]}'"))
+            sock.sendall(fail(f"unknown host service '{service[:80]}'"))
             return None
         phone, error = self._select(serial, transport_id)
         if phone is None:
-            sock.sendall(_fail(error))
+            sock.sendall(fail(error))
             return None
         reply = b"OKAY" + (struct.pack("<Q", phone.transport_id) if service.startswith("tport:") else b"")
         sock.sendall(reply)
@@ -374,9 +370,14 @@ class AdbFace:
 
     def _host_serial(self, sock: socket.socket, request: str) -> None:
         prefix, _, rest = request.partition(":")
-        target, _, query = rest.rpartition(":")
-        route = f"adb:{prefix}:{query}"
-        if self._route_fault(sock, route, _okay("")):
+        if prefix == "host-serial":
+            target, query = split_host_serial(rest)
+        else:
+            target, _, query = rest.partition(":")
+        if prefix == "host-serial" and host_misc(self, sock, target, query):
+            return
+        route = f"adb:{prefix}:{query.split(':', 1)[0]}"
+        if self._route_fault(sock, route, okay("")):
             return
         if prefix == "host-serial":
             phone, error = self._select(target, None)
@@ -384,10 +385,10 @@ class AdbFace:
             try:
                 phone, error = self._select(None, int(target))
             except ValueError:
-                sock.sendall(_fail("invalid transport id"))
+                sock.sendall(fail("invalid transport id"))
                 return
         if phone is None:
-            sock.sendall(_fail(error))
+            sock.sendall(fail(error))
             return
         answers = {
             "features": FEATURES,
@@ -395,10 +396,22 @@ class AdbFace:
             "get-serialno": phone.serial,
             "get-devpath": "unknown",
         }
-        if query not in answers:
-            sock.sendall(_fail(f"unknown host service '{query[:80]}'"))
+        if query == "list-forward":
+            sock.sendall(okay(self.forwards.listing(phone.serial)))
             return
-        sock.sendall(_okay(answers[query]))
+        if query.startswith("forward:"):
+            ok, answer = self.forwards.add(phone, query.removeprefix("forward:"))
+            sock.sendall(b"OKAY" + (b"OKAY" + (block(answer) if answer else b"") if ok else fail(answer)))
+            return
+        if query.startswith("killforward"):
+            local = query.removeprefix("killforward:") if query.startswith("killforward:") else None
+            found = self.forwards.kill(local)
+            sock.sendall(b"OKAY" if found else fail(f"listener '{local}' not found"))
+            return
+        if query not in answers:
+            sock.sendall(fail(f"unknown host service '{query[:80]}'"))
+            return
+        sock.sendall(okay(answers[query]))
 
     # --- device services --------------------------------------------------------------------
 
@@ -407,7 +420,7 @@ class AdbFace:
             # A transport outside Android: adbd there is not simulated (see the module docstring).
             self.decide("adb:unknown")
             refusal = "device offline (transport offline)" if phone.state == "detached" else "closed"
-            sock.sendall(_fail(refusal))
+            sock.sendall(fail(refusal))
             return
         if request.startswith("shell:") or request.startswith("shell,"):
             options, _, command = request.partition(":")
@@ -417,7 +430,7 @@ class AdbFace:
             if self._route_fault(sock, f"adb:tcp:{port}", b"OKAY"):
                 return
             if port != str(U2_PORT) or not phone.u2.running:
-                sock.sendall(_fail("closed"))
+                sock.sendall(fail("closed"))
                 return
             sock.sendall(b"OKAY")
             phone.u2.serve(sock)
@@ -426,9 +439,22 @@ class AdbFace:
                 return
             sock.sendall(b"OKAY")
             serve_sync(sock, phone.shell.files)
+        elif request.startswith("reverse:"):
+            self.decide("adb:reverse")
+            ok, listing = self.forwards.reverse_command(phone, request.removeprefix("reverse:"))
+            if not ok:
+                sock.sendall(b"OKAY" + fail(listing or "error"))
+            elif listing is not None:
+                sock.sendall(b"OKAY" + okay(listing)[4:])
+            else:
+                sock.sendall(b"OKAYOKAY")
+        elif request == "framebuffer:":
+            if self._route_fault(sock, "adb:framebuffer", b"OKAY"):
+                return
+            sock.sendall(b"OKAY" + framebuffer(phone))
         else:
             self.decide("adb:unknown")
-            sock.sendall(_fail("closed"))
+            sock.sendall(fail("closed"))
 
     def _shell(self, sock: socket.socket, phone: Phone, command: str, *, v2: bool) -> None:
         name = command_name(command) if command.strip() else "sh"
@@ -436,14 +462,25 @@ class AdbFace:
         if self._route_fault(sock, f"adb:{kind}:{name}", b"OKAY"):
             return
         if not command.strip():
-            sock.sendall(_fail("closed"))  # an interactive shell is not simulated
+            sock.sendall(fail("closed"))  # an interactive shell is not simulated
             return
         if name == "app_process":
-            self._run_server(sock, phone)
+            crash = self.replies.get("adb:shell:app_process")
+            if crash is not None:  # a server that prints this and exits at start (a played-back crash)
+                sock.sendall(b"OKAY" + crash.body)
+                return
+            phone.u2.run_on(sock)
             return
+        if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
+            stream_logcat(sock, phone.shell, self.stopped)
+            return
+        if name == "sh" and command.split()[1:2] and not command.split()[1].startswith("-"):
+            stream_script(sock, phone.shell, command, self.stopped)
+            return
+        sock.sendall(b"OKAY")  # adbd accepts the stream before the command runs
         result = phone.shell.run(command)
         if not v2:
-            sock.sendall(b"OKAY" + result.output)
+            sock.sendall(result.output)
             return
         output = result.output
         if command.endswith(EXIT_MARKER):
@@ -452,30 +489,4 @@ class AdbFace:
         if output:
             packets += b"\x01" + struct.pack("<I", len(output)) + output
         packets += b"\x03" + struct.pack("<I", 1) + bytes([result.code & 0xFF])
-        sock.sendall(b"OKAY" + packets)
-
-    def _run_server(self, sock: socket.socket, phone: Phone) -> None:
-        """``app_process … com.wetest.uia2.Main``: the server runs until this stream closes."""
-        crash = self.replies.get("adb:shell:app_process")
-        if crash is not None:  # a server that prints this and exits at start (a played-back crash)
-            sock.sendall(b"OKAY" + crash.body)
-            return
-        if not phone.u2.launch(owner=sock):
-            sock.sendall(
-                b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"
-                b"java.lang.RuntimeException: Error while connecting UiAutomation\n"
-            )
-            return
-        try:
-            sock.sendall(b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n")
-            sock.settimeout(0.2)
-            while not self.stopped.is_set() and phone.u2.running:
-                try:
-                    if not sock.recv(1024):
-                        break
-                except TimeoutError:
-                    continue
-        except OSError:
-            pass
-        finally:
-            phone.u2.owner_gone(sock)
+        sock.sendall(packets)

@@ -20,7 +20,6 @@ devices (``tests/fixtures/real``) to the real clients over the adb protocol.
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 import threading
 import zlib
@@ -28,6 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .adb_am import am_start, monkey, short_activity
+from .adb_commands import PhoneCommands
+from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
 from .device import SimDevice
 from .dumpsys import (
@@ -57,15 +58,6 @@ class ShellResult:
 
     output: bytes
     code: int = 0
-
-
-@dataclass(frozen=True)
-class FileEntry:
-    """A file on the phone's storage, as far as the clients ask: its md5 and size."""
-
-    md5: str
-    size: int
-    mode: int = 0o100644
 
 
 def _hex(text: str) -> str:
@@ -107,15 +99,20 @@ class AndroidShell:
     def __init__(
         self,
         device: SimDevice,
-        files: dict[str, FileEntry] | None = None,
+        files: PhoneFiles | dict[str, FileEntry] | None = None,
         replies: dict[str, Reply] | None = None,
     ) -> None:
         self.device = device
-        self.files: dict[str, FileEntry] = files if files is not None else {}
+        self.files: PhoneFiles = files if isinstance(files, PhoneFiles) else PhoneFiles(files)
         self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._lock = threading.Lock()
         self.history: list[str] = []
         self.input_methods = InputMethods(device)
+        self.commands = PhoneCommands(self)
+        # The uiautomator2 server's process, as the adb face wires it: its pid while it runs, and
+        # what a kill of it does.
+        self.server_pid: Callable[[], int | None] | None = None
+        self.on_server_kill: Callable[[], None] | None = None
 
     @property
     def profile(self) -> AndroidProfile:
@@ -156,11 +153,12 @@ class AndroidShell:
             argv, joiner = [], token
         return ShellResult(output, code)
 
-    def _dispatch(self, argv: list[str]) -> ShellResult:
-        name = argv[0].rsplit("/", 1)[-1]
-        if name == "toybox" and len(argv) > 1:
-            return self._dispatch(argv[1:])
-        handlers: dict[str, Callable[[list[str]], ShellResult]] = {
+    def programs(self) -> tuple[str, ...]:
+        """The programs this shell runs (``which`` finds them), the streaming ones included."""
+        return (*self._table(), "sh", "screenrecord")
+
+    def _table(self) -> dict[str, Callable[[list[str]], ShellResult]]:
+        return {
             "md5sum": self._md5sum,
             "md5": self._md5sum,
             "monkey": self._monkey,
@@ -174,16 +172,19 @@ class AndroidShell:
             "settings": self._settings,
             "input": self._input,
             "ps": self._ps,
-            "echo": lambda args: self._text(" ".join(args[1:]) + "\n"),
+            "kill": self._kill,
             # screencap -p writes the frame as an RGBA_8888 PNG (frameworks/base cmds/screencap/
             # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
             "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
-            "rm": lambda args: ShellResult(b""),
-            "mkdir": lambda args: ShellResult(b""),
             "chmod": lambda args: ShellResult(b""),
-            "true": lambda args: ShellResult(b""),
+            **self.commands.table(),
         }
-        handler = handlers.get(name)
+
+    def _dispatch(self, argv: list[str]) -> ShellResult:
+        name = argv[0].rsplit("/", 1)[-1]
+        if name == "toybox" and len(argv) > 1:
+            return self._dispatch(argv[1:])
+        handler = self._table().get(name)
         if handler is None:
             return ShellResult(f"/system/bin/sh: {name}: inaccessible or not found\n".encode(), 127)
         return handler(argv)
@@ -308,8 +309,15 @@ class AndroidShell:
             )
         if service == "package" and args:
             return self._package_info(args[-1])
+        if service == "battery":
+            return self._text(self.commands.battery())
         if service == "power":
-            return self._text("POWER MANAGER (dumpsys power)\n  mHoldingDisplaySuspendBlocker=true\n")
+            on = str(self.device.screen_on).lower()
+            awake = "Awake" if self.device.screen_on else "Asleep"
+            return self._text(
+                "POWER MANAGER (dumpsys power)\n"
+                f"  mWakefulness={awake}\n  mHoldingDisplaySuspendBlocker={on}\n"
+            )
         if service == "SurfaceFlinger":
             return self._text(
                 'Display 4619827259835644672 (HWC display 0): port=0 displayName="EMU_display_0"\n'
@@ -375,6 +383,9 @@ class AndroidShell:
         return self._text(output, code)
 
     def _settings(self, argv: list[str]) -> ShellResult:
+        played = self.commands.settings_command(argv) if argv[2:3] != ["secure"] else None
+        if played is not None:
+            return played
         if argv[1:4] == ["get", "secure", "default_input_method"]:
             return self._text(self.input_methods.current + "\n")
         if argv[1:4] == ["put", "secure", "default_input_method"] and len(argv) > 4:
@@ -389,7 +400,9 @@ class AndroidShell:
         try:
             if verb == "tap" and len(args) >= 2:
                 self.device.tap(float(args[0]), float(args[1]))
-            elif verb == "swipe" and len(args) >= 4:
+            elif verb in ("swipe", "draganddrop") and len(args) >= 4:
+                # input swipe x1 y1 x2 y2 [ms]: the command returns when the gesture is over
+                self.device.hold(float(args[4]) / 1000 if len(args) > 4 else 0.3)
                 self.device.swipe(*(float(a) for a in args[:4]))
             elif verb == "text" and args:
                 self.device.type_text(args[0].replace("%s", " "))
@@ -406,16 +419,49 @@ class AndroidShell:
             return self._text(f"Error: Invalid arguments for command: {verb}\n", 1)
         return ShellResult(b"")
 
+    def processes(self) -> list[tuple[str, int, str]]:
+        """(user, pid, name) of the processes ``ps`` lists: the launcher, System UI, each running app
+        (its pid changes when it is started again) and the uiautomator2 server (``app_process``, run
+        by ``shell``) while it runs."""
+        rows = [("u0_a98", _pid(self.device.launcher), self.device.launcher)]
+        rows.append(("u0_a97", _pid(ANDROID_SYSTEMUI), ANDROID_SYSTEMUI))
+        for package in self.device.running_apps():
+            pid = self.device.pid_of(package)
+            if pid is not None:
+                rows.append((f"u0_a{100 + zlib.crc32(package.encode()) % 200}", pid, package))
+        server = self.server_pid() if self.server_pid is not None else None
+        if server is not None:
+            rows.append(("shell", server, "app_process"))
+        return rows
+
     def _ps(self, argv: list[str]) -> ShellResult:
+        """toybox ps: ``-u USER[,USER]`` keeps those users' processes; ``-A`` (all) is the default here."""
+        users: set[str] | None = None
+        if "-u" in argv[1:-1]:
+            users = set(argv[argv.index("-u") + 1].split(","))
         rows = ["USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME"]
-        running = [self.device.launcher, ANDROID_SYSTEMUI, *self.device.running_apps()]
-        for package in dict.fromkeys(running):
-            rows.append(
-                f"u0_a123  {_pid(package):>10}   345   14567892 123456 0                   0 S {package}"
-            )
+        for user, pid, name in self.processes():
+            if users is None or user in users:
+                rows.append(f"{user:<8} {pid:>10}   345   14567892 123456 0                   0 S {name}")
         return self._text("\n".join(rows) + "\n")
+
+    def _kill(self, argv: list[str]) -> ShellResult:
+        """``kill [-SIG] PID…``: the process ends (an app is stopped; the uiautomator2 server exits)."""
+        by_pid = {pid: name for _, pid, name in self.processes()}
+        errors = []
+        for word in argv[1:]:
+            if word.startswith("-"):
+                continue
+            name = by_pid.get(int(word)) if word.isdigit() else None
+            if name is None:
+                errors.append(f"kill: pid {word}: No such process")
+            elif name == "app_process" and self.on_server_kill is not None:
+                self.on_server_kill()
+            elif name in self.device.running_apps():
+                self.device.terminate(name)
+        return self._text("".join(e + "\n" for e in errors), 1 if errors else 0)
 
 
 def md5_entry(data: bytes) -> FileEntry:
-    """A :class:`FileEntry` describing ``data``."""
-    return FileEntry(hashlib.md5(data).hexdigest(), len(data))
+    """A :class:`FileEntry` holding ``data``."""
+    return entry_for(data)

@@ -1,26 +1,25 @@
-"""The adb ``sync:`` service of a simulated phone: enough of it for a client to push a file.
+"""The adb ``sync:`` service of a simulated phone (adb's ``daemon/file_sync_service.cpp``).
 
 After ``sync:`` is accepted, requests are a 4-byte verb and a little-endian 32-bit length
-followed by that many bytes. Served here: ``STAT path`` (mode, size, mtime), ``SEND path,mode``
-followed by ``DATA`` chunks and ``DONE mtime`` (answered ``OKAY``), ``LIST`` (answered with
-an empty listing) and ``QUIT``. Files are kept as their md5 and size
-(:class:`~sim.adb_shell.FileEntry`), which is what ``md5sum`` reports later.
+followed by that many bytes. Served here: ``STAT path`` (mode, size, mtime; all zero when
+nothing is there), ``LIST path`` (a ``DENT`` per entry, then ``DONE``), ``SEND path,mode``
+followed by ``DATA`` chunks and ``DONE mtime`` (answered ``OKAY``, or ``FAIL`` with the reason),
+``RECV path`` (``DATA`` chunks of at most 64 KiB, then ``DONE``; ``FAIL`` "No such file or
+directory" when there is no such file) and ``QUIT``. The files are :class:`~sim.adb_files.PhoneFiles`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import socket
 import struct
 
-from .adb_shell import FileEntry
+from .adb_files import PhoneFiles, entry_for
 
-__all__ = ["recv_exact", "serve_sync"]
+__all__ = ["MAX_FILE", "recv_exact", "serve_sync"]
 
 _MAX_PATH = 1024
 _MAX_CHUNK = 64 * 1024
-_MTIME = 1700000000
-_DIRECTORIES = ("/data/local/tmp", "/sdcard")
+MAX_FILE = 64 * 1024 * 1024  # bytes one pushed file may have here
 
 
 def recv_exact(sock: socket.socket, n: int) -> bytes | None:
@@ -39,7 +38,7 @@ def _fail(message: str) -> bytes:
     return b"FAIL" + struct.pack("<I", len(data)) + data
 
 
-def serve_sync(sock: socket.socket, files: dict[str, FileEntry]) -> None:
+def serve_sync(sock: socket.socket, files: PhoneFiles) -> None:
     """Serve sync requests on ``sock`` until QUIT, a close or a request it cannot take."""
     while True:
         head = recv_exact(sock, 8)
@@ -53,32 +52,40 @@ def serve_sync(sock: socket.socket, files: dict[str, FileEntry]) -> None:
             return
         path = raw.decode("utf-8", errors="replace")
         if verb == b"STAT":
-            entry = files.get(path)
-            if entry is not None:
-                sock.sendall(b"STAT" + struct.pack("<III", entry.mode, entry.size, _MTIME))
-            elif path.rstrip("/") in _DIRECTORIES:
-                sock.sendall(b"STAT" + struct.pack("<III", 0o40771, 4096, _MTIME))
-            else:
-                sock.sendall(b"STAT" + struct.pack("<III", 0, 0, 0))
+            sock.sendall(b"STAT" + struct.pack("<III", *files.stat(path)))
         elif verb == b"SEND":
             if not _receive_file(sock, files, path):
                 return
         elif verb == b"LIST":
+            for name, mode, size, mtime in files.listdir(path) or []:
+                data = name.encode()
+                sock.sendall(b"DENT" + struct.pack("<IIII", mode, size, mtime, len(data)) + data)
             sock.sendall(b"DONE" + b"\x00" * 16)
+        elif verb == b"RECV":
+            entry = files.get(path)
+            if entry is None or entry.data is None:
+                sock.sendall(_fail(f"open failed: No such file or directory: {path}"))
+                continue
+            for start in range(0, len(entry.data), _MAX_CHUNK):
+                chunk = entry.data[start : start + _MAX_CHUNK]
+                sock.sendall(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
+            sock.sendall(b"DONE" + b"\x00" * 4)
         else:
             sock.sendall(_fail(f"unsupported sync request {verb!r}"))
             return
 
 
-def _receive_file(sock: socket.socket, files: dict[str, FileEntry], spec: str) -> bool:
+def _receive_file(sock: socket.socket, files: PhoneFiles, spec: str) -> bool:
     path, _, mode_text = spec.rpartition(",")
-    digest, size = hashlib.md5(), 0
+    chunks: list[bytes] = []
+    size = 0
     while True:
         head = recv_exact(sock, 8)
         if head is None:
             return False
         verb, length = head[:4], struct.unpack("<I", head[4:])[0]
         if verb == b"DONE":
+            mtime = length
             break
         if verb != b"DATA" or length > _MAX_CHUNK:
             sock.sendall(_fail("bad sync data"))
@@ -86,9 +93,12 @@ def _receive_file(sock: socket.socket, files: dict[str, FileEntry], spec: str) -
         chunk = recv_exact(sock, length)
         if chunk is None:
             return False
-        digest.update(chunk)
         size += len(chunk)
+        if size > MAX_FILE:
+            sock.sendall(_fail(f"couldn't write file: File too large: {path}"))
+            return False
+        chunks.append(chunk)
     mode = int(mode_text) if mode_text.isdigit() else 0o100644
-    files[path or spec] = FileEntry(digest.hexdigest(), size, mode)
-    sock.sendall(b"OKAY" + b"\x00" * 4)
+    error = files.write_entry(path or spec, entry_for(b"".join(chunks), mode | 0o100000, mtime or 1700000000))
+    sock.sendall(_fail(error) if error else b"OKAY" + b"\x00" * 4)
     return True

@@ -341,8 +341,17 @@ def _clear_app(phone: Phone, options: Mapping[str, Any]) -> Any:
     app = options.get("appId" if phone.platform == "android" else "bundleId")
     if not isinstance(app, str) or not phone.device.is_installed(app):
         raise W3CError(500, "unknown error", f"The application '{app}' is not installed on the device")
+    if phone.platform == "ios":
+        # appium-xcuitest-driver's mobileClearApp on a real device (the simulated iPhone plays one,
+        # isSimulator false): NotImplementedError, W3C 'unknown method' (HTTP 405), this message.
+        raise W3CError(
+            405,
+            "unknown method",
+            "This extension is only supported on simulators. The only known way to clear app data "
+            "on real devices would be to uninstall the app then perform a fresh install of it.",
+        )
     phone.device.clear_state(app)
-    return True if phone.platform == "android" else None
+    return True
 
 
 def _is_locked(phone: Phone, args: Mapping[str, Any]) -> Any:

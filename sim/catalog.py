@@ -20,6 +20,7 @@ __all__ = [
     "DEMO_USER",
     "NOTES_APP",
     "SIGNING_IN",
+    "Alert",
     "AppSpec",
     "Screen",
     "Widget",
@@ -37,13 +38,28 @@ SIGNING_IN = "signing_in"
 
 
 @dataclass(frozen=True)
+class Alert:
+    """A dialog an app shows: its title, message and buttons (left to right; every button closes it)."""
+
+    title: str
+    message: str
+    buttons: tuple[str, ...] = ("OK",)
+
+
+@dataclass(frozen=True)
 class Widget:
     """One thing on a screen.
 
     ``role`` is platform-neutral: ``row`` (a list item), ``switch_row``, ``text``, ``button``,
     ``field``, ``secure_field``. ``key`` becomes the Android resource-id / iOS accessibility id.
     ``goto`` names the screen a tap opens; ``action`` names a behaviour of the state machine
-    (``login``, ``logout``, ``toggle``).
+    (``login``, ``logout``, ``toggle``, ``alert``: show ``alert``; ``toast``: show the toast
+    ``toast``; ``clear``: empty the field ``target``; ``sum``: write into the field ``target`` the sum
+    of the whole numbers in the fields ``sums``, a field without one counting 0). ``role`` ``image``
+    is a picture (``label`` its accessibility label).
+    ``on_long_press`` / ``on_double_tap``: the alert a long press / a double tap shows (other
+    widgets take either as a tap). ``hidden``: drawn with opacity 0 (in the tree, not visible, not
+    an accessibility element); ``selected``: shown selected.
     """
 
     role: str
@@ -56,6 +72,14 @@ class Widget:
     action: str | None = None
     on: bool = False
     enabled: bool = True
+    alert: Alert | None = None
+    toast: str | None = None
+    target: str | None = None
+    sums: tuple[str, ...] = ()
+    on_long_press: Alert | None = None
+    on_double_tap: Alert | None = None
+    hidden: bool = False
+    selected: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,7 +196,7 @@ def _notes_app(platform: Platform) -> AppSpec:
     )
 
 
-def _android_apps() -> dict[str, AppSpec]:
+def _android_apps(release: str) -> dict[str, AppSpec]:
     settings = "com.android.settings"
     apps = [
         AppSpec(
@@ -241,7 +265,7 @@ def _android_apps() -> dict[str, AppSpec]:
                     (
                         _row("device_name", "Device name", "sdk_gphone64_x86_64"),
                         _row("model", "Model", "sdk_gphone64_x86_64"),
-                        _row("android_version", "Android version", "14"),
+                        _row("android_version", "Android version", release),
                         _row("build", "Build number", "UE1A.230829.036.A1"),
                     ),
                     activity=f"{settings}.Settings$MyDeviceInfoActivity",
@@ -280,7 +304,7 @@ def _android_apps() -> dict[str, AppSpec]:
     return {app.app_id: app for app in apps}
 
 
-def _ios_apps() -> dict[str, AppSpec]:
+def _ios_apps(version: str) -> dict[str, AppSpec]:
     apps = [
         AppSpec(
             "com.apple.Preferences",
@@ -339,7 +363,7 @@ def _ios_apps() -> dict[str, AppSpec]:
                     "About",
                     (
                         _row("Name", "Name", "iPhone"),
-                        _row("iOS Version", "iOS Version", "17.5"),
+                        _row("iOS Version", "iOS Version", version),
                         _row("Model Name", "Model Name", "iPhone 15"),
                     ),
                 ),
@@ -369,6 +393,9 @@ def _ios_apps() -> dict[str, AppSpec]:
     return {app.app_id: app for app in apps}
 
 
-def catalog(platform: Platform) -> dict[str, AppSpec]:
-    """The apps installed on a fresh simulated device of ``platform``."""
-    return _android_apps() if platform == "android" else _ios_apps()
+def catalog(platform: Platform, os_version: str | None = None) -> dict[str, AppSpec]:
+    """The apps installed on a fresh simulated device of ``platform``; Settings > About shows
+    ``os_version`` (by default the default profile's: Android 14, iOS 18.5)."""
+    if platform == "android":
+        return _android_apps(os_version or "14")
+    return _ios_apps(os_version or "18.5")

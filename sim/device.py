@@ -16,7 +16,6 @@ is next asked anything (no thread), so a device nobody asks costs nothing.
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 import random
 import threading
@@ -24,24 +23,19 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from ..core.apps import SPRINGBOARD
-from ..core.errors import AppLaunchFailed, AppNotInstalled, StepArgumentError
+from ..core.errors import AppNotInstalled, StepArgumentError
 from ..core.models import Platform
 from . import layout
+from .app_run import AppRun
 from .catalog import (
     ANDROID_LAUNCHER,
-    DEMO_PASSWORD,
-    DEMO_USER,
-    SIGNING_IN,
     AppSpec,
-    Screen,
-    Widget,
     catalog,
 )
 from .covers import CoverControls, SystemScreen
+from .device_extras import DeviceExtras
 from .nodes import SimNode, shifted
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
@@ -63,8 +57,6 @@ __all__ = [
 # What a simulated device is called when nobody names it (adb's first emulator serial).
 DEFAULT_IDS: dict[str, str] = {"android": "emulator-5554", "ios": "SIM-IPHONE-15"}
 
-_LOADING = (Widget("progress", "loading", label="Loading"),)
-
 WINDOW_SIZES: dict[str, tuple[int, int]] = {"android": (1080, 2400), "ios": (390, 844)}
 # Screenshot pixels per window unit: Android windows are in pixels already; an iPhone 14's
 # 390x844-point window is a 1170x2532-pixel screenshot.
@@ -73,39 +65,7 @@ ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up"
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
 
-@dataclass
-class AppRun:
-    """A running app's state: its screen stack and what the user has entered."""
-
-    spec: AppSpec
-    stack: list[str]
-    values: dict[str, str] = field(default_factory=dict)
-    switches: dict[str, bool] = field(default_factory=dict)
-    scroll: dict[str, int] = field(default_factory=dict)
-    focused: str | None = None
-    alert: tuple[str, str] | None = None
-    user: str | None = None
-    prompt: str | None = None  # a system permission prompt over the app ("notifications")
-    rows_at: dict[str, float] = field(default_factory=dict)  # loads_late screen -> when its rows show
-    clock: Callable[[], float] = time.monotonic
-
-    @property
-    def screen(self) -> Screen:
-        screen = self.spec.screen(self.stack[-1])
-        if screen.loads_late and self.rows_at.get(screen.name, 0.0) > self.clock():
-            return dataclasses.replace(screen, widgets=_LOADING)
-        return screen
-
-    def previous_title(self) -> str | None:
-        if len(self.stack) < 2:
-            return None
-        return self.spec.screen(self.stack[-2]).title
-
-    def switch_on(self, widget: Widget) -> bool:
-        return self.switches.get(widget.key, widget.on)
-
-
-class SimDevice(CoverControls):
+class SimDevice(DeviceExtras, CoverControls):
     """A phone in memory. Thread-safe; every public method takes the device lock. What covers
     its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
@@ -139,7 +99,7 @@ class SimDevice(CoverControls):
         release = profile.release if isinstance(profile, AndroidProfile) else profile.os_version
         self.os_version = os_version or release
         self.model = "sdk_gphone64_x86_64" if platform == "android" else "iPhone 15"
-        self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform))
+        self.apps: dict[str, AppSpec] = dict(apps if apps is not None else catalog(platform, self.os_version))
         self.launcher = ANDROID_LAUNCHER if platform == "android" else SPRINGBOARD
         self._lock = threading.RLock()
         self._pictures = PictureCache()
@@ -147,6 +107,8 @@ class SimDevice(CoverControls):
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
+        self._pids: dict[str, int] = {}  # process ids of running apps (a restart gets a new one)
+        self._next_pid = 4200 + zlib.crc32(self.device_id.encode()) % 3000
         self.changes = 0  # bumped on every state change; tests and faces read it
         self.timing = timing
         self._clock = clock
@@ -161,6 +123,8 @@ class SimDevice(CoverControls):
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
         self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
+        self.screen_on = True
+        self._toast: tuple[str, float] | None = None  # the last toast and when it showed
 
     # --- time -------------------------------------------------------------------------------
 
@@ -364,6 +328,8 @@ class SimDevice(CoverControls):
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user
                     run.stack.append(spec.signed_in_screen)
+                self._pids[app_id] = self._next_pid  # a new process: a new pid, as on a phone
+                self._next_pid += 1 + self._random.randrange(40)
                 if spec.asks is not None and app_id not in self._asked:
                     run.prompt = spec.asks
                     self._asked.add(app_id)
@@ -377,6 +343,7 @@ class SimDevice(CoverControls):
         with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
             self._tasks.pop(app_id, None)
+            self._pids.pop(app_id, None)
             self._forget_dialog_of(app_id)
             if self._foreground == app_id:
                 self._foreground = None
@@ -391,36 +358,6 @@ class SimDevice(CoverControls):
             self.terminate(app_id)
             self._data.pop(app_id, None)
             self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
-
-    def open_link(self, url: str, app_id: str | None = None) -> str:
-        """Open ``url`` in the app that handles its scheme (``app_id`` when given); returns that app.
-        ``scheme://SCREEN`` opens the app on that screen (a signed-in user asking for the start screen
-        gets the signed-in one, as apps redirect). ``AppLaunchFailed`` when no app opens it."""
-        with self._lock:
-            parts = urlsplit(url)
-            scheme = parts.scheme.lower()
-            handlers = [a for a, spec in self.apps.items() if scheme in spec.schemes]
-            if app_id is not None:
-                handlers = [a for a in handlers if a == app_id]
-            if not handlers:
-                raise AppLaunchFailed(
-                    f"no app on {self.device_id} opens {url}"
-                    + (f" (not {app_id})" if app_id is not None else ""),
-                    app_id=app_id,
-                    hint="the simulated apps open amcdemo://login (the demo app)"
-                    + ("; Safari opens http(s) links" if self.platform == "ios" else ""),
-                )
-            target = handlers[0]
-            with self._changing():
-                self.launch(target)
-                run = self._running[target]
-                screen = parts.netloc or parts.path.strip("/")
-                if screen == run.spec.start and run.user is not None and run.spec.signed_in_screen:
-                    screen = run.spec.signed_in_screen  # a signed-in user is not shown the sign-in page
-                if screen in run.spec.screens and screen != SIGNING_IN and run.stack[-1] != screen:
-                    run.stack[:] = [run.spec.start] if screen == run.spec.start else [run.spec.start, screen]
-                    run.focused, run.alert = None, None
-            return target
 
     def home(self) -> None:
         with self._lock, self._changing():
@@ -451,6 +388,24 @@ class SimDevice(CoverControls):
                 return None  # a system prompt is modal: nothing under it takes the tap
             self._apply(node.ref)
             return node.ref
+
+    def _gesture(self, x: float, y: float, kind: str) -> str | None:
+        with self._lock:
+            self._settle()
+            run = self._current()
+            busy = self._shown is not None or self._slide is not None or self._covered()
+            node = None if busy else layout.build(self).hit(x, y)
+            widget = None
+            if run is not None and node is not None and node.ref and node.ref.startswith("widget:"):
+                key = node.ref.partition(":")[2]
+                widget = next((w for w in run.screen.widgets if w.key == key), None)
+            alert = getattr(widget, kind) if widget is not None else None
+            if run is None or alert is None or run.alert is not None or run.prompt is not None:
+                return self.tap(x, y)
+            with self._changing():
+                run.show(alert)
+                self.changes += 1
+            return f"gesture:{kind}"
 
     def type_text(self, text: str) -> None:
         """Type into the focused field; with no focused field nothing happens (as on a phone)."""
@@ -520,77 +475,3 @@ class SimDevice(CoverControls):
         if self._foreground is None:
             return None
         return self._running.get(self._foreground)
-
-    def _back(self, run: AppRun | None) -> None:
-        if run is None:
-            return
-        if run.prompt is not None:
-            run.prompt = None  # back on Android's permission prompt denies it
-        elif run.alert is not None:
-            run.alert = None
-        elif run.focused is not None:
-            run.focused = None
-        elif len(run.stack) > 1:
-            run.stack.pop()
-        else:
-            self._foreground = None
-
-    def _apply(self, ref: str) -> None:
-        kind, _, arg = ref.partition(":")
-        run = self._current()
-        if kind == "icon":
-            self.launch(arg)
-        elif kind == "back" and run is not None:
-            run.focused = None
-            if len(run.stack) > 1:
-                run.stack.pop()
-        elif kind == "alert" and run is not None:
-            run.alert = None
-        elif kind == "prompt" and run is not None:
-            run.prompt = None  # allowed or denied: the simulated apps behave the same either way
-        elif kind == "keyboard":
-            if arg == "return" and run is not None:
-                run.focused = None
-            elif run is not None and run.focused is not None:
-                run.values[run.focused] = run.values.get(run.focused, "") + arg
-        elif kind == "widget" and run is not None:
-            self._widget(run, arg)
-
-    def _signed_in(self, run: AppRun, user: str, password: str) -> None:
-        """The end of a sign-in: the welcome screen, or the failure alert."""
-        if run.stack[-1] == SIGNING_IN:
-            run.stack.pop()
-        if user == DEMO_USER and password == DEMO_PASSWORD:
-            run.user = user
-            run.values.clear()
-            run.stack.append("welcome")
-            if run.spec.signed_in_screen is not None:
-                self._data.setdefault(run.spec.app_id, {})["user"] = user
-        else:
-            run.alert = ("Sign-in failed", "Invalid username or password.")
-        self.changes += 1
-
-    def _widget(self, run: AppRun, key: str) -> None:
-        widget = next((w for w in run.screen.widgets if w.key == key), None)
-        if widget is None or not widget.enabled:
-            return
-        if widget.role in ("field", "secure_field"):
-            run.focused = widget.key
-            return
-        run.focused = None
-        if widget.action == "toggle":
-            run.switches[widget.key] = not run.switch_on(widget)
-        elif widget.action == "login":
-            user, password = run.values.get("username", ""), run.values.get("password", "")
-            if self.timing.sign_in > 0:
-                run.stack.append(SIGNING_IN)
-            self._later(self.timing.sign_in, lambda: self._signed_in(run, user, password))
-        elif widget.action == "logout":
-            run.user = None
-            self._data.pop(run.spec.app_id, None)
-            run.stack[:] = [run.spec.start]
-        if widget.goto is not None:
-            if widget.goto in run.stack:
-                del run.stack[run.stack.index(widget.goto) + 1 :]
-            else:
-                run.stack.append(widget.goto)

@@ -30,6 +30,13 @@ class Fault(enum.Enum):
     MALFORMED = "malformed"  # answer with bytes that are not what the protocol promises
     EMPTY = "empty"  # answer with an empty body / empty hierarchy
     DIE = "die"  # the server stops: this request and every later one are refused
+    # The automation server's process crashes on this request (no answer) and can be started again:
+    # uiautomator2's server exits (nothing listens on its port until app_process runs it again);
+    # WebDriverAgent exits and its runner starts a fresh one (no session survives).
+    CRASH = "crash"
+    # The automation server crashes as it starts (uiautomator2 on a ROM without a library it links),
+    # for as many starts as the plan's ``times``; on WebDriverAgent, that is a WDA that never comes up.
+    CRASH_AT_START = "crash_at_start"
 
 
 @dataclass(frozen=True)

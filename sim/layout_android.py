@@ -277,23 +277,36 @@ def _android_widget(run: AppRun, pkg: str, widget: Widget, full: Bounds, shown: 
             enabled=widget.enabled,
             ref=ref,
         )
-    if widget.role == "button":
+    if widget.role in ("button", "image"):
+        button = widget.role == "button"
         return SimNode(
-            "android.widget.Button",
+            "android.widget.Button" if button else "android.widget.ImageView",
             inner,
-            text=widget.text or None,
+            text=(widget.text or None) if button else None,
             label=widget.label,
             ident=ident,
             package=pkg,
             clickable=True,
             focusable=True,
             enabled=widget.enabled,
+            visible=not widget.hidden,
+            hidden=widget.hidden,
+            selected=widget.selected,
             ref=ref,
         )
     if widget.role == "progress":
         # An indeterminate android.widget.ProgressBar: no text, its content-desc when the app sets one.
         return SimNode("android.widget.ProgressBar", inner, label=widget.label, ident=ident, package=pkg)
-    return SimNode("android.widget.TextView", inner, text=widget_text(run, widget), ident=ident, package=pkg)
+    gestures = widget.on_long_press is not None or widget.on_double_tap is not None
+    return SimNode(
+        "android.widget.TextView",
+        inner,
+        text=widget_text(run, widget),
+        ident=ident,
+        package=pkg,
+        clickable=gestures,
+        ref=ref if gestures else None,
+    )
 
 
 def _android_dialog(device: SimDevice, run: AppRun, window: Bounds) -> SimNode:
@@ -320,15 +333,29 @@ def _android_dialog(device: SimDevice, run: AppRun, window: Bounds) -> SimNode:
                 ident="android:id/message",
                 package=pkg,
             ),
+            *_dialog_buttons(run.alert_buttons, box, pkg),
+        ),
+    )
+
+
+def _dialog_buttons(labels: tuple[str, ...], box: Bounds, pkg: str) -> tuple[SimNode, ...]:
+    """AlertDialog's buttons, right-aligned in one row: the last is the positive one
+    (``android:id/button1``), the first the negative (``button2``), one between the neutral (``button3``)."""
+    idents = {len(labels) - 1: "android:id/button1", 0: "android:id/button2"}
+    nodes = []
+    right = box.right - 60
+    for i in reversed(range(len(labels))):
+        nodes.append(
             SimNode(
                 "android.widget.Button",
-                Bounds(box.right - 270, box.bottom - 170, box.right - 60, box.bottom - 44),
-                text="OK",
-                ident="android:id/button1",
+                Bounds(right - 210, box.bottom - 170, right, box.bottom - 44),
+                text=labels[i],
+                ident=idents.get(i, "android:id/button3"),
                 package=pkg,
                 clickable=True,
                 focusable=True,
-                ref="alert:ok",
-            ),
-        ),
-    )
+                ref=f"alert:{i}",
+            )
+        )
+        right -= 230
+    return tuple(reversed(nodes))

@@ -174,15 +174,16 @@ def _ios_widget(run: AppRun, widget: Widget, full: Bounds, on_screen: bool) -> S
             enabled=widget.enabled,
             ref=ref,
         )
-    if widget.role == "button":
-        text = widget.text or widget.label
+    if widget.role in ("button", "image"):
         return SimNode(
-            "XCUIElementTypeButton",
+            "XCUIElementTypeButton" if widget.role == "button" else "XCUIElementTypeImage",
             inner,
-            label=text,
+            label=(widget.label or widget.text) if widget.role == "image" else (widget.text or widget.label),
             ident=widget.key,
-            visible=on_screen,
+            visible=on_screen and not widget.hidden,
+            hidden=widget.hidden,
             enabled=widget.enabled,
+            selected=widget.selected,
             ref=ref,
         )
     if widget.role == "progress":
@@ -195,6 +196,7 @@ def _ios_widget(run: AppRun, widget: Widget, full: Bounds, on_screen: bool) -> S
             visible=on_screen,
         )
     text = widget_text(run, widget)
+    gestures = widget.on_long_press is not None or widget.on_double_tap is not None
     return SimNode(
         "XCUIElementTypeStaticText",
         inner,
@@ -202,6 +204,7 @@ def _ios_widget(run: AppRun, widget: Widget, full: Bounds, on_screen: bool) -> S
         ident=widget.key,
         value=text or None,
         visible=on_screen,
+        ref=ref if gestures else None,
     )
 
 
@@ -262,16 +265,29 @@ def _ios_alert(run: AppRun, window: Bounds) -> SimNode:
                 ident=message,
                 value=message,
             ),
-            SimNode(
-                "XCUIElementTypeButton",
-                Bounds(box.left, box.bottom - 44, box.right, box.bottom),
-                label="OK",
-                ident="OK",
-                ref="alert:ok",
-            ),
+            *_alert_buttons(run.alert_buttons, box),
         ),
     )
     return SimNode("XCUIElementTypeWindow", window, children=(alert,))
+
+
+def _alert_buttons(labels: tuple[str, ...], box: Bounds) -> tuple[SimNode, ...]:
+    """An alert's buttons: side by side when there are two (UIAlertController's layout), else stacked."""
+    if len(labels) == 2:
+        half = box.width // 2
+        spans = [(box.left, box.left + half, box.bottom - 44), (box.left + half, box.right, box.bottom - 44)]
+    else:
+        spans = [(box.left, box.right, box.bottom - 44 * (len(labels) - i)) for i in range(len(labels))]
+    return tuple(
+        SimNode(
+            "XCUIElementTypeButton",
+            Bounds(left, top, right, top + 44),
+            label=text,
+            ident=text,
+            ref=f"alert:{i}",
+        )
+        for i, (text, (left, right, top)) in enumerate(zip(labels, spans, strict=True))
+    )
 
 
 def _ios_springboard(device: SimDevice, window: Bounds) -> SimNode:

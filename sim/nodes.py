@@ -38,6 +38,7 @@ class SimNode:
     selected: bool = False
     scrollable: bool = False
     password: bool = False
+    hidden: bool = False  # drawn with opacity 0: no accessibility element (not visible either)
     ref: str | None = None
     children: tuple[SimNode, ...] = ()
 

@@ -55,9 +55,11 @@ __all__ = [
 # API level -> the Android release it is (the releases real outputs were collected for).
 ANDROID_APIS: dict[int, str] = {29: "10", 31: "12", 33: "13", 34: "14", 35: "15"}
 # iOS profile -> the full version the simulated iPhone reports.
-IOS_VERSIONS: dict[str, str] = {"15": "15.8", "17": "17.5", "18": "18.5"}
+IOS_VERSIONS: dict[str, str] = {"15": "15.8", "16": "16.3.1", "17": "17.5", "18": "18.5"}
 # WebDriverAgent generation -> the release played (the last of that major version).
-WDA_GENERATIONS: dict[str, str] = {"4": "4.15.1", "5": "5.15.9", "9": "9.15.3", "10": "10.5.4"}
+# "6" is 6.1.1, the release facebook-wda's e2e_benchmarks were checked against on an iPhone with
+# iOS 16.3.1 (its reports/WDA_V611.md): the peer suite plays ios=16&wda=6.
+WDA_GENERATIONS: dict[str, str] = {"4": "4.15.1", "5": "5.15.9", "6": "6.1.1", "9": "9.15.3", "10": "10.5.4"}
 
 
 def _version(text: str) -> tuple[int, ...]:

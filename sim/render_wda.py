@@ -150,7 +150,7 @@ def wda_tree(root: SimNode, *, bundle_id: str | None = None, index: int = 0) -> 
         identifier=_empty_to_none(root.ident),
         enabled=root.enabled,
         visible=root.visible,
-        accessible=root.type in _ACCESSIBLE,
+        accessible=root.type in _ACCESSIBLE and not root.hidden,
         focused=root.focused,
         rect=root.bounds,
         index=index,

@@ -21,17 +21,19 @@ INPUT_DELAY = 0.005
 class Timing:
     """How long the simulated phone takes: ``transition`` (seconds, drawn per change from this
     range) for a new screen or app, ``sign_in`` for the demo app's sign-in, ``list_rows`` for the
-    rows of a ``loads_late`` screen. All zero is an instant device."""
+    rows of a ``loads_late`` screen. All zero is an instant device. ``gestures``: a press, drag or
+    swipe lasts the time it asks for (a server answers once it is over), as on a phone."""
 
     transition: tuple[float, float] = (0.1, 0.4)
     sign_in: float = 1.0
     list_rows: float = 0.6
+    gestures: bool = True
 
     @property
     def instant(self) -> bool:
         return max(self.transition) <= 0 and self.sign_in <= 0 and self.list_rows <= 0
 
 
-INSTANT = Timing((0.0, 0.0), 0.0, 0.0)
+INSTANT = Timing((0.0, 0.0), 0.0, 0.0, gestures=False)
 REALISTIC = Timing()
 TIMINGS: Mapping[str, Timing] = {"instant": INSTANT, "realistic": REALISTIC}

@@ -14,7 +14,8 @@ seen through the adb face), per route ``rpc:ping`` / ``rpc:<method>``:
   JSON-RPC error a server whose UiAutomation is gone
   sends (``UiAutomation not connected``); ``MALFORMED``: a truncated XML dump, or a body that is
   not JSON; ``EMPTY``: an empty dump, or an empty body; ``DIE``: the server process dies (no
-  answer; later streams to port 9008 are refused and a relaunch crashes).
+  answer; later streams to port 9008 are refused and a relaunch crashes); ``CRASH``: the process
+  exits (no answer; port 9008 is closed until the server is launched again, which works).
 
 ``replies`` plays real answers back: a :class:`~sim.replay.Reply` under ``rpc:<method>`` is sent
 as the HTTP answer to that JSON-RPC method (status, content type and body as given), e.g. the
@@ -38,10 +39,21 @@ from .faults import Fault, FaultInjector
 from .nodes import SimNode
 from .render_android import render_hierarchy
 from .replay import Reply, reset
-from .u2_selector import RpcError, candidates, obj_info, selector_matches
+from .u2_methods import U2Methods
+from .u2_selector import RpcError, obj_info
 
-__all__ = ["RpcError", "U2Server", "sdk_int"]
+__all__ = ["CRASH_AT_START_OUTPUT", "RpcError", "U2Server", "sdk_int"]
 
+# What app_process prints when the uiautomator2 server cannot start on a ROM that lacks a native
+# library it needs. The shape (the server's start line, then the Java exception app_process dies
+# with) follows issue 31's report of a custom ROM's UnsatisfiedLinkError; the library named here is
+# ours: no full capture was found.
+CRASH_AT_START_OUTPUT = (
+    b"[server] INFO: [UiAutomator2Server] Starting Server\n"
+    b'java.lang.UnsatisfiedLinkError: dlopen failed: library "libandroid_runtime_ext.so" not found\n'
+    b"\tat java.lang.Runtime.loadLibrary0(Runtime.java:1082)\n"
+    b"\tat com.wetest.uia2.Main.main(Main.java:31)\n"
+)
 _MAX_HEADER_BYTES = 64 * 1024
 _MAX_BODY_BYTES = 4 * 1024 * 1024
 _NOT_CONNECTED = (
@@ -137,15 +149,14 @@ class U2Server:
         self._running = running
         self._owner: object | None = None
         self.dead = False
+        self.crash_on_start = False  # each launch crashes (Fault.CRASH_AT_START hit a running server)
         self.clipboard: str | None = None
         self.launches = 0
+        self.pid = 0
         self.poll_interval = poll_interval
         self.stopped = stopped or threading.Event()  # set when the face stops: held requests end
         self._methods: dict[str, Callable[..., Any]] = {
             "dumpWindowHierarchy": self._dump,
-            "click": self._click,
-            "swipe": self._swipe,
-            "drag": self._swipe,
             "swipePoints": self._swipe_points,
             "pressKey": self._press_key,
             "pressKeyCode": self._press_key_code,
@@ -163,8 +174,9 @@ class U2Server:
             "getText": lambda selector: self._must_find(selector).text or "",
             "setText": self._set_text,
             "clearTextField": self._clear_field,
-            "wakeUp": lambda: None,
         }
+        self.extra = U2Methods(self)
+        self._methods.update(self.extra.table())
 
     # --- the process ------------------------------------------------------------------------
 
@@ -181,7 +193,31 @@ class U2Server:
             self._running = True
             self._owner = owner
             self.launches += 1
+            self.pid = 9000 + 37 * self.launches  # each start of app_process is a new process
             return True
+
+    def run_on(self, sock: socket.socket) -> None:
+        """``app_process … com.wetest.uia2.Main`` on an adb shell stream: the server runs until that
+        stream closes (or the face stops); a dead server prints the start failure and exits."""
+        if not self.launch(owner=sock):
+            sock.sendall(
+                b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"
+                b"java.lang.RuntimeException: Error while connecting UiAutomation\n"
+            )
+            return
+        try:
+            sock.sendall(b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n")
+            sock.settimeout(0.2)
+            while not self.stopped.is_set() and self.running:
+                try:
+                    if not sock.recv(1024):
+                        break
+                except TimeoutError:
+                    continue
+        except OSError:
+            pass
+        finally:
+            self.owner_gone(sock)
 
     def owner_gone(self, owner: object) -> None:
         """The stream that launched the server closed: the process ends with it."""
@@ -280,6 +316,13 @@ class U2Server:
         if fault is Fault.DIE:
             self.kill()
             return True
+        if fault is Fault.CRASH:
+            self.exit()  # the process is gone; app_process can start it again
+            return True
+        if fault is Fault.CRASH_AT_START:
+            self.exit()  # gone, and every start crashes while the fault holds (sim.adb_face)
+            self.crash_on_start = True
+            return True
         return fault is Fault.DROP
 
     @staticmethod
@@ -287,6 +330,10 @@ class U2Server:
         return _response("200 OK", json.dumps(payload).encode("utf-8"))
 
     # --- JSON-RPC methods -------------------------------------------------------------------
+
+    def methods(self) -> tuple[str, ...]:
+        """The JSON-RPC methods this server answers."""
+        return tuple(self._methods)
 
     def call(self, method: str, params: Any) -> Any:
         """Run one JSON-RPC method on the device; ``RpcError`` as the real server reports errors."""
@@ -302,14 +349,6 @@ class U2Server:
 
     def _dump(self, compressed: bool = False, max_depth: int = 50, root_in_active: bool = False) -> str:
         return render_hierarchy(self.device.tree(), max_depth=int(max_depth))
-
-    def _click(self, x: float, y: float, duration_ms: int | None = None) -> bool:
-        self.device.tap(x, y)  # a long click does what a tap does on the simulated screens
-        return True
-
-    def _swipe(self, fx: float, fy: float, tx: float, ty: float, steps: int = 55) -> bool:
-        self.device.swipe(fx, fy, tx, ty)
-        return True
 
     def _swipe_points(self, points: list[float], steps: int = 55) -> bool:
         if len(points) < 4:
@@ -358,36 +397,25 @@ class U2Server:
         return {
             "currentPackageName": self.device.foreground(),
             "displayHeight": height,
-            "displayRotation": 0,
+            "displayRotation": self.extra.rotation,
             "displaySizeDpX": round(width * 160 / 420),
             "displaySizeDpY": round(height * 160 / 420),
             "displayWidth": width,
             "productName": self.device.model,
-            "screenOn": True,
+            "screenOn": self.device.screen_on,
             "sdkInt": getattr(self.device.profile, "api", None) or sdk_int(self.device.os_version),
             "naturalOrientation": True,
         }
 
     def _find_all(self, selector: Any) -> list[SimNode]:
-        if not isinstance(selector, Mapping):
-            raise RpcError(-32602, "Invalid params", "a UiSelector must be an object")
-        if selector.get("childOrSibling"):
-            raise RpcError(-32602, "java.lang.IllegalArgumentException: child/sibling selectors unsupported")
-        found = [n for n, i in candidates(self.device.tree()) if selector_matches(selector, n, i)]
-        instance = selector.get("instance", 0) if int(selector.get("mask", 0)) & 0x01000000 else 0
-        return found[int(instance) :] if instance else found
+        return self.extra.find_all(selector)
 
     def _find(self, selector: Any) -> SimNode | None:
         found = self._find_all(selector)
         return found[0] if found else None
 
     def _must_find(self, selector: Any) -> SimNode:
-        node = self._find(selector)
-        if node is None:
-            described = {k: v for k, v in selector.items() if k not in ("mask", "childOrSibling")}
-            message = f"androidx.test.uiautomator.UiObjectNotFoundException: UiSelector{described}"
-            raise RpcError(-32002, message)
-        return node
+        return self.extra.must_find(selector)
 
     def _wait_for_exists(self, selector: Any, timeout_ms: int = 0) -> bool:
         deadline = time.monotonic() + max(0, int(timeout_ms)) / 1000

@@ -2,9 +2,10 @@
 
 A selector arrives as the dict uiautomator2 builds (``mask``, ``text``, ``textContains``,
 ``resourceId``, ``className``, ``description…``, boolean flags, ``index``, ``instance``;
-``childOrSibling`` is refused). :func:`candidates` yields the nodes a selector searches (every
-visible node of the app windows, not the status bar or the keyboard), :func:`selector_matches`
-tests one, :func:`obj_info` describes a match as ``objInfo`` does.
+``childOrSibling`` parts are followed by :mod:`sim.u2_methods`). :func:`candidates` yields the
+nodes a selector searches (every visible node of the app windows and a pulled-down shade, not the
+status bar or the keyboard), :func:`selector_matches` tests one, :func:`obj_info` describes a match
+as ``objInfo`` does.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .layout import ANDROID_IME
 from .nodes import SimNode
 
 __all__ = ["RpcError", "candidates", "obj_info", "selector_matches"]
@@ -89,8 +90,8 @@ def selector_matches(selector: Mapping[str, Any], node: SimNode, index: int) -> 
 def candidates(tree: SimNode) -> Iterator[tuple[SimNode, int]]:
     """Nodes a UiSelector searches: every visible node of the app windows (not status bar or IME)."""
     for root in tree.children:
-        if root.package in (ANDROID_SYSTEMUI, ANDROID_IME):
-            continue
+        if root.package == ANDROID_IME or (root.ident or "").endswith(":id/status_bar_container"):
+            continue  # the keyboard and the status bar; the pulled-down shade is searched
         stack: list[tuple[SimNode, int]] = [(root, 0)]
         while stack:
             node, index = stack.pop()

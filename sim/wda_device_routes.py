@@ -9,9 +9,9 @@ by new lines and its buttons' labels, accept taps its last button and dismiss it
 for ``XCUIElementTypeAlert``), no alert is ``no such alert`` (404) with WDA's message
 (``wda-6.1.1-7.1.1-alert-no-such-alert-…``); ``/wda/device/info`` has the nine keys and
 ``/wda/batteryInfo`` the two of ``wda-6.1.1-device-info-value.txt`` / ``-batteryInfo-value.json``;
-``/appium/settings`` the 23 keys of ``wda-6.1.1-appium-settings-…json``, with ``respectSystemAlerts``
-from 8.7.0 and without ``customSnapshotTimeout`` from 9.0.0 (CHANGELOG; other keys later releases
-added are not played); ``/wda/screen`` as ``wda-8.3-2024-wda-screen-…`` (``screenSize`` from 8.4.0).
+``/appium/settings`` the 23 keys of ``wda-6.1.1-appium-settings-…json``, with the keys later
+releases added and removed as each release's ``handleGetSettings`` lists them (31 at 10.5.x);
+``/wda/screen`` as ``wda-8.3-2024-wda-screen-…`` (``screenSize`` from 8.4.0).
 The simulated screen is drawn upright whatever orientation is set: ``/orientation`` only remembers it.
 """
 
@@ -33,6 +33,7 @@ __all__ = [
     "alert_accept",
     "alert_buttons",
     "alert_dismiss",
+    "alert_set_text",
     "alert_text",
     "battery_info",
     "deactivate_app",
@@ -76,13 +77,33 @@ _SETTINGS_6_1_1: dict[str, Any] = {
 }
 
 
+# Settings later releases added to GET /appium/settings, with the release that first answers each
+# (the FB_SETTING_* keys of handleGetSettings in FBSessionCommands.m at every appium/WebDriverAgent
+# tag) and its default (FBConfiguration.m resetSessionSettings and its statics at v10.5.4).
+# WDA 4.x has 22 keys (no mjpegFixOrientation), 5.15.1-8.x 23, 9.15.3 30 and 10.5.x 31.
+_SETTINGS_ADDED: tuple[tuple[str, Any, str], ...] = (
+    ("maxTypingFrequency", 60, "8.6.0"),
+    ("respectSystemAlerts", False, "8.7.0"),
+    ("useClearTextShortcut", True, "8.10.0"),
+    ("limitXPathContextScope", True, "9.2.0"),
+    ("autoClickAlertSelector", "", "9.5.0"),
+    ("includeHittableInPageSource", False, "9.11.0"),
+    ("includeNativeFrameInPageSource", False, "9.13.0"),
+    ("includeMinMaxValueInPageSource", False, "9.14.0"),
+    ("enforceCustomSnapshots", False, "10.5.0"),
+)
+
+
 def settings_for(face: WdaFace) -> dict[str, Any]:
     """The settings a fresh session of this generation starts with."""
     settings = dict(_SETTINGS_6_1_1)
-    if face.profile.wda_at_least("8.7.0"):
-        settings["respectSystemAlerts"] = False
+    if not face.profile.wda_at_least("5.15.1"):
+        settings.pop("mjpegFixOrientation")
     if face.profile.wda_at_least("9.0.0"):
         settings.pop("customSnapshotTimeout")
+    for key, default, since in _SETTINGS_ADDED:
+        if face.profile.wda_at_least(since):
+            settings[key] = default
     return settings
 
 
@@ -112,6 +133,17 @@ def alert_text(face: WdaFace, req: Request) -> Any:
         if n.type in ("XCUIElementTypeStaticText", "XCUIElementTypeTextView") and id(n) not in inside_buttons
     ]
     return "\n".join(t for t in texts if t)
+
+
+def alert_set_text(face: WdaFace, req: Request) -> Any:
+    """``handleAlertSetTextCommand``: ``value`` is required; with no alert, ``no such alert``; the
+    simulated apps' alerts have no text field, so FBAlert's typeText answers that it has none."""
+    from .wda_routes import WdaError, invalid_argument
+
+    if req.body.get("value") is None:
+        raise invalid_argument("Missing 'value' parameter")
+    _alert(face)
+    raise WdaError("invalid element state", "The alert contains no input fields", 400)
 
 
 def alert_buttons(face: WdaFace, req: Request) -> Any:
@@ -153,7 +185,7 @@ def device_info(face: WdaFace, req: Request) -> Any:
         "uuid": "25E3142B-303E-41FE-9F6A-2C303CB66FBC",
         "thermalState": 1,
         "userInterfaceIdiom": 0,
-        "userInterfaceStyle": "light",
+        "userInterfaceStyle": face.appearance,
         "name": "iPhone",
         "isSimulator": False,
     }

@@ -31,7 +31,9 @@ through the shared :class:`~sim.faults.FaultInjector`: ``HANG`` holds the reques
 answering until the fault is cleared or the face stops, ``DROP`` closes the connection unanswered,
 ``RESET`` resets it (what iproxy does when the phone's port cannot be reached: libusbmuxd
 tools/iproxy.c closes the accepted socket with the request unread, so the kernel sends a reset),
-``DIE`` does that and stops the server (later requests are refused), ``MALFORMED`` answers bytes
+``DIE`` does that and stops the server (later requests are refused), ``CRASH`` drops it and
+forgets the session (WDA crashed and its runner started a fresh one), ``CRASH_AT_START`` is a WDA
+that never comes up (the server stops), ``MALFORMED`` answers bytes
 that are not JSON, ``EMPTY`` an empty body, and ``LOSE_SESSION`` makes the face forget its session
 before answering. A hung or dropped request never changes the device.
 
@@ -104,6 +106,8 @@ class WdaFace:
         self.settings: dict[str, Any] = settings_for(self)
         self.orientation = "PORTRAIT"
         self.pasteboard = b""
+        self.appearance = "light"  # POST /wda/device/appearance
+        self.simulated_location: dict[str, float] | None = None  # /wda/simulatedLocation
         self._session_id: str | None = None
         self._elements: dict[str, WdaNode] = {}
         self._lock = threading.Lock()
@@ -207,7 +211,10 @@ class WdaFace:
                 raise invalid_argument("the request body must be a JSON object")
             if sid is not None and sid != self._session_id:
                 raise WdaError("invalid session id", "Session does not exist", 404)
-            return 200, route.handler(self, Request(method, path, sid, query, body, params))
+            value = route.handler(self, Request(method, path, sid, query, body, params))
+            if method == "POST":
+                self.wait_for_idle()
+            return 200, value
         except WdaError as exc:
             return exc.status, exc
         except Hang as exc:
@@ -252,6 +259,14 @@ class WdaFace:
         if self.device.system_prompt() is not None or self.device.screen_cover() is not None:
             return SPRINGBOARD
         return self.device.foreground()
+
+    def wait_for_idle(self) -> None:
+        """XCTest returns from an event only once the app is idle (animations over), waiting at most
+        the session's ``waitForIdleTimeout`` (FBConfiguration, 10 s by default): the face answers an
+        action after the device's transition, as WDA does."""
+        limit = self.settings.get("waitForIdleTimeout", 10)
+        limit = float(limit) if isinstance(limit, int | float) and not isinstance(limit, bool) else 10.0
+        time.sleep(min(self.device.transition_left(), max(0.0, limit), _MAX_LAUNCH_WAIT))
 
     def serving(self) -> bool:
         return self._server.running
@@ -391,9 +406,15 @@ class _HttpHandler(BaseHTTPRequestHandler):
             reset(self.connection)
             self.close_connection = True
             return
-        if fault in (Fault.DROP, Fault.DIE):
-            if fault is Fault.DIE:
+        if fault in (Fault.DROP, Fault.DIE, Fault.CRASH_AT_START):
+            if fault is not Fault.DROP:  # a WDA that dies, or never comes up, listens no more
                 self.server.background.stop_from_handler()  # type: ignore[attr-defined]
+            self.close_connection = True
+            return
+        if fault is Fault.CRASH:
+            # WDA crashed on this request (no answer); its runner starts a new one, which knows no
+            # session: the next request under the old id is 'invalid session id'.
+            face.forget_session()
             self.close_connection = True
             return
         if fault is Fault.MALFORMED:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import base64
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.errors import AppLaunchFailed
 from . import wda_device_routes as device_routes
+from . import wda_extra_routes as extra
+from . import wda_gesture_routes as gestures
 from .render_wda import pid_for, render_accessible, render_json
 from .wda_query import QueryError, find
 
@@ -94,7 +97,13 @@ class Route:
 
 
 # When each played WDA release was built (its tag's date), as /status's build.time prints it.
-_BUILT = {"4.15.1": "May  6 2023", "5.15.9": "Jan 31 2024", "9.15.3": "Aug 12 2025", "10.5.4": "Dec 19 2025"}
+_BUILT = {
+    "4.15.1": "May  6 2023",
+    "5.15.9": "Jan 31 2024",
+    "6.1.1": "Feb 11 2024",
+    "9.15.3": "Aug 12 2025",
+    "10.5.4": "Dec 19 2025",
+}
 
 
 def _status(face: WdaFace, req: Request) -> Any:
@@ -127,13 +136,17 @@ def _status(face: WdaFace, req: Request) -> Any:
 
 
 def _create_session(face: WdaFace, req: Request) -> Any:
+    """``handleCreateSession``: with a ``bundleId`` the app is launched; one already running is
+    terminated first unless ``forceAppLaunch`` is false (its default is YES, FBSessionCommands.m)."""
     caps = req.body.get("capabilities", {})
     always = caps.get("alwaysMatch", {}) if isinstance(caps, dict) else {}
     desired = req.body.get("desiredCapabilities", {})
-    bundle = always.get("bundleId") if isinstance(always, dict) else None
-    if not bundle and isinstance(desired, dict):
-        bundle = desired.get("bundleId")  # facebook-wda's session(bundle_id) asks this way
+    chosen = always if isinstance(always, dict) and always.get("bundleId") else desired
+    chosen = chosen if isinstance(chosen, dict) else {}  # facebook-wda's session(bundle_id): desired
+    bundle = chosen.get("bundleId")
     if bundle:
+        if chosen.get("forceAppLaunch", True) is not False and face.device.app_state(str(bundle)) > 1:
+            face.device.terminate(str(bundle))
         face.launch(str(bundle))
     face.new_session()
     return face.session_info()
@@ -234,13 +247,11 @@ def _open_url(face: WdaFace, req: Request) -> Any:
     return None
 
 
-def _drag(face: WdaFace, req: Request) -> Any:
-    face.device.swipe(req.number("fromX"), req.number("fromY"), req.number("toX"), req.number("toY"))
-    return None
-
-
-def _touch_and_hold(face: WdaFace, req: Request) -> Any:
-    face.device.tap(req.number("x"), req.number("y"))  # the simulated apps have no long-press actions
+def _homescreen(face: WdaFace, req: Request) -> Any:
+    """``fb_goToHomescreenWithError`` presses home and waits until SpringBoard is in front, so the
+    answer comes after the transition (activeAppInfo then names SpringBoard)."""
+    face.device.home()
+    time.sleep(min(face.device.transition_left(), 5.0))
     return None
 
 
@@ -304,6 +315,9 @@ def _settings(face: WdaFace, req: Request) -> Any:
     return dict(face.settings)
 
 
+_UUID = "(?P<uuid>[^/]+)"
+
+
 def _r(name: str, method: str, path: str, session: SessionMode, handler: Handler) -> Route:
     return Route(name, method, re.compile(path), session, handler)
 
@@ -325,7 +339,7 @@ ROUTES: tuple[Route, ...] = (
     _r("locked", "GET", "/wda/locked", "optional", lambda f, r: f.locked),
     _r("lock", "POST", "/wda/lock", "optional", _set_locked(True)),
     _r("unlock", "POST", "/wda/unlock", "optional", _set_locked(False)),
-    _r("homescreen", "POST", "/wda/homescreen", "none", lambda f, r: f.device.home()),
+    _r("homescreen", "POST", "/wda/homescreen", "none", _homescreen),
     _r("apps.launch", "POST", "/wda/apps/(?:launch|activate)", "required", _launch),
     _r(
         "apps.terminate",
@@ -347,8 +361,6 @@ ROUTES: tuple[Route, ...] = (
     _r("keys", "POST", "/wda/keys", "required", _keys),
     _r("keyboard.dismiss", "POST", "/wda/keyboard/dismiss", "required", _dismiss_keyboard),
     _r("url", "POST", "/url", "required", _open_url),
-    _r("drag", "POST", "/wda/dragfromtoforduration", "required", _drag),
-    _r("touchAndHold", "POST", "/wda/touchAndHold", "required", _touch_and_hold),
     _r("pressButton", "POST", "/wda/pressButton", "required", _press_button),
     # WebDriverAgent's FBScreenshotCommands: the main screen as PNG in pixels (points times the
     # screen's scale), base64 in "value"; facebook-wda's screenshot(format="raw") decodes it.
@@ -392,5 +404,74 @@ ROUTES: tuple[Route, ...] = (
     _r("pasteboard.set", "POST", "/wda/setPasteboard", "optional", device_routes.set_pasteboard),
     _r("pasteboard.get", "POST", "/wda/getPasteboard", "optional", device_routes.get_pasteboard),
     _r("deactivateApp", "POST", "/wda/deactivateApp", "required", device_routes.deactivate_app),
+    _r("alert.setText", "POST", "/alert/text", "required", device_routes.alert_set_text),
+    # FBElementCommands (sim.wda_gesture_routes)
+    _r("window.rect", "GET", "/window/rect", "required", gestures.window_rect),
+    _r("element.value", "POST", f"/element/{_UUID}/value", "required", gestures.set_value),
+    _r("element.clear", "POST", f"/element/{_UUID}/clear", "required", gestures.clear),
+    _r("element.screenshot", "GET", f"/element/{_UUID}/screenshot", "required", gestures.element_screenshot),
+    _r("element.screenshot", "GET", f"/screenshot/{_UUID}", "required", gestures.element_screenshot),
+    _r("element.accessible", "GET", f"/wda/element/{_UUID}/accessible", "required", gestures.accessible),
+    _r(
+        "element.accessibilityContainer",
+        "GET",
+        f"/wda/element/{_UUID}/accessibilityContainer",
+        "required",
+        gestures.accessibility_container,
+    ),
+    *(
+        _r(name, "POST", path, "required", handler)
+        for gesture, handler in gestures.GESTURES.items()
+        for name, path in (
+            (gestures.GESTURE_NAMES.get(gesture, gesture), f"/wda/{gesture}"),
+            (f"element.{gesture}", f"/wda/element/{_UUID}/{gesture}"),
+        )
+        if gesture not in ("scrollTo", "tap") or name.startswith("element.")
+    ),
+    _r("pickerwheel.select", "POST", f"/wda/pickerwheel/{_UUID}/select", "required", gestures.picker_select),
+    _r(
+        "element.keyboardInput",
+        "POST",
+        f"/wda/element/{_UUID}/keyboardInput",
+        "required",
+        gestures.keyboard_input,
+    ),
+    # FBFindElementCommands
+    _r("element.element", "POST", f"/element/{_UUID}/element", "required", gestures.find_under(single=True)),
+    _r(
+        "element.elements",
+        "POST",
+        f"/element/{_UUID}/elements",
+        "required",
+        gestures.find_under(single=False),
+    ),
+    _r(
+        "element.visibleCells",
+        "GET",
+        f"/wda/element/{_UUID}/getVisibleCells",
+        "required",
+        gestures.visible_cells,
+    ),
+    _r("element.active", "GET", "/element/active", "required", gestures.active_element),
+    # FBCustomCommands, FBOrientationCommands, FBTouchIDCommands, FBVideoCommands, FBTouchActionCommands
+    _r("timeouts", "POST", "/timeouts", "required", extra.timeouts),
+    _r("rotation", "GET", "/rotation", "optional", extra.get_rotation),
+    _r("rotation", "POST", "/rotation", "optional", extra.set_rotation),
+    _r("accessibilityAudit", "POST", "/wda/performAccessibilityAudit", "required", extra.accessibility_audit),
+    _r("ioHidEvent", "POST", "/wda/performIoHidEvent", "required", extra.io_hid_event),
+    _r("expectNotification", "POST", "/wda/expectNotification", "required", extra.expect_notification),
+    _r("siri", "POST", "/wda/siri/activate", "required", extra.activate_siri),
+    _r("apps.launchUnattached", "POST", "/wda/apps/launchUnattached", "none", extra.launch_unattached),
+    _r("resetAppAuth", "POST", "/wda/resetAppAuth", "required", extra.reset_app_auth),
+    _r("appearance", "POST", "/wda/device/appearance", "none", extra.set_appearance),
+    _r("location", "GET", "/wda/device/location", "optional", extra.get_location),
+    _r("simulatedLocation", "GET", "/wda/simulatedLocation", "optional", extra.get_simulated_location),
+    _r("simulatedLocation", "POST", "/wda/simulatedLocation", "optional", extra.set_simulated_location),
+    _r("simulatedLocation", "DELETE", "/wda/simulatedLocation", "optional", extra.clear_simulated_location),
+    _r("touchId", "POST", "/wda/touch_id", "required", extra.touch_id),
+    _r("video.start", "POST", "/wda/video/start", "optional", extra.video_start),
+    _r("video.stop", "POST", "/wda/video/stop", "optional", extra.video_stop),
+    _r("video", "GET", "/wda/video", "optional", extra.video_get),
+    _r("actions", "POST", "/actions", "required", extra.actions),
 )
 ROUTE_NAMES: tuple[str, ...] = (*dict.fromkeys(r.name for r in ROUTES), "unknown")

@@ -8,13 +8,12 @@ WebDriverAgent and Appium that the user's environment names.
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import socket
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+
+from tests.netguard import loopback_only
 
 UNIT_TEST_ENVIRONMENT = {
     # adbutils starts its bundled adb daemon when no server answers; make that fail fast instead.
@@ -51,40 +50,7 @@ def _unit_test_environment() -> Iterator[None]:
                 os.environ[key] = value
 
 
-_real_connect = socket.socket.connect
-_real_connect_ex = socket.socket.connect_ex
-
-
-def _allowed(address: Any) -> bool:
-    if not isinstance(address, tuple) or not address:
-        return True  # AF_UNIX and friends: no network
-    host = address[0]
-    if host in ("localhost", ""):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _guarded_connect(self: socket.socket, address: Any) -> None:
-    if not _allowed(address):
-        raise OSError(f"test network guard: connection to {address!r} refused (tests only reach 127.0.0.1)")
-    return _real_connect(self, address)
-
-
-def _guarded_connect_ex(self: socket.socket, address: Any) -> int:
-    if not _allowed(address):
-        raise OSError(f"test network guard: connection to {address!r} refused (tests only reach 127.0.0.1)")
-    return _real_connect_ex(self, address)
-
-
 @pytest.fixture(autouse=True, scope="session")
 def _loopback_only() -> Iterator[None]:
-    socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = _guarded_connect_ex  # type: ignore[method-assign]
-    try:
+    with loopback_only():
         yield
-    finally:
-        socket.socket.connect = _real_connect  # type: ignore[method-assign]
-        socket.socket.connect_ex = _real_connect_ex  # type: ignore[method-assign]

@@ -45,6 +45,10 @@ class DeviceCommands:
         try:
             self._mobile(name, args)
         except DeviceError as exc:
+            if name == "clearApp" and self.platform == "ios":
+                # appium-xcuitest-driver refuses it on a real iPhone as 'unknown method' (405):
+                # "This extension is only supported on simulators …" (mobileClearApp)
+                raise _refused(name, what, self.platform, exc) from exc
             if unsupported(exc.__cause__):
                 raise Unsupported(
                     f"the Appium {self.platform} driver at {self.server_url} cannot {what}: {exc.message}",

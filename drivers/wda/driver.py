@@ -61,10 +61,9 @@ from ...core.errors import (
     HarnessError,
     SessionLost,
     StepArgumentError,
-    Unsupported,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, gesture_seconds
+from ..base import DeviceInfo, coordinate, gesture_seconds, ios_cannot_clear
 from ..covers import LOCKED_HINT, springboard_cover
 from ..options import seconds, server_url, whole_number
 from .answers import lost_session
@@ -378,7 +377,15 @@ class WdaDriver(WdaApps):
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
         px, py = coordinate(x, "x"), coordinate(y, "y")
         held = gesture_seconds(duration, "long_press duration", held=True)
-        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held), repeat=False)
+        # WDA answers once XCTest's press is over (pressForDuration: blocks that long): the request
+        # may take the hold on top of the usual answer time.
+        data = {"x": px, "y": py, "duration": held}
+        wait = self.config.timeout + held
+        self._call(
+            "POST /wda/touchAndHold",
+            lambda c: c._session_http.post("/wda/touchAndHold", data, wait),
+            repeat=False,
+        )
 
     def type_text(self, text: str) -> None:
         if not isinstance(text, str):
@@ -394,8 +401,12 @@ class WdaDriver(WdaApps):
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
         points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
         travel = gesture_seconds(duration, "swipe duration", held=False)
+        data = dict(zip(("fromX", "fromY", "toX", "toY"), points, strict=True)) | {"duration": travel}
+        wait = self.config.timeout + travel  # the press before the drag lasts ``duration``
         self._call(
-            "POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel), repeat=False
+            "POST /wda/dragfromtoforduration",
+            lambda c: c._session_http.post("/wda/dragfromtoforduration", data, wait),
+            repeat=False,
         )
 
     def press(self, key: str) -> None:
@@ -455,14 +466,8 @@ class WdaDriver(WdaApps):
             ) from exc
 
     def clear_state(self, app_id: str) -> None:
-        """Not possible through WebDriverAgent: XCTest gives it no way to delete an app's data on
-        an iPhone (WDA can launch, activate, terminate and query apps, never reset one)."""
-        raise Unsupported(
-            f"WebDriverAgent cannot clear {app_id}'s data: XCTest has no API to reset an app on iOS",
-            hint="uninstall and reinstall the app (e.g. `xcrun devicectl device uninstall app`, "
-            "`ideviceinstaller`), use `xcrun simctl` on a Simulator (Appium's `mobile: clearApp`, "
-            "Simulator only), or sign out inside the app; mark the step `optional: true` to go on",
-        )
+        """Not possible through WebDriverAgent (:func:`drivers.base.ios_cannot_clear`)."""
+        raise ios_cannot_clear(app_id)
 
     def __repr__(self) -> str:
         return f"WdaDriver(url={self.url!r}, device_id={self.device_id!r})"

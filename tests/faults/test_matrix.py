@@ -88,6 +88,10 @@ FAULTS: dict[str, FaultCase] = {
     "malformed-source": _case("a malformed source", Fault.MALFORMED, "observe"),
     "empty-tap": _case("an empty reply to a tap", Fault.EMPTY, "tap"),
     "empty-source": _case("an empty hierarchy / empty source", Fault.EMPTY, "observe"),
+    "crash-tap": _case("the automation server crashes on a tap", Fault.CRASH, "tap"),
+    "crash-at-start": _case(
+        "the automation server crashes and cannot start again", Fault.CRASH_AT_START, "tap"
+    ),
 }
 
 
@@ -130,6 +134,22 @@ MATRIX: dict[str, dict[str, Cell]] = {
     # WDA and Appium: DriverUnavailable. u2: the answer was lost after the click may have been
     # made, so the server is checked (restarted) and the tap is not sent again: SessionLost.
     "drop": {
+        "wda": Cell("DriverUnavailable"),
+        "u2": Cell("SessionLost"),
+        "appium-android": Cell("DriverUnavailable"),
+        "appium-ios": Cell("DriverUnavailable"),
+    },
+    # The server process crashes on the tap (no answer): as a dropped connection, the tap is not sent
+    # again (it may have been made); uiautomator2's server is started again by the check.
+    "crash-tap": {
+        "wda": Cell("DriverUnavailable"),
+        "u2": Cell("SessionLost"),
+        "appium-android": Cell("DriverUnavailable"),
+        "appium-ios": Cell("DriverUnavailable"),
+    },
+    # The server crashes and every start crashes too: WDA listens no more; uiautomator2's restart
+    # prints an UnsatisfiedLinkError and the server never comes up.
+    "crash-at-start": {
         "wda": Cell("DriverUnavailable"),
         "u2": Cell("SessionLost"),
         "appium-android": Cell("DriverUnavailable"),

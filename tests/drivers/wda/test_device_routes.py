@@ -33,7 +33,26 @@ def test_device_and_battery_info_have_the_keys_of_a_real_wda(face: WdaFace) -> N
 
 @pytest.mark.parametrize(
     ("generation", "extra", "gone"),
-    [("5", set(), set()), ("10", {"respectSystemAlerts"}, {"customSnapshotTimeout"})],
+    [
+        ("5", set(), set()),
+        ("6", set(), set()),
+        # handleGetSettings at appium/WebDriverAgent v10.5.4 (FBSessionCommands.m): 31 keys
+        (
+            "10",
+            {
+                "maxTypingFrequency",
+                "respectSystemAlerts",
+                "useClearTextShortcut",
+                "limitXPathContextScope",
+                "autoClickAlertSelector",
+                "includeHittableInPageSource",
+                "includeNativeFrameInPageSource",
+                "includeMinMaxValueInPageSource",
+                "enforceCustomSnapshots",
+            },
+            {"customSnapshotTimeout"},
+        ),
+    ],
 )
 def test_the_appium_settings_are_the_real_ones_of_that_generation(
     generation: str, extra: set[str], gone: set[str]
@@ -42,6 +61,7 @@ def test_the_appium_settings_are_the_real_ones_of_that_generation(
     with WdaFace(SimDevice("ios", profile=IosProfile(wda=generation))) as face:
         settings = _client(face).appium_settings()
         assert set(settings) == (set(real) | extra) - gone
+        assert len(settings) == {"5": 23, "6": 23, "10": 31}[generation]
 
 
 def test_no_alert_is_a_404_with_wdas_message(face: WdaFace) -> None:

@@ -1,0 +1,142 @@
+"""Stand-ins for the apps other projects' test suites drive, so those suites run against the faces.
+
+:func:`wda_e2e_app` plays ``com.test.cert.TestCert``, the SwiftUI app facebook-wda's
+``e2e_benchmarks`` are written for (its source ships with them in ``e2e_benchmarks/app``,
+``ContentView.swift``, ``ListView.swift``, ``DragView.swift``): the same accessibility identifiers
+and labels, the same dialogs, and what its controls do. What the real app showed a real
+WebDriverAgent is taken from the suite's reports (``reports/WDA_V611.md``, ``WDA_V711.md``: WDA 6.1.1
+and 7.1.1 on an iPhone 13 Pro with iOS 16.3.1, every test below passed):
+
+- ``ACCEPT_OR_REJECT_ALERT`` opens the alert "Confirmation" / "Do you accept?" with the buttons
+  ``Reject`` (cancel, left) and ``Accept``; ``/alert/text`` is ``Confirmation\\nDo you accept?`` and
+  ``/wda/alert/buttons`` ``['Reject', 'Accept']`` (``test_alert_commands.py``).
+- ``ENABLED_BTN``; ``DISABLED_BTN`` is disabled; ``IMG_BTN`` is the image ``applogo`` (its text is
+  ``applogo``, its type ``XCUIElementTypeImage``); ``HIDDEN_BTN`` has opacity 0: found, not
+  displayed, not accessible.
+- ``CHECKED_BTN`` answers ``selected`` true and ``UNCHECKED_BTN`` false (``test_btn_selected``).
+- ``INPUT_FIELD`` takes text; ``CLEAR_INPUT_BTN`` (shown "CLEAR INPUT") empties it.
+- ``LONG_TAP_ALERT`` opens "Long Tap Alert" on a press of a second or more (button
+  ``LONG_TAP_ALERT_OK``), ``DOUBLE_TAP_ALERT`` "DOUBLE Tap Alert" on a double tap (button
+  ``DOUBLE_TAP_ALERT_OK``).
+- ``ListView`` opens "Numbers List", the rows ``Row1`` to ``Row100``; ``DragView`` the drag screen.
+
+The drag screen's long-press-and-drag gesture is not played (no test of the suite uses it).
+"""
+
+from __future__ import annotations
+
+from .catalog import Alert, AppSpec, Screen, Widget
+
+__all__ = ["API_DEMOS", "U2_DEMO", "WDA_E2E_APP", "api_demos_app", "u2_demo_app", "wda_e2e_app"]
+
+WDA_E2E_APP = "com.test.cert.TestCert"
+API_DEMOS = "io.appium.android.apis"
+U2_DEMO = "com.example.u2testdemo"
+
+
+def _button(key: str, text: str | None = None, **extra: object) -> Widget:
+    return Widget("button", key, text if text is not None else key, label=key, **extra)  # type: ignore[arg-type]
+
+
+def wda_e2e_app() -> AppSpec:
+    """The stand-in for facebook-wda's e2e app (see the module docstring)."""
+    confirmation = Alert("Confirmation", "Do you accept?", ("Reject", "Accept"))
+    long_tap = Alert("Long Tap Alert", "Long Tap Alert", ("LONG_TAP_ALERT_OK",))
+    double_tap = Alert("DOUBLE Tap Alert", "DOUBLE Tap Alert", ("DOUBLE_TAP_ALERT_OK",))
+    home = (
+        _button("ACCEPT_OR_REJECT_ALERT", action="alert", alert=confirmation),
+        _button("INPUT_ALERT"),
+        _button("ENABLED_BTN"),
+        _button("DISABLED_BTN", enabled=False),
+        Widget("image", "IMG_BTN", label="applogo"),
+        _button("HIDDEN_BTN", hidden=True),
+        _button("CHECKED_BTN", selected=True),
+        _button("UNCHECKED_BTN"),
+        Widget("field", "INPUT_FIELD", label="INPUT_FIELD", hint="INPUT_FIELD"),
+        _button("CLEAR_INPUT_BTN", "CLEAR INPUT", action="clear", target="INPUT_FIELD"),
+        Widget("text", "LONG_TAP_ALERT", "LONG_TAP_ALERT", on_long_press=long_tap),
+        Widget("text", "DOUBLE_TAP_ALERT", "DOUBLE_TAP_ALERT", on_double_tap=double_tap),
+        Widget("text", "ORIGATATION_TEXT", "PORTRAIT"),
+        Widget("button", "ListView", "ListView", goto="list"),
+        Widget("button", "DragView", "DragView", goto="drag"),
+    )
+    rows = tuple(Widget("row", f"Row{n}", f"Row{n}") for n in range(1, 101))
+    drag = (
+        Widget("button", "button_a", "按钮 A (长按并拖到B)"),
+        Widget("button", "button_b", "按钮 B"),
+    )
+    return AppSpec(
+        WDA_E2E_APP,
+        "facebookwdae2e",
+        "home",
+        {
+            "home": Screen("home", "Home", home),
+            "list": Screen("list", "Numbers List", rows),
+            "drag": Screen("drag", "", drag),
+        },
+    )
+
+
+def api_demos_app() -> AppSpec:
+    """The stand-in for Appium's ApiDemos (``io.appium.android.apis``), which adbutils' e2e test
+    ``test_app_start_stop`` starts and stops: its launcher activity ``.ApiDemos`` and the top-level
+    list it opens on (the sample groups of the Android SDK's ApiDemos)."""
+    groups: tuple[str, ...] = ("Accessibility", "Animation", "App", "Content", "Graphics", "Media", "NFC")
+    groups += ("OS", "Preference", "Text", "Views")
+    rows = tuple(Widget("row", group.lower(), group) for group in groups)
+    return AppSpec(
+        API_DEMOS,
+        "API Demos",
+        "main",
+        {"main": Screen("main", "API Demos", rows, activity=f"{API_DEMOS}.ApiDemos")},
+    )
+
+
+def u2_demo_app() -> AppSpec:
+    """The stand-in for ``com.example.u2testdemo``, the app uiautomator2's own device tests drive
+    (``demo_tests`` at uiautomator2 3.7.0; openatx/u2testdemo's ``MainActivity.kt``): a menu with
+    ``Addition``, ``Toast`` and ``Pinch``; the addition screen (``.AdditionActivity``) with two
+    number fields, ``Add`` and the result field (``Enter first number``, ``Enter second number``,
+    ``Result``; the sum of the two whole numbers); the toast screen, whose ``Show Toast`` shows the
+    toast "Button Clicked!"; the pinch screen's image (content description "pinch image"); every
+    screen's bar shows the app's label, as a Compose activity without a title of its own. Not
+    played: the pinch screen's zoom (its "Scale" text stays at 1.00)."""
+    activity = f"{U2_DEMO}.MainActivity"
+    addition = (
+        Widget("field", "num1", hint="Enter first number", label="First Number Input"),
+        Widget("field", "num2", hint="Enter second number", label="Second Number Input"),
+        Widget(
+            "button", "add", "Add", label="Add Button", action="sum", target="result", sums=("num1", "num2")
+        ),
+        Widget("field", "result", hint="Result", label="Result Output"),
+    )
+    return AppSpec(
+        U2_DEMO,
+        "u2testdemo",
+        "main",
+        {
+            "main": Screen(
+                "main",
+                "u2testdemo",
+                (
+                    Widget("button", "addition", "Addition", goto="addition"),
+                    Widget("button", "toast", "Toast", goto="toast"),
+                    Widget("button", "pinch", "Pinch", goto="pinch"),
+                ),
+                activity=activity,
+            ),
+            "addition": Screen("addition", "u2testdemo", addition, activity=f"{U2_DEMO}.AdditionActivity"),
+            "toast": Screen(
+                "toast",
+                "u2testdemo",
+                (Widget("button", "show_toast", "Show Toast", action="toast", toast="Button Clicked!"),),
+                activity=activity,
+            ),
+            "pinch": Screen(
+                "pinch",
+                "u2testdemo",
+                (Widget("image", "pinch_image", label="pinch image"), Widget("text", "scale", "Scale: 1.00")),
+                activity=activity,
+            ),
+        },
+    )
