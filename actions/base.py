@@ -25,13 +25,29 @@ from ..core.steps import SELECTOR_KEYS
 from ..drivers.base import Driver
 from ..semantic.models import Observation
 from ..world.models import WorldState
-from .kinds import Kind
+from .kinds import Kind, Seconds
 
-__all__ = ["COMMON_KEYS", "Action", "FlowForm", "Handler", "Param", "Screen"]
+__all__ = [
+    "BACKENDS",
+    "COMMON_KEYS",
+    "MAX_SETTLE",
+    "Action",
+    "FlowForm",
+    "Handler",
+    "MaestroForm",
+    "Param",
+    "Screen",
+    "Unsupported",
+]
 
-# Arguments every step may carry: values to remember in the world, and whether they (or the typed
-# text) are secret.
-COMMON_KEYS = frozenset({"remember", "secret"})
+# Arguments every step may carry: values to remember in the world, whether they (or the typed
+# text) are secret, and how long the screen may take to settle after the step (seconds; the
+# runtime's default when absent: Maestro's `waitToSettleTimeoutMs`).
+COMMON_KEYS = frozenset({"remember", "secret", "settle"})
+MAX_SETTLE = 30.0  # Maestro caps waitToSettleTimeoutMs at 30 s (models/Commands.kt:343-346)
+# The backends a step may run on, by ``Driver.backend`` (the faces of the simulated device run
+# the adapter of their protocol: sim+adb is u2, sim+wda is wda, sim+appium is appium).
+BACKENDS: tuple[str, ...] = ("sim", "u2", "wda", "appium")
 
 
 class Screen(Protocol):
@@ -84,6 +100,48 @@ class FlowForm:
 
 
 @dataclass(frozen=True)
+class MaestroForm:
+    """How a Maestro flow writes an action (``docs/maestro.md`` lists them all).
+
+    ``command``: Maestro's command name; ``short``: the Maestro option a plain value fills
+    (``tapOn: OK`` is the selector's text, ``eraseText: 5`` its count); ``bare``: it may be written
+    alone (``- back``); ``selector``: its value is a Maestro selector, whose fields stand beside
+    its options; ``options``: each Maestro option and the action's argument it becomes;
+    ``millis``: the options Maestro writes in milliseconds (the action takes seconds); ``fixed``:
+    arguments the command always sets; ``lookup``: it waits for its element by Maestro's lookup
+    timeout (17 s, 7 s when optional); ``note``: what differs from Maestro, and why."""
+
+    command: str
+    short: str | None = None
+    bare: bool = False
+    selector: bool = False
+    options: Mapping[str, str] = field(default_factory=dict)
+    millis: frozenset[str] = frozenset()
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    lookup: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """Where an action cannot run: on ``backends`` (names of :data:`BACKENDS`; empty: all), for
+    devices of ``platforms`` (empty: both), always or only when its argument ``when`` is given
+    (and not false); ``reason`` says why, for the check that runs before a flow does."""
+
+    reason: str
+    backends: frozenset[str] = frozenset()
+    platforms: frozenset[str] = frozenset()
+    when: str | None = None
+
+    def applies(self, args: Mapping[str, Any], backend: str, platform: str) -> bool:
+        if self.backends and backend not in self.backends:
+            return False
+        if self.platforms and platform not in self.platforms:
+            return False
+        return self.when is None or args.get(self.when) not in (None, False)
+
+
+@dataclass(frozen=True)
 class Action:
     """One action, described once (see the module's docstring)."""
 
@@ -99,6 +157,8 @@ class Action:
     check: Callable[[dict[str, Any]], None] | None = None
     note: str = ""
     offered: bool = True
+    maestro: tuple[MaestroForm, ...] = ()
+    unsupported: tuple[Unsupported, ...] = ()
     _by_name: Mapping[str, Param] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -118,6 +178,14 @@ class Action:
 
     def param(self, name: str) -> Param | None:
         return self._by_name.get(name)
+
+    def cannot_run(self, args: Mapping[str, Any], backend: str, platform: str) -> str | None:
+        """Why a step of this action with ``args`` cannot run on ``backend`` for a device of
+        ``platform``, or None when it can."""
+        for entry in self.unsupported:
+            if entry.applies(args, backend, platform):
+                return entry.reason
+        return None
 
     def validate(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """``args`` checked, by the action's own parameter names (an alias becomes the name it stands
@@ -163,6 +231,8 @@ class Action:
                     f"argument 'secret' must be true or false, got {args['secret']!r:.80}", argument="secret"
                 )
             out["secret"] = args["secret"]
+        if "settle" in args and "settle" not in out:
+            out["settle"] = Seconds(MAX_SETTLE).check(args["settle"], "settle")
         if "remember" in args and "remember" not in out:
             out["remember"] = args["remember"]  # the world model's to read (tolerant by design)
         if self.check is not None:
