@@ -68,7 +68,8 @@ def test_an_argument_the_tool_does_not_take_is_a_tool_error_and_no_step(
         assert result.is_error
         assert _text(result) == (
             "StepArgumentError: tap does not take argument(s) tartget; "
-            "it takes: target, x, y, timeout, interval, rationale, purpose, expected_outcome"
+            "it takes: target, x, y, at, repeat, delay, retry_if_no_change, timeout, interval, "
+            "rationale, purpose, expected_outcome"
         )
         result = await call("tap", {"x": "10", "y": 10})  # the executor's own check, recorded
         assert result.is_error and _text(result).startswith(
