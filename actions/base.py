@@ -109,7 +109,8 @@ class MaestroForm:
     its options; ``options``: each Maestro option and the action's argument it becomes;
     ``millis``: the options Maestro writes in milliseconds (the action takes seconds); ``fixed``:
     arguments the command always sets; ``lookup``: it waits for its element by Maestro's lookup
-    timeout (17 s, 7 s when optional); ``note``: what differs from Maestro, and why."""
+    timeout (17 s, 7 s when optional); ``note``: what differs from Maestro, and why; ``ignored``:
+    options read and not used (the note says why)."""
 
     command: str
     short: str | None = None
@@ -120,6 +121,7 @@ class MaestroForm:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     lookup: bool = False
     note: str = ""
+    ignored: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ ACTION = Action(
             bare=True,
             options={
                 "appId": "app_id",
+                "url": "app_id",
                 "clearState": "clear_state",
                 "clearKeychain": "clear_keychain",
                 "stopApp": "stop_first",

@@ -44,6 +44,7 @@ ACTION = Action(
             short="url",
             options={"link": "url"},
             note="`autoVerify` and `browser` are read; the device picks the app that opens the link",
+            ignored=frozenset({"autoVerify", "browser"}),
         ),
     ),
 )

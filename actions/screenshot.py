@@ -28,6 +28,7 @@ ACTION = Action(
             options={"path": "name"},
             note="the picture is kept in the run folder under its name; `cropOn` is read, the whole "
             "screen is kept",
+            ignored=frozenset({"cropOn"}),
         ),
     ),
 )

@@ -22,6 +22,7 @@ from ..core.errors import ConfigError, FlowError
 from ..core.models import Platform
 from ..drivers import connect as connect_module
 from ..flows import Flow, FlowPlanner, FlowValidationError
+from ..flows.capabilities import platform_problems
 from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
 from ..storage.index import INDEX_FILE, IndexRow, write_index
@@ -48,9 +49,11 @@ from .selection import (
     check_output_folder,
     collect,
     filter_tags,
+    in_order,
     load_candidates,
     parse_env,
     parse_tags,
+    workspace_tags,
 )
 
 __all__ = ["run_flows", "run_report", "setup_report", "setup_run"]
@@ -162,7 +165,7 @@ def _connect_all(specs: Sequence[str], sim_latency: float) -> list[Device]:
 def _jobs(
     flows: Sequence[Flow],
     candidates: Sequence[Candidate],
-    platforms: Sequence[str],
+    targets_given: Sequence[tuple[str, str]],
     *,
     force: bool,
     sim_platform: str | None,
@@ -173,6 +176,8 @@ def _jobs(
     jobs: list[Job] = []
     unrunnable: list[tuple[Flow, str]] = []
     problems: list[FlowError] = []
+    platforms = [platform for platform, _backend in targets_given]
+    backends = {platform: {b for p, b in targets_given if p == platform} for platform in platforms}
     for flow, candidate in zip(flows, candidates, strict=True):
         wanted = None if force else flow.platform
         if not platforms:  # a fresh simulated device per flow
@@ -210,12 +215,14 @@ def _jobs(
                 FlowPlanner(flow, "ios" if platform == "ios" else "android")
             except FlowError as exc:
                 problems.append(exc)
+            for backend in sorted(backends.get(platform) or {"sim"}):
+                problems.extend(platform_problems(flow, platform, backend)[0])
         if each_device is not None:
             jobs.extend(Job(flow, job_platform, device=i) for i in range(each_device))
         elif targets:
             jobs.append(Job(flow, job_platform))
     if problems:
-        raise FlowValidationError(tuple(problems))
+        raise FlowValidationError(tuple({str(p): p for p in problems}.values()))
     return jobs, unrunnable
 
 
@@ -282,6 +289,10 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
     candidates = collect(args.flows)
     flows = load_candidates(candidates, {**os.environ, **cli_env})
+    order = in_order(flows, candidates)
+    flows, candidates = [flows[i] for i in order], [candidates[i] for i in order]
+    space_include, space_exclude = workspace_tags(candidates)
+    include, exclude = include | space_include, exclude | space_exclude
     kept, dropped = filter_tags(flows, include, exclude)
     chosen = {id(flow) for flow in kept}
     kept_candidates = [c for c, f in zip(candidates, flows, strict=True) if id(f) in chosen]
@@ -306,7 +317,7 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         jobs, unrunnable = _jobs(
             kept,
             kept_candidates,
-            [d.driver.platform for d in devices],
+            [(d.driver.platform, d.driver.backend) for d in devices],
             force=args.force_platform,
             sim_platform=args.platform,
             each_device=len(devices) if args.each_device else None,

@@ -30,13 +30,13 @@ def _never(condition: Condition | None, platform: str) -> bool:
     return False
 
 
-def _walk(nodes: tuple[Node, ...], platform: str, optional: bool) -> list[tuple[FlowStep, bool]]:
-    found: list[tuple[FlowStep, bool]] = []
+def _walk(nodes: tuple[Node, ...], platform: str, optional: bool) -> list[tuple[Node, bool]]:
+    found: list[tuple[Node, bool]] = []
     for node in nodes:
         if _never(node.when, platform):
             continue
         inner = optional or node.optional
-        if isinstance(node, FlowStep):
+        if isinstance(node, FlowStep) or node.unsupported is not None:
             found.append((node, inner))
         elif isinstance(node, RunFlow):
             found += _walk(node.flow.every_step, platform, inner)
@@ -55,18 +55,19 @@ def platform_problems(
     where = f"{backend} ({platform})" if backend else platform
     for step, optional in _walk(flow.every_step, platform, False):
         why = step.unsupported
-        if why is None and backend is not None:
+        shown = step.shown if isinstance(step, FlowStep) else step.command
+        if why is None and backend is not None and isinstance(step, FlowStep):
             action = ACTIONS.get(step.command)
             if action is not None:
                 why = action.cannot_run(step.args, backend, platform)
         if why is None:
             continue
         if optional:
-            notes.append(step.position.error(f"`{step.shown}` is skipped on {where}: {why}"))
+            notes.append(step.position.error(f"`{shown}` is skipped on {where}: {why}"))
         else:
             problems.append(
                 step.position.error(
-                    f"`{step.shown}` cannot run on {where}: {why}",
+                    f"`{shown}` cannot run on {where}: {why}",
                     hint="make the step optional, or keep it off this platform with `when: {platform: …}`",
                 )
             )

@@ -193,6 +193,7 @@ class RunFlow:
     when: Condition | None = None
     command: str = "run_flow"
     label: str | None = None
+    unsupported: str | None = None
 
 
 @dataclass(frozen=True)
@@ -208,6 +209,7 @@ class Repeat:
     when: Condition | None = None
     command: str = "repeat"
     label: str | None = None
+    unsupported: str | None = None  # why no backend here can run it (a count JavaScript computes)
 
 
 @dataclass(frozen=True)
@@ -222,6 +224,7 @@ class Retry:
     when: Condition | None = None
     command: str = "retry"
     label: str | None = None
+    unsupported: str | None = None
 
 
 Node = FlowStep | RunFlow | Repeat | Retry

@@ -234,6 +234,9 @@ class FlowPlanner:
         if isinstance(node, FlowStep):
             return (yield from self._command(node, flow, handlers))
         inner = (*handlers, _Handler(optional=True)) if node.optional else handlers
+        if node.unsupported is not None:  # optional (else the flow was refused before it ran)
+            yield _skip(node, f"cannot run here: {node.unsupported}", flow)
+            return True
         if isinstance(node, RunFlow):
             ok = yield from self._flow(node.flow, inner, root=False)
         elif isinstance(node, Repeat):

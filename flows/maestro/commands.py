@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...actions import ACTIONS, Action, MaestroForm
 from ...actions.kinds import Flag, Number, Seconds, SelectorKind, Values
 from ...actions.press import MAESTRO_KEYS, MAESTRO_OTHER_KEYS
+from ...actions.waiting import MAX_WAIT
 from ...core.errors import StepArgumentError
 from ..nodes import TAG, kind, suggest
 from .selectors import OPTION_FIELDS, SELECTOR_FIELDS, selector
@@ -108,6 +110,8 @@ def _value(r: MaestroReader, action: Action, name: str, node: Node, millis: bool
     """An option's value as the action's argument ``name`` takes it."""
     param = action.param(name)
     what = f"{action.name}'s {name}"
+    if name == "settle":  # the argument every step may carry (amc.actions.COMMON_KEYS), in seconds
+        return r.number(node, what, 0, 1e9) / (1000 if millis else 1)
     if param is None:
         return r.text(node, what)
     if isinstance(param.kind, Flag):
@@ -152,6 +156,8 @@ def _form(r: MaestroReader, command: str, node: Node) -> Command:
         reverse = {option: name for option, name in form.options.items()}
         for key, value in entries.items():
             if key in COMMON:
+                continue
+            if key in form.ignored:
                 continue
             if key not in reverse:
                 raise r.fail(
@@ -293,7 +299,26 @@ _SPECIAL: dict[str, Callable[[MaestroReader, str, Node], Command]] = {
 _APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState"})
 
 
-def _no_action(r: MaestroReader, command: str, node: Node) -> Command:
+def _media(r: MaestroReader, node: Node, base: str) -> None:
+    """``addMedia``'s files must exist beside the flow, as Maestro checks when it reads the flow
+    (``orchestra/yaml/YamlFluentCommand.kt`` addMedia; corpus e013)."""
+    files = node.value if isinstance(node, SequenceNode) else []
+    if isinstance(node, MappingNode):
+        found = r.mapping(node, "addMedia").get("files")
+        files = found.value if isinstance(found, SequenceNode) else []
+    for item in files:
+        written = r.text(item, "addMedia's file")
+        path = Path(written) if Path(written).is_absolute() else Path(base) / written
+        if not path.is_file():
+            raise r.fail(
+                item, f"Media File Not Found: {written!r}", hint="media files are resolved beside the flow"
+            )
+
+
+def _no_action(r: MaestroReader, command: str, node: Node, base: str) -> Command:
+    if command == "addMedia":
+        _media(r, node, base)
+        node = ScalarNode(TAG + "null", "", node.start_mark, node.end_mark)
     entries = r.mapping(node, command) if isinstance(node, MappingNode) else {}
     optional, label = _modifiers(r, entries)
     if isinstance(node, ScalarNode) and node.tag != TAG + "null":
@@ -323,20 +348,21 @@ def _script(r: MaestroReader, command: str, node: Node, base: str) -> Command:
             args["env"] = {
                 k: r.text(v, f"runScript's env {k}") for k, v in r.mapping(entries["env"], "env").items()
             }
-    elif len(r.scripts) == before:
-        r.script(entries[main], written)
-    del r.scripts[before:]
+    del r.scripts[before:]  # evalScript and assertTrue run only what their ${…} hold (YamlEvalScript.kt)
     action = {"evalScript": "eval_script", "assertTrue": "assert_true", "runScript": "run_script"}[command]
     return Command(action, args, optional, label, JAVASCRIPT)
 
 
-def read_command(r: MaestroReader, command: str, node: Node, app_id: str | None, base: str) -> Command:
-    """``command``'s value ``node`` read into a :class:`Command` (checked by its action)."""
+def read_command(
+    r: MaestroReader, command: str, node: Node, app_id: str | None, base: str, *, check: bool = True
+) -> Command:
+    """``command``'s value ``node`` read into a :class:`Command` (checked by its action, unless
+    ``check`` is false: a web flow's steps, which no backend here runs)."""
     if command in NO_ACTION:
-        return _no_action(r, command, node)
+        return _no_action(r, command, node, base)
     if command in SCRIPT_COMMANDS:
         return _script(r, command, node, base)
-    before = len(r.scripts)
+    before, unknown = len(r.scripts), r.undefined
     if command in _APP_COMMANDS:
         read = _app(r, command, node, app_id)
     else:
@@ -345,7 +371,13 @@ def read_command(r: MaestroReader, command: str, node: Node, app_id: str | None,
     del r.scripts[before:]
     if needs_js:
         return Command(read.action, read.args, read.optional, read.label, read.unsupported or JAVASCRIPT)
-    if read.unsupported is None:
+    timeout = read.args.get("timeout")
+    if isinstance(timeout, float) and timeout > MAX_WAIT:
+        r.notes.append(
+            r.pos(node).error(f"{command} waits {timeout:g} s in Maestro; here at most {MAX_WAIT:g} s")
+        )
+        read.args["timeout"] = MAX_WAIT
+    if read.unsupported is None and check and r.undefined == unknown:
         try:
             ACTIONS[read.action].validate(read.args)
         except StepArgumentError as exc:

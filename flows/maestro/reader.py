@@ -26,7 +26,7 @@ from ..conditions import Combined, Condition, PlatformIs, Script, Seen
 from ..model import Flow, FlowStep, FlowValidationError, Repeat, Retry, RunFlow
 from ..model import Node as FlowNode
 from ..nodes import TAG, Invalid, kind, suggest
-from .commands import BARE, FORMS, NO_ACTION, OPTIONAL_LOOKUP, SCRIPT_COMMANDS, read_command
+from .commands import BARE, FORMS, JAVASCRIPT, NO_ACTION, OPTIONAL_LOOKUP, SCRIPT_COMMANDS, read_command
 from .selectors import selector
 from .values import MaestroReader
 
@@ -75,6 +75,7 @@ class _Flow:
         self.include = include
         self.web = web
         self.app_id: str | None = None
+        self.url: str | None = None
         self.name = Path(r.file).stem
         self.base = os.path.dirname(r.file) or "."
         self.nested: list[FlowError] = []
@@ -156,7 +157,7 @@ class _Flow:
             return self.repeat(value, number, key)
         if command == "retry":
             return self.retry(value, number, key)
-        read = read_command(r, command, value, self.app_id, self.base)
+        read = read_command(r, command, value, self.app_id or self.url, self.base, check=not self.web)
         why = read.unsupported or (WEB if self.web else None)
         return FlowStep(
             number,
@@ -259,14 +260,12 @@ class _Flow:
             raise r.fail(node, "repeat needs `commands`")
         cond = self.condition(entries["while"], "repeat's while") if "while" in entries else None
         limit = MAX_REPEAT
+        why = None
         if "times" in entries:
-            text = r.text(entries["times"], "repeat's times")
-            try:
-                limit = int(float(text))
-            except ValueError:
-                raise r.fail(
-                    entries["times"], f"repeat's times must be a number, got {text[:40]!r}"
-                ) from None
+            times = r.whole(entries["times"], "repeat's times")
+            if times is None:
+                why, r.scripts[:] = JAVASCRIPT, []
+            limit = MAX_REPEAT if times is None else times
             if not 0 <= limit <= MAX_REPEAT:
                 raise r.fail(entries["times"], f"repeat's times must be from 0 to {MAX_REPEAT}, got {limit}")
         else:
@@ -274,24 +273,21 @@ class _Flow:
                 r.pos(node).error(f"repeat has no `times`: it stops after {MAX_REPEAT} rounds at most here")
             )
         steps = self.steps(entries["commands"], "repeat's commands")
-        return Repeat(number, r.pos(key), steps, limit, cond, optional, None, label=label)
+        return Repeat(number, r.pos(key), steps, limit, cond, optional, None, label=label, unsupported=why)
 
     def retry(self, node: Node, number: int, key: Node) -> Retry:
         r = self.r
         entries = r.mapping(node, "retry", ("maxRetries", "file", "commands", "env", "label", "optional"))
         optional, label = self._modifiers(entries)
-        times = 1
+        times, why = 1, None
         if "maxRetries" in entries:
-            text = r.text(entries["maxRetries"], "retry's maxRetries")
-            try:
-                times = max(0, min(MAX_RETRIES, int(float(text))))
-            except ValueError:
-                raise r.fail(
-                    entries["maxRetries"], f"maxRetries must be a number, got {text[:40]!r}"
-                ) from None
+            found = r.whole(entries["maxRetries"], "retry's maxRetries")
+            if found is None:
+                why, r.scripts[:] = JAVASCRIPT, []
+            times = max(0, min(MAX_RETRIES, found if found is not None else 1))
         flow = self._subflow(entries, node, "retry", number)
         steps: tuple[FlowNode, ...] = (RunFlow(1, r.pos(key), flow),) if "file" in entries else flow.steps
-        return Retry(number, r.pos(key), steps, times, optional, None, label=label)
+        return Retry(number, r.pos(key), steps, times, optional, None, label=label, unsupported=why)
 
 
 def _is_zero(text: str) -> bool:
@@ -309,6 +305,10 @@ def _header(flow: _Flow, node: Node) -> tuple[str, tuple[str, ...], dict[str, No
         raise r.fail(node, "Config Field Required: either 'url' or 'appId' must be specified")
     if "appId" in entries:
         flow.app_id = r.text(entries["appId"], "appId")
+    if "url" in entries:
+        flow.url = r.text(entries["url"], "url")
+    if flow.app_id is not None and flow.app_id.startswith(("http:", "https:", "data:", "file:")):
+        flow.web = True  # a web page named as the app
     engine = entries.get("jsEngine")
     if engine is not None and r.text(engine, "jsEngine").lower() == "rhino":
         raise r.fail(engine, "jsEngine: rhino was removed in Maestro 2.6; GraalJS is the only engine")
@@ -375,7 +375,7 @@ def read_maestro(
                     hint="add the header if Maestro is to run this file too",
                 )
             )
-        body = documents[1] if header is not None else documents[0]
+        body = documents[min(1, len(documents) - 1)] if header is not None else documents[0]
         if header is not None and len(documents) < 2:
             flow.problems.append(
                 r.pos(header).error("Commands Section Required: the header has no commands after `---`")

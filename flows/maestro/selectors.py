@@ -57,12 +57,9 @@ OPTION_FIELDS: tuple[str, ...] = (
 
 
 def _index(r: MaestroReader, node: Node) -> int:
-    """Maestro's index: a string read as a number and cut to a whole one (``"1.0"`` is 1)."""
-    text = r.text(node, "index")
-    try:
-        return int(float(text))
-    except ValueError:
-        raise r.fail(node, f"index must be a number, got {text[:40]!r}") from None
+    """Maestro's index (0 when JavaScript computes it: the step then needs JavaScript)."""
+    found = r.whole(node, "index")
+    return 0 if found is None else found
 
 
 def selector(r: MaestroReader, node: Node, what: str) -> tuple[dict[str, Any], dict[str, Node], str | None]:

@@ -38,6 +38,7 @@ class MaestroReader(NodeReader):
     scripts: list[str] = field(default_factory=list)
     notes: list[FlowError] = field(default_factory=list)
     checked: set[str] = field(default_factory=set)
+    undefined: int = 0  # values read from a variable set nowhere (known only when the flow runs)
 
     def variables(self) -> dict[str, str]:
         return dict(self.maestro_vars)
@@ -52,6 +53,7 @@ class MaestroReader(NodeReader):
             if NAME.fullmatch(inner):
                 value = self.maestro_vars.get(inner)
                 if value is None:
+                    self.undefined += 1
                     if inner not in self.checked:
                         self.checked.add(inner)
                         self.notes.append(
@@ -69,23 +71,42 @@ class MaestroReader(NodeReader):
         out = EXPRESSION.sub(replace, text)
         return out.replace("\\${", "${")
 
-    def script(self, node: Node, source: str, *, expression: bool = True) -> None:
-        """Note JavaScript the step needs, checking its syntax now (a problem at ``node``)."""
+    def script(self, node: Node, source: str) -> None:
+        """Note JavaScript the step needs, checking its syntax now (a problem at ``node``): the
+        text of a ``${…}`` is a program, as Maestro hands it to ``eval`` (GraalJsEngine.kt:123-142)."""
         from ..js import check_syntax
 
         mark = node.start_mark
         try:
-            check_syntax(
-                f"({source})" if expression else source,
-                self.file,
-                line=mark.line + 1,
-                column=mark.column + 1,
-            )
+            check_syntax(source, self.file, line=mark.line + 1, column=mark.column + 1)
         except ScriptSyntaxError as exc:
             raise self.fail(node, f"JavaScript syntax error: {exc.js_message}") from None
         except FlowError as exc:
             raise self.fail(node, exc.message) from None
         self.scripts.append(source)
+
+    def number(self, node: Node, what: str, low: float, high: float, *, open_low: bool = False) -> float:
+        """A number; one JavaScript computes (``${…}``) is known when the step runs: ``low`` here,
+        and the step needs JavaScript."""
+        if isinstance(node, ScalarNode) and node.tag == TAG + "str":
+            before, unknown = len(self.scripts), self.undefined
+            text = self.substitute(node)
+            if len(self.scripts) > before or self.undefined > unknown:
+                return max(low, 0.0) if not open_low else high
+            node = ScalarNode(TAG + "str", text.replace("_", ""), node.start_mark, node.end_mark)
+        return super().number(node, what, low, high, open_low=open_low)
+
+    def whole(self, node: Node, what: str) -> int | None:
+        """Maestro's counts (``index``, ``times``, ``maxRetries``): a string read as a number and cut
+        to a whole one (``"1.0"`` is 1); None when JavaScript computes it."""
+        before = len(self.scripts)
+        text = self.text(node, what)
+        if len(self.scripts) > before:
+            return None
+        try:
+            return int(float(text))
+        except ValueError:
+            raise self.fail(node, f"{what} must be a number, got {text[:40]!r}") from None
 
     def text(self, node: Node, what: str) -> str:
         """Any scalar as its text (numbers and booleans too), interpolated."""
