@@ -144,16 +144,16 @@ def maestro_find(selector: Selector, scene: Scene, *, ordered: bool = True) -> l
         inside = {id(el) for el in parent.iter()} - {id(parent)}
         elements = [el for el in elements if id(el) in inside]
     matched = [el for el in elements if selector.matches(el)]
-    ids = {id(el) for el in matched}
-    # The deepest matches: one whose descendant also matches gives way to it.
-    covered: set[int] = set()
-    for el in matched:
-        node = parents.get(id(el))
-        while node is not None:
-            if id(node) in ids:
-                covered.add(id(node))
-            node = parents.get(id(node))
-    matched = [el for el in matched if id(el) not in covered]
+    if selector.own_fields:  # Maestro's basic filters, then the deepest of their matches
+        ids = {id(el) for el in matched}
+        covered: set[int] = set()
+        for el in matched:
+            node = parents.get(id(el))
+            while node is not None:
+                if id(node) in ids:
+                    covered.add(id(node))
+                node = parents.get(id(node))
+        matched = [el for el in matched if id(el) not in covered]
     if selector.contains_child is not None:
         child = selector.contains_child
         matched = [el for el in matched if any(_inside(c, child, scene) for c in el.children)]

@@ -195,6 +195,21 @@ class Selector:
         return 1 + max((s._depth() for s in inner), default=0)
 
     @property
+    def own_fields(self) -> bool:
+        """Whether the selector says something of the element itself (not only where it is)."""
+        own = (
+            *_STRING_FIELDS,
+            *_PATTERN_FIELDS,
+            "enabled",
+            "checked",
+            "focused",
+            "selected",
+            "width",
+            "height",
+        )
+        return any(getattr(self, n) is not None for n in own)
+
+    @property
     def relational(self) -> bool:
         """Whether the selector places its element relative to others."""
         return self.contains_descendants is not None or any(
