@@ -79,7 +79,7 @@ def test_a_maestro_login_runs_with_maestros_semantics(spec: str, tmp_path: Path)
     assert statuses[-1] == "warning" and statuses.count("warning") == 1, statuses
     assert "failed" not in statuses
     shown = [s["step"]["rationale"] for s in steps]
-    assert any("`tapOn: text: \"sign in\" label: Sign in as qa`" in r and "(Sign in as qa)" in r for r in shown)
+    assert any('`tapOn: text: "sign in" label: Sign in as qa`' in r and "(Sign in as qa)" in r for r in shown)
     copied = next(s for s in steps if s["action"] == "copy_text_from")
     assert copied["result"]["output"]["copied"] == "Signed in as qa"
     assert "passed" in result.out and "maestro login" in result.out
