@@ -23,5 +23,7 @@ ACTION = Action(
     _back,
     changes_screen=True,
     flow=FlowForm("back", bare=True),
-    maestro=(MaestroForm("back", bare=True),),
+    maestro=(
+        MaestroForm("back", bare=True, note="does nothing on iOS, as in Maestro (iOS has no back key)"),
+    ),
 )

@@ -112,7 +112,7 @@ class Selector:
             val = getattr(self, name)
             if val is not None and not isinstance(val, str):
                 raise ConfigError(f"selector field {name!r} must be a string, got {type(val).__name__}")
-            if val == "":
+            if val == "" and name not in _PATTERN_FIELDS:  # Maestro's empty pattern: an empty text
                 raise ConfigError(f"selector field {name!r} is empty; leave it out instead")
         if self.pick is not None and self.pick not in PICKS:
             raise ConfigError(f"selector field 'pick' must be one of {', '.join(PICKS)}, got {self.pick!r}")
@@ -306,7 +306,7 @@ class Selector:
             ):
                 return False
         if self.text_matches is not None and not any(
-            full_match(self.text_matches, value) for value in text_values(el)
+            full_match(self.text_matches, value) for value in (text_values(el) or ("",))
         ):
             return False
         if self.text is not None or self.text_contains is not None or self.text_regex is not None:

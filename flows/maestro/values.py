@@ -99,9 +99,9 @@ class MaestroReader(NodeReader):
     def whole(self, node: Node, what: str) -> int | None:
         """Maestro's counts (``index``, ``times``, ``maxRetries``): a string read as a number and cut
         to a whole one (``"1.0"`` is 1); None when JavaScript computes it."""
-        before = len(self.scripts)
+        before, unknown = len(self.scripts), self.undefined
         text = self.text(node, what)
-        if len(self.scripts) > before:
+        if len(self.scripts) > before or self.undefined > unknown:
             return None
         try:
             return int(float(text))

@@ -355,3 +355,10 @@ def test_a_workspace_config_selects_flows_by_glob_tag_and_order(tmp_path: Path) 
     ]
     assert [line.split()[1] for line in started[:2]] == ["second", "first"]
     assert "left out by tags: c" in result.err
+
+
+def test_docs_maestro_compatibility_table_is_current() -> None:
+    from amc.flows.maestro.reference import main
+
+    docs = Path(__file__).resolve().parents[3] / "docs" / "maestro.md"
+    assert main(["--check", str(docs)]) == 0
