@@ -17,6 +17,7 @@ ROW_A = _el(
     "LinearLayout",
     (0, 100, 1000, 200),
     clickable=True,
+    label="Trip",  # its accessibility text, as its TextView's
     children=(
         _el("TextView", (10, 110, 500, 190), text="Trip"),
         _el("Button", (800, 110, 990, 190), text="Delete", identifier="com.app:id/delete"),
@@ -97,5 +98,8 @@ def test_clickable_matches_come_first_and_the_deepest_match_wins() -> None:
     rows = Selector.from_mapping({"pick": "maestro", "contains_child": {"text_matches": "Delete"}})
     assert [el.bounds.top for el in rows.find_all(SCREEN)] == [100, 200]
     # a selector matching a row and its own text keeps the text (the deepest), not the row
-    deep = Selector.from_mapping({"pick": "maestro", "text_matches": "Trip|"})
+    deep = Selector.from_mapping({"pick": "maestro", "text_matches": "trip"})
     assert [el.type for el in deep.find_all(SCREEN)] == ["TextView"]
+    # an empty pattern matches what has no text at all (Maestro reads a missing text as "")
+    empty = Selector.from_mapping({"pick": "maestro", "text_matches": "", "index": 0})
+    assert [el.type for el in empty.find_all(SCREEN)] == ["LinearLayout"]
