@@ -56,8 +56,11 @@ def looks_maestro(documents: list[Node]) -> bool:
     if not documents:
         return False
     first = documents[0]
-    if isinstance(first, SequenceNode):
-        return True
+    if isinstance(first, SequenceNode):  # a bare command list: Maestro's if it starts with its command
+        item = first.value[0] if first.value else None
+        if isinstance(item, MappingNode) and item.value:
+            item = item.value[0][0]
+        return isinstance(item, ScalarNode) and str(item.value) in COMMANDS
     if not isinstance(first, MappingNode):
         return False
     keys = {str(k.value) for k, _ in first.value if isinstance(k, ScalarNode)}
