@@ -58,7 +58,7 @@ def backend_of(spec: str) -> tuple[str, str]:
 
 def run_check(args: argparse.Namespace, io: Streams) -> int:
     env = {**os.environ, **parse_env(args.env)}
-    targets = [backend_of(spec) for spec in args.device or ()]
+    targets: list[tuple[str, str | None]] = [backend_of(spec) for spec in args.device or ()]
     targets += [(platform, None) for platform in args.platform or ()]
     candidates = collect(args.paths)
     bad = 0
@@ -76,7 +76,8 @@ def run_check(args: argparse.Namespace, io: Streams) -> int:
             notes.extend(flow.notes)
             kind = "Maestro" if flow.dialect == "maestro" else "amc"
             summary = f" ({kind} flow {flow.name!r}, at most {flow.most_steps} steps)"
-            for platform, backend in targets or [(p, None) for p in ("android", "ios")]:
+            every: list[tuple[str, str | None]] = [("android", None), ("ios", None)]
+            for platform, backend in targets or every:
                 found, said = platform_problems(flow, platform, backend)
                 if targets:
                     problems.extend(found)

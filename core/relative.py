@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -115,11 +115,27 @@ def _centre_distance(a: UIElement, b: UIElement) -> float:
     return math.hypot(ax - bx, ay - by)
 
 
-_RELATIONS = {
-    "below": lambda el, anchor: el.bounds.top > anchor.bounds.top,
-    "above": lambda el, anchor: el.bounds.top < anchor.bounds.top,
-    "left_of": lambda el, anchor: el.bounds.left < anchor.bounds.left,
-    "right_of": lambda el, anchor: el.bounds.left > anchor.bounds.left,
+def _below(el: UIElement, anchor: UIElement) -> bool:
+    return el.bounds.top > anchor.bounds.top
+
+
+def _above(el: UIElement, anchor: UIElement) -> bool:
+    return el.bounds.top < anchor.bounds.top
+
+
+def _left_of(el: UIElement, anchor: UIElement) -> bool:
+    return el.bounds.left < anchor.bounds.left
+
+
+def _right_of(el: UIElement, anchor: UIElement) -> bool:
+    return el.bounds.left > anchor.bounds.left
+
+
+_RELATIONS: dict[str, Callable[[UIElement, UIElement], bool]] = {
+    "below": _below,
+    "above": _above,
+    "left_of": _left_of,
+    "right_of": _right_of,
 }
 
 

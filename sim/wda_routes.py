@@ -219,7 +219,7 @@ def _simulated_location(face: WdaFace, req: Request) -> Any:
     # Appium's WebDriverAgent (FBCustomCommands handleSetSimulatedLocation): both numbers required,
     # null on success.
     lat, lon = req.body.get("latitude"), req.body.get("longitude")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (lat, lon)):
+    if not isinstance(lat, int | float) or not isinstance(lon, int | float) or isinstance(lat, bool):
         raise invalid_argument("Both latitude and longitude must be provided")
     face.device.set_location(float(lat), float(lon))
     return None

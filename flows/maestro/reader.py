@@ -326,7 +326,7 @@ def _header(flow: _Flow, node: Node) -> tuple[str, tuple[str, ...], dict[str, No
                 node_tags, "Incorrect Format: tags must be a list", hint="e.g. `tags: [smoke, login]`"
             )
         tags = tuple(dict.fromkeys(r.text(t, "a tag") for t in node_tags.value))
-    hooks = {k: entries[k] for k in ("onFlowStart", "onFlowComplete") if k in entries}
+    hooks: dict[str, Node] = {k: entries[k] for k in ("onFlowStart", "onFlowComplete") if k in entries}
     return name, tags, hooks
 
 
@@ -362,7 +362,7 @@ def read_maestro(
     )
     flow = _Flow(r, _written(text), include, web)
     load.stack.append(os.path.realpath(file))
-    name, tags, hooks = flow.name, (), {}
+    name, tags, hooks = flow.name, tuple[str, ...](), dict[str, Node]()
     steps: tuple[FlowNode, ...] = ()
     on: dict[str, tuple[FlowNode, ...]] = {}
     try:
