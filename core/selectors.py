@@ -172,22 +172,8 @@ class Selector:
             raise ConfigError(
                 "a selector needs at least one of text, text_contains, text_regex, id, label, type or xpath"
             )
-        if (
-            self.maestro
-            and not any(
-                getattr(self, n) is not None
-                for n in (
-                    *_STRING_FIELDS,
-                    *_PATTERN_FIELDS,
-                    *_FLAG_FIELDS[:1],
-                    *_FLAG_FIELDS[2:],
-                    "width",
-                    "height",
-                )
-            )
-            and not self.relational
-        ):
-            raise ConfigError("a selector needs at least one field that an element must match")
+        # A Maestro selector with no field at all (`assertVisible: {label: …}`) matches any element, as
+        # Maestro's empty filter list does.
 
     def _depth(self) -> int:
         inner = [getattr(self, n) for n in RELATIVE_FIELDS if getattr(self, n) is not None]

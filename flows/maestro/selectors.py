@@ -107,10 +107,10 @@ def selector(r: MaestroReader, node: Node, what: str) -> tuple[dict[str, Any], d
                 f"Unknown Property: {key} is not recognized in {what}",
                 hint=suggest(key, [*SELECTOR_FIELDS, *OPTION_FIELDS]),
             )
+    if len(values) == 1 and "point" in options:
+        return {}, options, unsupported  # a point on the screen, no element
     try:
-        checked = Selector.from_mapping(values).to_dict() if len(values) > 1 else None
+        checked = Selector.from_mapping(values).to_dict()
     except ConfigError as exc:
         raise r.fail(node, f"{what}: {exc.message}") from None
-    if checked is None:
-        return {}, options, unsupported
     return checked, options, unsupported
