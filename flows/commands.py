@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..actions import ACTIONS, flow_commands
 from ..actions.kinds import MAX_COORDINATE
@@ -25,7 +25,7 @@ from ..actions.scroll_until_visible import MAX_SWIPES
 from ..actions.swipe import DIRECTIONS
 from ..actions.waiting import MAX_WAIT
 from ..core.errors import ConfigError, StepArgumentError
-from ..core.selectors import Selector
+from ..core.selectors import RELATIVE_FIELDS, Selector
 from ..drivers.base import KEYS, MAX_GESTURE
 from .model import COMMANDS, DEFAULT_TIMEOUTS, AppRef
 from .nodes import TAG, NodeReader, kind, suggest
@@ -40,7 +40,21 @@ __all__ = [
 ]
 
 _SELECTOR_FIELDS = tuple(f.name for f in fields(Selector))
-_SELECTOR_STRINGS = frozenset({"text", "text_contains", "text_regex", "id", "label", "type", "xpath"})
+_SELECTOR_STRINGS = frozenset(
+    {
+        "text",
+        "text_contains",
+        "text_regex",
+        "id",
+        "label",
+        "type",
+        "xpath",
+        "text_matches",
+        "id_matches",
+        "pick",
+    }
+)
+_SELECTOR_SIZES = frozenset({"width", "height", "tolerance"})
 
 StepArgs = tuple[dict[str, Any], AppRef | None]
 
@@ -90,7 +104,18 @@ def _selector(r: NodeReader, node: Node, entries: Mapping[str, Node], what: str)
             if not (isinstance(value, ScalarNode) and value.tag == TAG + "int"):
                 raise r.fail(value, f"{what}'s index must be a whole number, got {kind(value)}")
             values[key] = int(r.number(value, f"{what}'s index", 0, 1_000_000))
-        else:  # enabled / visible
+        elif key in _SELECTOR_SIZES:
+            values[key] = int(r.number(value, f"{what}'s {key}", 0, MAX_COORDINATE))
+        elif key in RELATIVE_FIELDS:
+            values[key] = Selector.from_mapping(_target(r, value, f"{what}'s {key}"))
+        elif key == "contains_descendants":
+            if not isinstance(value, SequenceNode) or not value.value:
+                raise r.fail(value, f"{what}'s contains_descendants must be a list of selectors")
+            values[key] = tuple(
+                Selector.from_mapping(_target(r, item, f"{what}'s contains_descendants"))
+                for item in value.value
+            )
+        else:  # enabled / visible / checked / focused / selected
             values[key] = r.boolean(value, f"{what}'s {key}")
     try:
         return Selector(**values).to_dict()

@@ -201,3 +201,18 @@ def test_a_failing_step_fails_the_flow_and_the_hook_still_runs(tmp_path: Path) -
     assert [s["action"] for s in steps] == ["launch_app", "assert_visible", "press"]
     assert [s["status"] for s in steps] == ["passed", "failed", "passed"]
     assert "Nowhere to be seen" in result.out
+
+
+def test_the_projects_own_flows_use_maestros_selector_fields_too(tmp_path: Path) -> None:
+    flow = write_flow(
+        tmp_path,
+        """
+        steps:
+          - launch_app: com.android.deskclock
+          - tap: {id_matches: switch_widget, right_of: {text: "9:00 AM"}}
+          - assert_visible: {text: "ON", below: {text_matches: "mon.*"}}
+          - assert_not_visible: {text: "ON", above: {text: "9:00 AM"}, timeout: 0}
+        """,
+    )
+    result = amc("run", flow, "--device", "sim:android?timing=instant", "--out", tmp_path / "runs")
+    assert result.code == 0, result.out + result.err
