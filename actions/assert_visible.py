@@ -8,18 +8,15 @@ from typing import Any
 from ..core.errors import AssertionFailed
 from ..drivers.base import Driver
 from .base import Action, FlowForm, MaestroForm, Screen
-from .looking import REQUIRED_TARGET, found, until
-from .targets import selector_of
+from .looking import REQUIRED_TARGET, until_found
 from .waiting import WAIT_PARAMS, on_screen
 
 
 def _assert_visible(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
-    selector = selector_of(args)
-    return until(
+    return until_found(
         screen,
         args,
-        found(selector),
-        lambda polls, scene: AssertionFailed(
+        lambda selector, polls, scene: AssertionFailed(
             f"expected {selector.describe()} on screen, but it is not there after {polls} new "
             f"observation(s) ({on_screen(scene)})",
             hint="compare with `amc inspect`; raise the step's timeout if the screen is slow",

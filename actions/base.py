@@ -40,11 +40,11 @@ __all__ = [
     "Unsupported",
 ]
 
-# Arguments every step may carry: values to remember in the world, whether they (or the typed
-# text) are secret, and how long the screen may take to settle after the step (seconds; the
-# runtime's default when absent: Maestro's `waitToSettleTimeoutMs`).
+# Arguments every step may carry: values to remember in the world, whether they (or the typed text)
+# are secret, and how long the screen may take to settle after the step (seconds; 0: do not wait;
+# Maestro's `waitToSettleTimeoutMs`).
 COMMON_KEYS = frozenset({"remember", "secret", "settle"})
-MAX_SETTLE = 30.0  # Maestro caps waitToSettleTimeoutMs at 30 s (models/Commands.kt:343-346)
+MAX_SETTLE = 60.0
 # The backends a step may run on, by ``Driver.backend`` (the faces of the simulated device run
 # the adapter of their protocol: sim+adb is u2, sim+wda is wda, sim+appium is appium).
 BACKENDS: tuple[str, ...] = ("sim", "u2", "wda", "appium")
@@ -233,7 +233,7 @@ class Action:
                     f"argument 'secret' must be true or false, got {args['secret']!r:.80}", argument="secret"
                 )
             out["secret"] = args["secret"]
-        if "settle" in args and "settle" not in out:
+        if "settle" in args:
             out["settle"] = Seconds(MAX_SETTLE).check(args["settle"], "settle")
         if "remember" in args and "remember" not in out:
             out["remember"] = args["remember"]  # the world model's to read (tolerant by design)

@@ -13,7 +13,7 @@ from .base import Param, Screen
 from .targets import TARGET
 from .waiting import poll
 
-__all__ = ["REQUIRED_TARGET", "found", "until"]
+__all__ = ["REQUIRED_TARGET", "found", "until", "until_found"]
 
 REQUIRED_TARGET = Param(TARGET.name, TARGET.kind, TARGET.doc, required=True, inline=True)
 
@@ -42,3 +42,12 @@ def until(
     if value is None:
         raise failure(polls, scene)
     return {**value, "polls": polls}
+
+
+def until_found(
+    screen: Screen, args: Mapping[str, Any], failure: Callable[[Selector, int, Scene], HarnessError]
+) -> Any:
+    """The step's target waited for up to its timeout; ``failure(selector, polls, last scene)``
+    raised when it never showed."""
+    selector = Selector.from_mapping(args["target"])
+    return until(screen, args, found(selector), lambda polls, scene: failure(selector, polls, scene))

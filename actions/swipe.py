@@ -10,7 +10,7 @@ from ..core.models import Scene
 from ..drivers.base import MAX_GESTURE, Driver
 from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import MAX_COORDINATE, Choice, Number, Seconds, SelectorKind, Text
-from .targets import at_point, latest_scene, wait_target
+from .targets import at_point, latest_scene, on_the_screen, wait_target
 from .waiting import WAIT_PARAMS
 
 __all__ = ["ACTION", "DIRECTIONS", "SWIPE_DIRECTIONS", "swipe_points"]
@@ -82,6 +82,7 @@ def _swipe(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
         window = latest_scene(screen).window
         (x1, y1), (x2, y2) = at_point(args["start"], window, "start"), at_point(args["end"], window, "end")
     else:
+        on_the_screen(screen, ("x1", "y1", args["x1"], args["y1"]), ("x2", "y2", args["x2"], args["y2"]))
         x1, y1, x2, y2 = (round(args[k]) for k in _ENDS)
     driver.swipe(x1, y1, x2, y2, args["duration"])
     return {"from": [x1, y1], "to": [x2, y2], "duration": args["duration"], **about}

@@ -22,6 +22,7 @@ __all__ = [
     "at_point",
     "describe_scene",
     "latest_scene",
+    "on_the_screen",
     "point",
     "point_or_target",
     "selector_of",
@@ -131,9 +132,30 @@ def acted_on(found: Found) -> dict[str, Any]:
     }
 
 
+def on_the_screen(screen: Screen, *points: tuple[str, str, float, float]) -> None:
+    """Refuse a point outside the latest screen's window (``(x name, y name, x, y)`` each): a tap
+    at x 5000 on a 1080-wide phone is a mistake, not a gesture. Before any look, nothing to check."""
+    latest = screen.latest
+    if latest is None:
+        return
+    width, height = latest.scene.window_size
+    if width <= 0 or height <= 0:
+        return
+    for x_name, y_name, x, y in points:
+        if not (0 <= x < width):
+            raise StepArgumentError(
+                f"argument {x_name!r} ({x:g}) is outside the screen, which is {width} wide", argument=x_name
+            )
+        if not (0 <= y < height):
+            raise StepArgumentError(
+                f"argument {y_name!r} ({y:g}) is outside the screen, which is {height} high", argument=y_name
+            )
+
+
 def point(args: Mapping[str, Any], screen: Screen) -> tuple[tuple[int, int], dict[str, Any]]:
     """Where to act, and (for a target, waited for) the element there as :func:`acted_on` says."""
     if "x" in args:
+        on_the_screen(screen, ("x", "y", args["x"], args["y"]))
         return (round(args["x"]), round(args["y"])), {}
     if "target" not in args:
         return at_point(args["at"], latest_scene(screen).window), {}

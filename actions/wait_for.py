@@ -8,18 +8,15 @@ from typing import Any
 from ..core.errors import TargetNotFound
 from ..drivers.base import Driver
 from .base import Action, FlowForm, Screen
-from .looking import REQUIRED_TARGET, found, until
-from .targets import selector_of
+from .looking import REQUIRED_TARGET, until_found
 from .waiting import WAIT_PARAMS, on_screen
 
 
 def _wait_for(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
-    selector = selector_of(args)
-    return until(
+    return until_found(
         screen,
         args,
-        found(selector),
-        lambda polls, scene: TargetNotFound(
+        lambda selector, polls, scene: TargetNotFound(
             f"{selector.describe()} did not appear within {args['timeout']:g} s "
             f"({polls} observations; {on_screen(scene)})",
             hint="the screen may be slower than expected; raise the timeout or check the selector",

@@ -4,7 +4,8 @@ Prints the machine line and every table as Markdown: harness overhead per step (
 requests and wall time per action against each client used directly and a 20-step flow
 (``wire``), the world model's cost and memory (``world``), several devices through the pool
 (``devices``), the simulated device's pictures (``screens``), an MCP tool call and the LLM
-planner's requests (``agent``) and the parsers' benchmark (``parse.py``). Each suite runs in a
+planner's requests (``agent``), Ctrl-C timed from outside (``interrupt``) and the parsers'
+benchmark (``parse.py``). Each suite runs in a
 fresh interpreter of its own (``--suite NAME``), so no suite measures against the heap another one
 left behind.
 ``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
@@ -104,6 +105,18 @@ def _agent(quick: bool) -> list[Table]:
     return agent.run(rounds=1) if quick else agent.run()
 
 
+def _settle(quick: bool) -> list[Table]:
+    from benchmarks import settle
+
+    return settle.run(blocks=3, rounds=2) if quick else settle.run()
+
+
+def _interrupt(quick: bool) -> list[Table]:
+    from benchmarks import interrupt
+
+    return interrupt.run(rounds=1) if quick else interrupt.run()
+
+
 def _devices(quick: bool) -> list[Table]:
     from benchmarks import devices
 
@@ -119,6 +132,8 @@ SUITES: dict[str, Suite] = {
     "devices": _devices,
     "screens": _screens,
     "agent": _agent,
+    "settle": _settle,
+    "interrupt": _interrupt,
     "parse": _parse,
 }
 

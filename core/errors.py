@@ -26,7 +26,8 @@ knowing which backend raised it::
     ├── ConfigError            configuration, environment or a device spec is invalid
     ├── StepArgumentError      a planned step names an unknown action or has bad arguments
     ├── ModelReplyError        a language model's reply could not be used, or its server failed
-    └── GuardrailViolation     a step or a screen outside what the task allows (``--allow-app``)
+    ├── GuardrailViolation     a step or a screen outside what the task allows (``--allow-app``)
+    └── Interrupted            the run was asked to stop (Ctrl-C): not a failure of anything
 
 Backend adapters map their client library's exceptions into this tree with a table and chain
 the original (``raise X(...) from exc``).
@@ -47,6 +48,7 @@ __all__ = [
     "FlowError",
     "GuardrailViolation",
     "HarnessError",
+    "Interrupted",
     "LeaseTimeout",
     "ModelReplyError",
     "PoolExhausted",
@@ -347,6 +349,16 @@ class StepArgumentError(HarnessError):
     def __init__(self, message: str, *, hint: str | None = None, argument: str | None = None) -> None:
         super().__init__(message, hint=hint)
         self.argument = argument
+
+
+class Interrupted(HarnessError):
+    """The run was asked to stop (Ctrl-C) and stopped here, between two looks or two steps.
+
+    Not a failure of the device, the app or a check: a step that ends this way is recorded as
+    ``interrupted`` and the task ends ``interrupted``.
+    """
+
+    category = "interrupted"
 
 
 def is_transient(exc: BaseException) -> bool:

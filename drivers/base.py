@@ -85,7 +85,12 @@ def gesture_seconds(value: object, what: str, *, held: bool) -> float:
 
 @runtime_checkable
 class Driver(Protocol):
-    """One device, driven through one backend."""
+    """One device, driven through one backend.
+
+    A driver whose screen goes on changing for a while after an action (a phone's animations and
+    transitions) says so with a true ``animates`` attribute; after an action that changes the
+    screen, the task loop then looks until the screen has settled. A driver without it (a test's
+    scripted fake) is looked at once per step."""
 
     @property
     def device_id(self) -> str: ...

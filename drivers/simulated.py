@@ -29,6 +29,12 @@ class SimDriver:
 
     backend = "sim"
 
+    @property
+    def animates(self) -> bool:
+        """Whether the screen moves on after an action (the device's transitions take time), so the
+        loop waits for it to settle; an instant simulated device changes at once."""
+        return not self.device.timing.instant
+
     def __init__(
         self,
         platform: Platform = "android",

@@ -2,7 +2,9 @@
 
 A :class:`NodeReader` turns PyYAML nodes (never constructed objects) into strings, numbers,
 booleans and mappings, and every problem into an :class:`Invalid` carrying a ``FlowError`` at the
-node's line and column.
+node's line and column. A ``${NAME}`` that nothing sets is an :class:`UnsetVariable`, told apart
+from the file's own problems: it only matters to a run of that flow (``amc run`` checks it only for
+the flows its tags choose).
 """
 
 from __future__ import annotations
@@ -19,11 +21,26 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ..core.errors import FlowError
 from .model import SourcePosition
 
-__all__ = ["CONSTRUCTOR", "NAME", "PLAIN_TAGS", "TAG", "Invalid", "NodeReader", "kind", "suggest"]
+__all__ = [
+    "CONSTRUCTOR",
+    "NAME",
+    "PLAIN_TAGS",
+    "TAG",
+    "Invalid",
+    "NodeReader",
+    "UnsetVariable",
+    "kind",
+    "suggest",
+]
 
 TAG = "tag:yaml.org,2002:"
 VAR = re.compile(r"\$\$\{|\$\{([^}]*)\}?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class UnsetVariable(FlowError):
+    """A flow uses a ``${NAME}`` that neither the environment, ``--env``, its ``env:`` nor the flow
+    running it sets: a problem for a run of that flow, not of the file."""
 
 
 class Invalid(Exception):
@@ -50,6 +67,7 @@ class NodeReader:
     secrets: set[str] = field(default_factory=set)
     inherited: Mapping[str, str] = field(default_factory=dict)  # the including flow's variables
     default_timeout: float | None = None  # the flow's `defaults: {timeout: …}`
+    default_settle: float | None = None  # the flow's `defaults: {settle: …}`
     commands: int = 0  # commands read so far (bounded by the loader)
 
     # --- positions and problems ---------------------------------------------------------------
@@ -60,6 +78,11 @@ class NodeReader:
 
     def fail(self, node: Node, message: str, hint: str | None = None) -> Invalid:
         return Invalid(self.pos(node).error(message, hint))
+
+    def unset(self, node: Node, message: str, hint: str | None = None) -> Invalid:
+        """An :class:`UnsetVariable` at ``node``."""
+        at = self.pos(node)
+        return Invalid(UnsetVariable(message, file=at.file, line=at.line, column=at.column, hint=hint))
 
     # --- scalars --------------------------------------------------------------------------------
 
@@ -84,7 +107,7 @@ class NodeReader:
                 return self.flow_env[name]
             if name in self.inherited:
                 return self.inherited[name]
-            raise self.fail(
+            raise self.unset(
                 node,
                 f"undefined variable ${{{name}}}",
                 hint=f"set {name} in the environment or give it a default under the flow's `env:`",

@@ -15,7 +15,9 @@ loop hands it (the latest observation, the frozen world, the steps so far):
   an optional block lets the flow go on after it, anything else ends the flow (the task fails);
 - ``repeat`` runs its block ``times`` times, or while its condition holds (at most ``max``).
 
-``cancel`` (a ``threading.Event``), once set, makes the next ``plan()`` raise ``FlowInterrupted``.
+``cancel`` (a :class:`~amc.runtime.cancel.Cancel` or a ``threading.Event``), once set, makes the next
+``plan()`` raise ``FlowInterrupted`` (the task loop checks its own stop request before every plan
+too, so ``amc run`` gives the planner none).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
 from ..actions.copy_text_from import COPIED
-from ..core.errors import HarnessError
+from ..core.errors import HarnessError, Interrupted
 from ..core.models import OnFailure, PlannedStep, Platform, Scene
 from ..core.steps import StepRecord
+from ..runtime.cancel import Cancel
 from ..semantic.models import Observation
 from ..world.models import WorldState
 from .capabilities import platform_problems
@@ -40,10 +43,8 @@ __all__ = ["FlowFailed", "FlowInterrupted", "FlowPlanner", "skip_instead", "skip
 Walk = Generator[PlannedStep, StepRecord, bool]
 
 
-class FlowInterrupted(HarnessError):
+class FlowInterrupted(Interrupted):
     """The run was asked to stop (Ctrl-C) between two steps."""
-
-    category = "interrupted"
 
 
 class FlowFailed(HarnessError):
@@ -111,7 +112,9 @@ class FlowPlanner:
     names no app for that platform is a ``FlowError`` here, before the task starts.
     """
 
-    def __init__(self, flow: Flow, platform: Platform, *, cancel: threading.Event | None = None) -> None:
+    def __init__(
+        self, flow: Flow, platform: Platform, *, cancel: Cancel | threading.Event | None = None
+    ) -> None:
         self.flow = flow
         self.platform = platform
         self.cancel = cancel

@@ -271,7 +271,7 @@ class RunnerFactory:
         listeners: Sequence[StepListener] = (),
     ) -> TaskRunner:
         planner = plan if isinstance(plan, Planner | ObservingPlanner) else ScriptedPlanner(plan)
-        base = config or TaskRunnerConfig()
+        base = config or TaskRunnerConfig.from_env()
         world = WorldConfig(
             enabled=True, history_size=history_size if history_size is not None else base.world.history_size
         )

@@ -7,20 +7,23 @@ enriched once into an :class:`~amc.semantic.Observation`, recorded in the task's
 :class:`~amc.runtime.context.TaskContext` (which owns the first and latest looks, their count and
 the recent scenes: ``latest`` is the screen the next step's selectors resolve against) and, for a
 look no step caused, shown to the world model (which keeps the observed app, the page and the
-overlay current).
+overlay current). The task's :class:`~amc.runtime.cancel.Cancel` is checked before each look, and
+the pause between two looks waits on it: once the run is asked to stop, no new look is asked of the
+device and a waiting step ends at once (``Interrupted``).
 """
 
 from __future__ import annotations
 
 import logging
-import time
 
+from ..actions.settle import SettleConfig, Settled, settle
 from ..core.errors import HarnessError
 from ..drivers.base import Driver
 from ..semantic.enricher import Enricher, enrich_scene
 from ..semantic.models import Observation
 from ..world.model import WorldModel
 from ..world.models import WorldState
+from .cancel import Cancel
 from .context import TaskContext
 
 __all__ = ["Observer"]
@@ -31,7 +34,8 @@ log = logging.getLogger(__name__)
 class Observer:
     """Observes ``driver`` for one task, recording each look in ``context`` (a fresh one when none
     is given). Builds nothing and asks nothing until ``observe()``. The world model is the
-    context's (None: the world is off, and ``world`` is None)."""
+    context's (None: the world is off, and ``world`` is None). ``cancel`` is the run's stop request
+    (a fresh one, never set, when none is given)."""
 
     def __init__(
         self,
@@ -40,8 +44,10 @@ class Observer:
         *,
         enricher: Enricher | None = None,
         retries: int = 1,
+        cancel: Cancel | None = None,
     ) -> None:
         self.driver = driver
+        self.cancel = cancel if cancel is not None else Cancel()
         self.context = context if context is not None else TaskContext(device_id=driver.device_id)
         self.enricher = enricher
         self.retries = retries
@@ -71,6 +77,7 @@ class Observer:
         attempt = 0
         while True:
             attempt += 1
+            self.cancel.check("before a look at the screen")
             try:
                 scene = self.driver.observe()
                 break
@@ -89,9 +96,16 @@ class Observer:
         return self.driver.current_app()
 
     def pause(self, seconds: float) -> None:
-        """Wait ``seconds`` between two looks."""
-        if seconds > 0:
-            time.sleep(seconds)
+        """Wait ``seconds`` between two looks; ``Interrupted`` as soon as the run is asked to stop."""
+        self.cancel.pause(seconds)
+
+    def settled(self, config: SettleConfig) -> Settled:
+        """Looks after an action that changes the screen, until two in a row show the same screen
+        (:mod:`amc.actions.settle`), bounded by ``config``; the last look is the step's outcome."""
+        first = self.look()
+        if config.timeout <= 0:
+            return Settled(0, True, first)
+        return settle(first, self.look, self.pause, timeout=config.timeout, interval=config.interval)
 
     def observe(self) -> Observation:
         """One observation that no step caused (a first look, a poll), shown to the world model."""

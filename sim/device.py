@@ -42,10 +42,10 @@ from .catalog import (
     catalog,
 )
 from .covers import CoverControls, SystemScreen
-from .nodes import SimNode
+from .nodes import SimNode, shifted
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
-from .timing import INSTANT, REALISTIC, TIMINGS, Timing
+from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
 
 __all__ = [
     "DEFAULT_IDS",
@@ -153,6 +153,8 @@ class SimDevice(CoverControls):
         self._random = random.Random(zlib.crc32(self.device_id.encode()))  # the same run, the same waits
         self._events: list[tuple[float, int, Callable[[], None]]] = []
         self._shown: tuple[float, SimNode, str | None, str | None] | None = None  # until, tree, app, activity
+        self._slide: tuple[float, float] | None = None  # the new screen slides in: (from, until)
+        self.last_transition = 0.0  # seconds the last screen change took to be in place
         self._data: dict[str, dict[str, str]] = {}  # what apps keep on disk (a signed-in user)
         # Android's input methods: whether uiautomator2's AdbKeyboard is installed, and the current
         # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
@@ -171,6 +173,8 @@ class SimDevice(CoverControls):
             event()
         if self._shown is not None and self._shown[0] <= now:
             self._shown = None
+        if self._slide is not None and self._slide[1] <= now:
+            self._slide = None
 
     def _later(self, delay: float, event: Callable[[], None]) -> None:
         if delay <= 0:
@@ -184,9 +188,16 @@ class SimDevice(CoverControls):
 
     @contextmanager
     def _changing(self, *, freeze: bool = True) -> Iterator[None]:
-        """Around a change: if it changed the screen, the one before it keeps showing for a
-        transition, and a ``loads_late`` screen it opened gets its rows later. Nested changes (a tap
-        that launches an app) make one transition."""
+        """Around a change: if it changed the screen, a transition of 100-400 ms follows: the
+        screen before it keeps showing for the first moment (:data:`INPUT_DELAY`, the touch reaching
+        the app), then the new one slides in from the right, each look catching it somewhere else
+        until it is in place; a ``loads_late`` screen it opened gets its rows later. Nested changes
+        (a tap that launches an app) make one transition.
+
+        No dump taken during a real transition was found to copy; a window mid-animation is reported
+        at its moving bounds (elements of a page being left reported at off-screen coordinates:
+        appium/appium#6149), which is what a hierarchy-comparing settle (Maestro's
+        ``waitForAppToSettle``) relies on, and what this models."""
         self._settle()
         before = self._screen_key()
         low, high = self.timing.transition
@@ -200,7 +211,11 @@ class SimDevice(CoverControls):
             return
         now = self._clock()
         if shown is not None:
-            self._shown = (now + self._random.uniform(low, high), *shown)
+            total = self._random.uniform(low, high)
+            still = min(INPUT_DELAY, total / 2)
+            self._shown = (now + still, *shown)
+            self._slide = (now + still, now + total)
+            self.last_transition = total
         run = self._current()
         if run is not None and self.timing.list_rows > 0:
             top = run.spec.screen(run.stack[-1])
@@ -254,10 +269,10 @@ class SimDevice(CoverControls):
             return run.screen.activity
 
     def transition_left(self) -> float:
-        """Seconds until the screen showing during a transition gives way to the new one (0: none)."""
+        """Seconds until a transition is over and the new screen is in place (0: none)."""
         with self._lock:
             self._settle()
-            return 0.0 if self._shown is None else max(0.0, self._shown[0] - self._clock())
+            return 0.0 if self._slide is None else max(0.0, self._slide[1] - self._clock())
 
     def running_apps(self) -> tuple[str, ...]:
         with self._lock:
@@ -308,7 +323,12 @@ class SimDevice(CoverControls):
             self._settle()
             if self._shown is not None:
                 return self._shown[1]
-            return layout.build(self)
+            tree = layout.build(self)
+            if self._slide is not None:
+                start, end = self._slide
+                left = max(0.0, (end - self._clock()) / max(end - start, 1e-6))
+                return shifted(tree, round(self.window_size[0] * left))
+            return tree
 
     def screenshot_png(self, *, alpha: bool = False) -> bytes:
         """The screen as a PNG (RGBA with ``alpha``), drawn from the tree the UI dumps render."""
@@ -361,7 +381,7 @@ class SimDevice(CoverControls):
             self._forget_dialog_of(app_id)
             if self._foreground == app_id:
                 self._foreground = None
-                self._shown = None
+                self._shown = self._slide = None
             self.changes += 1
             return was_running
 
@@ -418,7 +438,7 @@ class SimDevice(CoverControls):
         """Tap at a point; returns what was hit (its ref) or None when nothing reacts there. A tap
         while the screen is still changing is dropped, as a touch on a window mid-animation is."""
         with self._lock, self._changing():
-            if self._shown is not None:
+            if self._shown is not None or self._slide is not None:
                 self.changes += 1
                 return None
             node = layout.build(self).hit(x, y)

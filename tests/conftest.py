@@ -25,6 +25,9 @@ UNIT_TEST_ENVIRONMENT = {
     # The simulated device takes its time by default (as a phone does); these tests want instant
     # screens unless they ask for `timing=realistic` (tests/flows/test_timing.py, the flows on every face).
     "AMC_SIM_TIMING": "instant",
+    # An instant screen is settled at once: the second look need not wait the 0.2 s a real phone's
+    # transitions are given (tests of realistic timing set the interval they need).
+    "AMC_SETTLE_INTERVAL": "0.01",
 }
 # Addresses of real servers a user may have set for `pytest -m device`: never reached from here.
 REAL_SERVERS = ("WDA_URL", "APPIUM_URL")

@@ -140,6 +140,7 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
     backend = "appium"
+    animates = True  # a phone's screen moves on after an action: the loop waits for it to settle
 
     def __init__(
         self,

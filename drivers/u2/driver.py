@@ -88,6 +88,7 @@ class U2Driver:
     """The ``Driver`` protocol over uiautomator2 for one Android serial (see the module docstring)."""
 
     backend = "u2"
+    animates = True  # a phone's screen moves on after an action: the loop waits for it to settle
 
     def __init__(
         self,

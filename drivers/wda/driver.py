@@ -90,6 +90,7 @@ class WdaDriver(WdaApps):
     """One iPhone (or iOS simulator) through a WebDriverAgent server, implementing ``Driver``."""
 
     backend = "wda"
+    animates = True  # a phone's screen moves on after an action: the loop waits for it to settle
 
     def __init__(
         self,
