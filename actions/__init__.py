@@ -13,9 +13,21 @@ import pkgutil
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .base import COMMON_KEYS, Action, FlowForm, Handler, Param, Screen
+from .base import BACKENDS, COMMON_KEYS, Action, FlowForm, Handler, MaestroForm, Param, Screen, Unsupported
 
-__all__ = ["ACTIONS", "COMMON_KEYS", "Action", "FlowForm", "Handler", "Param", "Screen", "flow_commands"]
+__all__ = [
+    "ACTIONS",
+    "BACKENDS",
+    "COMMON_KEYS",
+    "Action",
+    "FlowForm",
+    "Handler",
+    "MaestroForm",
+    "Param",
+    "Screen",
+    "Unsupported",
+    "flow_commands",
+]
 
 
 # The order tables and docs list the actions in; an action not named here comes after, by name.

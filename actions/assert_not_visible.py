@@ -8,7 +8,7 @@ from typing import Any
 from ..core.errors import AssertionFailed
 from ..core.models import Scene
 from ..drivers.base import Driver
-from .base import Action, FlowForm, Screen
+from .base import Action, FlowForm, MaestroForm, Screen
 from .looking import REQUIRED_TARGET, until
 from .targets import selector_of
 from .waiting import WAIT_PARAMS, on_screen
@@ -40,4 +40,13 @@ ACTION = Action(
     idempotent=True,
     waits=10.0,
     flow=FlowForm("assert_not_visible", short="target"),
+    maestro=(
+        MaestroForm("assertNotVisible", short="text", selector=True, lookup=True),
+        MaestroForm(
+            "extendedWaitUntil",
+            options={"notVisible": "target", "timeout": "timeout"},
+            millis=frozenset({"timeout"}),
+            lookup=True,
+        ),
+    ),
 )

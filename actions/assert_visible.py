@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.errors import AssertionFailed
 from ..drivers.base import Driver
-from .base import Action, FlowForm, Screen
+from .base import Action, FlowForm, MaestroForm, Screen
 from .looking import REQUIRED_TARGET, until_found
 from .waiting import WAIT_PARAMS, on_screen
 
@@ -32,4 +32,13 @@ ACTION = Action(
     idempotent=True,
     waits=10.0,
     flow=FlowForm("assert_visible", short="target"),
+    maestro=(
+        MaestroForm("assertVisible", short="text", selector=True, lookup=True),
+        MaestroForm(
+            "extendedWaitUntil",
+            options={"visible": "target", "timeout": "timeout"},
+            millis=frozenset({"timeout"}),
+            lookup=True,
+        ),
+    ),
 )

@@ -27,12 +27,27 @@ from ..semantic.models import Observation
 from ..world.models import WorldState
 from .kinds import Kind, Seconds
 
-__all__ = ["COMMON_KEYS", "MAX_SETTLE", "Action", "FlowForm", "Handler", "Param", "Screen"]
+__all__ = [
+    "BACKENDS",
+    "COMMON_KEYS",
+    "MAX_SETTLE",
+    "Action",
+    "FlowForm",
+    "Handler",
+    "MaestroForm",
+    "Param",
+    "Screen",
+    "Unsupported",
+]
 
 # Arguments every step may carry: values to remember in the world, whether they (or the typed text)
-# are secret, and how long the screen may take to settle after the step (seconds; 0: do not wait).
+# are secret, and how long the screen may take to settle after the step (seconds; 0: do not wait;
+# Maestro's `waitToSettleTimeoutMs`).
 COMMON_KEYS = frozenset({"remember", "secret", "settle"})
 MAX_SETTLE = 60.0
+# The backends a step may run on, by ``Driver.backend`` (the faces of the simulated device run
+# the adapter of their protocol: sim+adb is u2, sim+wda is wda, sim+appium is appium).
+BACKENDS: tuple[str, ...] = ("sim", "u2", "wda", "appium")
 
 
 class Screen(Protocol):
@@ -88,6 +103,50 @@ class FlowForm:
 
 
 @dataclass(frozen=True)
+class MaestroForm:
+    """How a Maestro flow writes an action (``docs/maestro.md`` lists them all).
+
+    ``command``: Maestro's command name; ``short``: the Maestro option a plain value fills
+    (``tapOn: OK`` is the selector's text, ``eraseText: 5`` its count); ``bare``: it may be written
+    alone (``- back``); ``selector``: its value is a Maestro selector, whose fields stand beside
+    its options; ``options``: each Maestro option and the action's argument it becomes;
+    ``millis``: the options Maestro writes in milliseconds (the action takes seconds); ``fixed``:
+    arguments the command always sets; ``lookup``: it waits for its element by Maestro's lookup
+    timeout (17 s, 7 s when optional); ``note``: what differs from Maestro, and why; ``ignored``:
+    options read and not used (the note says why)."""
+
+    command: str
+    short: str | None = None
+    bare: bool = False
+    selector: bool = False
+    options: Mapping[str, str] = field(default_factory=dict)
+    millis: frozenset[str] = frozenset()
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    lookup: bool = False
+    note: str = ""
+    ignored: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """Where an action cannot run: on ``backends`` (names of :data:`BACKENDS`; empty: all), for
+    devices of ``platforms`` (empty: both), always or only when its argument ``when`` is given
+    (and not false); ``reason`` says why, for the check that runs before a flow does."""
+
+    reason: str
+    backends: frozenset[str] = frozenset()
+    platforms: frozenset[str] = frozenset()
+    when: str | None = None
+
+    def applies(self, args: Mapping[str, Any], backend: str, platform: str) -> bool:
+        if self.backends and backend not in self.backends:
+            return False
+        if self.platforms and platform not in self.platforms:
+            return False
+        return self.when is None or args.get(self.when) not in (None, False)
+
+
+@dataclass(frozen=True)
 class Action:
     """One action, described once (see the module's docstring)."""
 
@@ -103,6 +162,8 @@ class Action:
     check: Callable[[dict[str, Any]], None] | None = None
     note: str = ""
     offered: bool = True
+    maestro: tuple[MaestroForm, ...] = ()
+    unsupported: tuple[Unsupported, ...] = ()
     _by_name: Mapping[str, Param] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -122,6 +183,23 @@ class Action:
 
     def param(self, name: str) -> Param | None:
         return self._by_name.get(name)
+
+    def cannot_run(self, args: Mapping[str, Any], backend: str, platform: str) -> str | None:
+        """Why a step of this action with ``args`` cannot run on ``backend`` for a device of
+        ``platform``, or None when it can."""
+        for entry in self.unsupported:
+            if entry.applies(args, backend, platform):
+                return entry.reason
+        return None
+
+    def as_written(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Checked ``args`` as a person writes them: without the values that only repeat a
+        parameter's default (what :meth:`validate` fills in)."""
+        out = dict(args)
+        for param in self.params:
+            if param.default is not None and out.get(param.name) == param.default:
+                del out[param.name]
+        return out
 
     def validate(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """``args`` checked, by the action's own parameter names (an alias becomes the name it stands

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..drivers.base import Driver
 from .apps import APP
-from .base import Action, FlowForm, Screen
+from .base import Action, FlowForm, MaestroForm, Screen, Unsupported
 
 
 def _clear(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -23,4 +23,11 @@ ACTION = Action(
     idempotent=True,
     changes_screen=True,
     flow=FlowForm("clear_state", short="app_id"),
+    maestro=(MaestroForm("clearState", short="app_id", bare=True, options={"appId": "app_id"}),),
+    unsupported=(
+        Unsupported(
+            "WebDriverAgent cannot clear an app's data (Maestro does it on simulators only)",
+            backends=frozenset({"wda"}),
+        ),
+    ),
 )

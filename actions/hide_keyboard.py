@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..drivers.base import Driver
-from .base import Action, FlowForm, Screen
+from .base import Action, FlowForm, MaestroForm, Screen
 
 
 def _hide(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -21,4 +21,5 @@ ACTION = Action(
     idempotent=True,
     changes_screen=True,
     flow=FlowForm("hide_keyboard", bare=True),
+    maestro=(MaestroForm("hideKeyboard", bare=True), MaestroForm("hide keyboard", bare=True)),
 )

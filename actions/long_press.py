@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..drivers.base import MAX_GESTURE, Driver
-from .base import Action, FlowForm, Param, Screen
+from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Seconds
-from .targets import POINT, TARGET, point, point_or_target
+from .targets import AT, POINT, TARGET, point, point_or_target
 from .waiting import WAIT_PARAMS
 
 
@@ -25,6 +25,7 @@ ACTION = Action(
     params=(
         TARGET,
         *POINT,
+        AT,
         Param("duration", Seconds(MAX_GESTURE, above_zero=True), "seconds to hold", default=1.0),
         *WAIT_PARAMS,
     ),
@@ -32,5 +33,15 @@ ACTION = Action(
     waits=10.0,
     flow=FlowForm("long_press", short="target"),
     check=point_or_target,
-    note="Give target or x and y.",
+    note="Give target, x and y, or at.",
+    maestro=(
+        MaestroForm(
+            "longPressOn",
+            short="text",
+            selector=True,
+            options={"point": "at", "waitToSettleTimeoutMs": "settle"},
+            millis=frozenset({"waitToSettleTimeoutMs"}),
+            lookup=True,
+        ),
+    ),
 )

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..drivers.base import Driver
 from .apps import OPTIONAL_APP
-from .base import Action, FlowForm, Param, Screen
+from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Text
 
 MAX_URL = 2048
@@ -37,5 +37,14 @@ ACTION = Action(
     changes_screen=True,
     flow=FlowForm(
         "open_link", short="url", written="url, or `{url*, app}` (the app: an id, or one per platform)"
+    ),
+    maestro=(
+        MaestroForm(
+            "openLink",
+            short="url",
+            options={"link": "url"},
+            note="`autoVerify` and `browser` are read; the device picks the app that opens the link",
+            ignored=frozenset({"autoVerify", "browser"}),
+        ),
     ),
 )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..drivers.base import Driver
-from .base import Action, FlowForm, Param, Screen
+from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Text
 
 
@@ -21,4 +21,14 @@ ACTION = Action(
     params=(Param("name", Text(max_length=200), "a name for the picture in the run folder"),),
     idempotent=True,
     flow=FlowForm("screenshot", short="name", bare=True),
+    maestro=(
+        MaestroForm(
+            "takeScreenshot",
+            short="name",
+            options={"path": "name"},
+            note="the picture is kept in the run folder under its name; `cropOn` is read, the whole "
+            "screen is kept",
+            ignored=frozenset({"cropOn"}),
+        ),
+    ),
 )

@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import TargetNotFound
-from ..drivers.base import Driver
-from .base import Action, FlowForm, Param, Screen
-from .kinds import Choice, Number
+from ..core.models import Scene
+from ..drivers.base import MAX_GESTURE, Driver
+from .base import Action, FlowForm, MaestroForm, Param, Screen
+from .kinds import Choice, Flag, Number, Seconds
 from .looking import REQUIRED_TARGET
 from .swipe import DIRECTIONS, swipe_points
 from .targets import acted_on, latest_scene, selector_of
-from .waiting import DEFAULT_INTERVAL, WAIT_PARAMS, on_screen, target_check
+from .waiting import DEFAULT_INTERVAL, WAIT_PARAMS, Found, on_screen, target_check
 
 MAX_SWIPES = 50
 # Scrolling towards a direction moves the finger the other way (scroll down = swipe up).
@@ -33,7 +34,28 @@ def _scroll(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     interval = min(float(args.get("interval", DEFAULT_INTERVAL)), max(timeout, 0.01))
     deadline = time.monotonic() + timeout
     problems: list[str] = []
-    check = target_check(selector, problems)
+    found_at = target_check(selector, problems)
+    visibility = float(args.get("visibility", 0.0))
+    centre = bool(args.get("center"))
+
+    def check(scene: Scene) -> Found | None:
+        found = found_at(scene)
+        if found is None:
+            return None
+        box, window = found.element.bounds, scene.window
+        inside = box.intersection(window) if not window.is_empty() else box
+        share = 0.0 if inside is None or box.is_empty() else inside.area / box.area
+        if centre and share > 0.1:
+            x, y = box.center
+            width, height = window.width or 1, window.height or 1
+            middle = abs(y / height - 0.5) if direction in ("down", "up") else abs(x / width - 0.5)
+            if middle <= 0.2:  # in the middle fifth of the screen along the scroll
+                return found
+        if share + 1e-9 < visibility:
+            problems.append(f"it shows {share:.0%} of itself, {visibility:.0%} is asked")
+            return None
+        return found if not centre else None
+
     scene = latest_scene(screen)
     swipes, wait = 0, False
     while True:
@@ -46,7 +68,7 @@ def _scroll(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
         if wait:
             screen.pause(max(0.0, min(interval, deadline - time.monotonic())))
         else:
-            driver.swipe(*swipe_points(scene, _SCROLL_SWIPE[direction]), 0.3)
+            driver.swipe(*swipe_points(scene, _SCROLL_SWIPE[direction]), args.get("swipe_duration", 0.3))
             swipes += 1
         scene = screen.observe().scene
         wait = not wait and scene.texts() == before  # a swipe that changed nothing: wait once
@@ -71,10 +93,36 @@ ACTION = Action(
             default="down",
         ),
         Param("max_swipes", Number(0, MAX_SWIPES, integer=True), "at most this many swipes", default=10),
+        Param(
+            "visibility",
+            Number(0, 1),
+            "the share of the element that must be on screen (0 to 1)",
+            agents=False,
+        ),
+        Param("center", Flag(), "scroll until the element is in the middle of the screen", agents=False),
+        Param("swipe_duration", Seconds(MAX_GESTURE), "seconds each swipe takes (default 0.3)", agents=False),
         *WAIT_PARAMS,
     ),
     changes_screen=True,
     waits=10.0,
     flow=FlowForm("scroll_until_visible", short="target"),
     note="One look after each swipe.",
+    maestro=(
+        MaestroForm(
+            "scrollUntilVisible",
+            options={
+                "element": "target",
+                "direction": "direction",
+                "timeout": "timeout",
+                "speed": "swipe_duration",
+                "visibilityPercentage": "visibility",
+                "centerElement": "center",
+                "waitToSettleTimeoutMs": "settle",
+            },
+            millis=frozenset({"timeout", "waitToSettleTimeoutMs"}),
+            fixed={"timeout": 20.0, "max_swipes": MAX_SWIPES, "visibility": 1.0, "swipe_duration": 0.601},
+            note="speed 0-100 becomes a swipe of (100 - speed) x 10 ms + 1 ms; as in Maestro, a "
+            "visibilityPercentage under 100 asks only that the element be there (its integer division)",
+        ),
+    ),
 )

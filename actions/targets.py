@@ -3,20 +3,23 @@ and what a step records of the element it acted on."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import StepArgumentError, TargetNotFound
-from ..core.models import Scene
+from ..core.models import Bounds, Scene
 from ..core.selectors import Selector
 from .base import Param, Screen
-from .kinds import MAX_COORDINATE, Number, SelectorKind
+from .kinds import MAX_COORDINATE, Number, SelectorKind, Text
 from .waiting import Found, on_screen, poll, target_check
 
 __all__ = [
+    "AT",
     "POINT",
     "TARGET",
     "acted_on",
+    "at_point",
     "describe_scene",
     "latest_scene",
     "on_the_screen",
@@ -37,10 +40,47 @@ POINT: tuple[Param, ...] = (
     Param("y", Number(0, MAX_COORDINATE), "y, with x"),
 )
 
+_AT = re.compile(r"\s*(\d+(?:\.\d+)?)(%?)\s*,\s*(\d+(?:\.\d+)?)(%?)\s*")
+AT = Param(
+    "at",
+    Text(max_length=40, pattern=_AT, what="'x,y' in pixels or 'x%,y%' (0 to 100)"),
+    "where to touch: on the screen, or inside target when one is given: 'x,y' in pixels (from "
+    "the target's top-left corner) or 'x%,y%'",
+    agents=False,
+)
+
+
+def at_point(text: str, box: Bounds | None, name: str = "at") -> tuple[int, int]:
+    """The point ``text`` ('x,y' pixels, 'x%,y%' percent) names in ``box`` (None: only check it)."""
+    match = _AT.fullmatch(text) if isinstance(text, str) else None
+    if match is None:
+        raise StepArgumentError(
+            f"argument {name!r} must be 'x,y' or 'x%,y%', got {text!r:.40}", argument=name
+        )
+    x, x_pct, y, y_pct = float(match[1]), match[2], float(match[3]), match[4]
+    if (x_pct and x > 100) or (y_pct and y > 100):
+        raise StepArgumentError(f"argument {name!r} {text!r}: a percentage is 0 to 100", argument=name)
+    if box is None:
+        return 0, 0
+    px = box.left + (box.width * x / 100 if x_pct else x)
+    py = box.top + (box.height * y / 100 if y_pct else y)
+    if not box.is_empty() and not (box.left <= px <= box.right and box.top <= py <= box.bottom):
+        raise TargetNotFound(f"the point {text!r} is outside {box.to_dict()}")
+    return round(px), round(py)
+
 
 def point_or_target(args: dict[str, Any]) -> None:
     """The check of an action that acts on a point or an element: both coordinates, or a selector,
-    not both; a wait (timeout) only with a selector."""
+    not both; a wait (timeout) only with a selector. ``at`` is a point on the screen alone, a
+    point inside the target beside one."""
+    if "at" in args:
+        at_point(args["at"], None)  # its form; where it lands is known on the screen
+        if "x" in args or "y" in args:
+            raise StepArgumentError("give either x and y, or at, not both", argument="at")
+        if "target" not in args:
+            args.pop("timeout", None)
+            args.pop("interval", None)
+        return
     has_point = "x" in args or "y" in args
     if has_point and ("x" not in args or "y" not in args):
         raise StepArgumentError("give both x and y, or a target", argument="x" if "x" not in args else "y")
@@ -117,7 +157,11 @@ def point(args: Mapping[str, Any], screen: Screen) -> tuple[tuple[int, int], dic
     if "x" in args:
         on_the_screen(screen, ("x", "y", args["x"], args["y"]))
         return (round(args["x"]), round(args["y"])), {}
+    if "target" not in args:
+        return at_point(args["at"], latest_scene(screen).window), {}
     found = wait_target(args, screen)
+    if "at" in args:
+        return at_point(args["at"], found.element.bounds), acted_on(found)
     return found.point, acted_on(found)
 
 

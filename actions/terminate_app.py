@@ -7,7 +7,7 @@ from typing import Any
 
 from ..drivers.base import Driver
 from .apps import APP
-from .base import Action, FlowForm, Screen
+from .base import Action, FlowForm, MaestroForm, Screen
 
 
 def _terminate(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -23,4 +23,14 @@ ACTION = Action(
     idempotent=True,
     changes_screen=True,
     flow=FlowForm("terminate_app", short="app_id"),
+    maestro=(
+        MaestroForm("stopApp", short="app_id", bare=True, options={"appId": "app_id"}),
+        MaestroForm(
+            "killApp",
+            short="app_id",
+            bare=True,
+            options={"appId": "app_id"},
+            note="Android's `am kill` keeps the app's task; here the app is stopped as stopApp does",
+        ),
+    ),
 )

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..drivers.base import Driver
-from .base import Action, FlowForm, Param, Screen
+from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Flag, SelectorKind, Text
 from .targets import acted_on, wait_target
 from .waiting import WAIT_PARAMS
@@ -43,4 +43,12 @@ ACTION = Action(
     waits=10.0,
     flow=FlowForm("type_text", short="text"),
     check=_only_with_target,
+    maestro=(
+        MaestroForm(
+            "inputText",
+            short="text",
+            options={"text": "text"},
+            note="as in Maestro, the mapping form reads only `text` and `label`: an `id` there is ignored",
+        ),
+    ),
 )

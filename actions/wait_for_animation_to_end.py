@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..drivers.base import Driver
-from .base import Action, FlowForm, Param, Screen
+from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Seconds
 from .settle import DEFAULT_SETTLE_TIMEOUT, settle
 from .waiting import MAX_WAIT
@@ -32,4 +32,15 @@ ACTION = Action(
     ),
     idempotent=True,
     flow=FlowForm("wait_for_animation_to_end", short="timeout", bare=True),
+    maestro=(
+        MaestroForm(
+            "waitForAnimationToEnd",
+            bare=True,
+            options={"timeout": "timeout"},
+            millis=frozenset({"timeout"}),
+            fixed={"timeout": 15.0},
+            note="two looks at the hierarchy that agree, where Maestro compares two screenshots",
+        ),
+    ),
+    offered=False,  # flows only: kept out of the agents' tools, which must stay small
 )

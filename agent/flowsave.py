@@ -159,7 +159,7 @@ def _args(record: StepRecord, number: int, names: list[str]) -> dict[str, Any] |
     if action is None or action.flow is None:
         return None
     try:
-        args = action.validate(dict(record.step.args))
+        args = action.as_written(action.validate(dict(record.step.args)))
     except HarnessError:
         return None
     secret = args.pop("secret", None) is True

@@ -87,6 +87,8 @@ SELECTOR_FIELDS: Mapping[str, str] = MappingProxyType(
         "enabled": "enabled or not",
         "visible": "visible (default) or hidden",
         "xpath": "XPath over the screen",
+        "text_matches": "a regex the whole text must match, ignoring case",
+        "below": "a selector the element is below (also above, left_of, right_of, child_of)",
     }
 )
 
@@ -94,8 +96,13 @@ SELECTOR_FIELDS: Mapping[str, str] = MappingProxyType(
 def _json_type(annotation: Any) -> str:
     """The JSON type of a selector field, from its annotation (``str | None`` -> ``string``)."""
     args = typing.get_args(annotation) if isinstance(annotation, UnionType) else (annotation,)
-    kinds = {str: "string", bool: "boolean", int: "integer", float: "number"}
-    named = [kinds[a] for a in args if a is not NoneType and a in kinds]
+    kinds: dict[Any, str] = {str: "string", bool: "boolean", int: "integer", float: "number"}
+    kinds[Selector] = "object"  # a relative selector: a selector of its own
+    named = [
+        "array" if typing.get_origin(a) is tuple else kinds[a]
+        for a in args
+        if a is not NoneType and (a in kinds or typing.get_origin(a) is tuple)
+    ]
     if len(named) != 1:
         raise TypeError(f"selector field annotation {annotation!r} has no single JSON type")
     return named[0]

@@ -16,6 +16,7 @@ from typing import TextIO
 from ..core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
 from ..flows import FlowValidationError
 from .agent import run_agent, setup_agent
+from .check import run_check, setup_check
 from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
 from .demo import run_demo, setup_demo
 from .devices import run_devices, setup_devices
@@ -28,6 +29,11 @@ __all__ = ["COMMANDS", "EXIT_DEVICE", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "b
 
 COMMANDS: dict[str, tuple[str, Setup, Handler]] = {
     "run": ("run flow files on a device (the simulated one by default)", setup_run, run_flows),
+    "check": (
+        "check flow files and folders (this project's format or Maestro's) without a device",
+        setup_check,
+        run_check,
+    ),
     "report": ("render the HTML report of a run folder", setup_report, run_report),
     "devices": ("list attached devices", setup_devices, run_devices),
     "inspect": (

@@ -22,6 +22,7 @@ from ..core.errors import ConfigError, FlowError
 from ..core.models import Platform
 from ..drivers import connect as connect_module
 from ..flows import Flow, FlowPlanner, FlowValidationError
+from ..flows.capabilities import platform_problems
 from ..runtime.cancel import Cancel
 from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
@@ -49,9 +50,11 @@ from .selection import (
     check_output_file,
     check_output_folder,
     collect,
+    in_order,
     parse_env,
     parse_tags,
     select_flows,
+    workspace_tags,
 )
 
 __all__ = ["INTERRUPT_NOTE", "run_flows", "run_report", "setup_report", "setup_run"]
@@ -165,7 +168,7 @@ def _connect_all(specs: Sequence[str], sim_latency: float) -> list[Device]:
 def _jobs(
     flows: Sequence[Flow],
     candidates: Sequence[Candidate],
-    platforms: Sequence[str],
+    targets_given: Sequence[tuple[str, str]],
     *,
     force: bool,
     sim_platform: str | None,
@@ -176,6 +179,8 @@ def _jobs(
     jobs: list[Job] = []
     unrunnable: list[tuple[Flow, str]] = []
     problems: list[FlowError] = []
+    platforms = [platform for platform, _backend in targets_given]
+    backends = {platform: {b for p, b in targets_given if p == platform} for platform in platforms}
     for flow, candidate in zip(flows, candidates, strict=True):
         wanted = None if force else flow.platform
         if not platforms:  # a fresh simulated device per flow
@@ -213,12 +218,14 @@ def _jobs(
                 FlowPlanner(flow, "ios" if platform == "ios" else "android")
             except FlowError as exc:
                 problems.append(exc)
+            for backend in sorted(backends.get(platform) or {"sim"}):
+                problems.extend(platform_problems(flow, platform, backend)[0])
         if each_device is not None:
             jobs.extend(Job(flow, job_platform, device=i) for i in range(each_device))
         elif targets:
             jobs.append(Job(flow, job_platform))
     if problems:
-        raise FlowValidationError(tuple(problems))
+        raise FlowValidationError(tuple({str(p): p for p in problems}.values()))
     return jobs, unrunnable
 
 
@@ -284,8 +291,14 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         )
     if args.sim_latency and specs and not all(s.strip().startswith("sim:") for s in specs):
         raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
-    selection = select_flows(collect(args.flows), {**os.environ, **cli_env}, include, exclude)
-    kept, kept_candidates, dropped = selection.flows, selection.candidates, selection.left_out
+    candidates = collect(args.flows)
+    space_include, space_exclude = workspace_tags(candidates)
+    include, exclude = include | space_include, exclude | space_exclude
+    selection = select_flows(candidates, {**os.environ, **cli_env}, include, exclude)
+    order = in_order(selection.flows, selection.candidates)
+    kept = [selection.flows[i] for i in order]
+    kept_candidates = [selection.candidates[i] for i in order]
+    dropped = selection.left_out
     base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
     if not kept:
         raise ConfigError(
@@ -309,7 +322,7 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
             jobs, unrunnable = _jobs(
                 kept,
                 kept_candidates,
-                [d.driver.platform for d in devices],
+                [(d.driver.platform, d.driver.backend) for d in devices],
                 force=args.force_platform,
                 sim_platform=args.platform,
                 each_device=len(devices) if args.each_device else None,

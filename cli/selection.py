@@ -21,6 +21,7 @@ from ..core.errors import ConfigError, FlowError
 from ..flows import Flow, FlowValidationError
 from ..flows.loader import FlowCheck, check_flow
 from ..flows.nodes import NAME
+from .workspace import Workspace, read_workspace
 
 __all__ = [
     "FLOW_SUFFIXES",
@@ -30,9 +31,11 @@ __all__ = [
     "check_output_folder",
     "collect",
     "filter_tags",
+    "in_order",
     "parse_env",
     "parse_tags",
     "select_flows",
+    "workspace_tags",
 ]
 
 FLOW_SUFFIXES = (".yaml", ".yml")
@@ -41,10 +44,12 @@ MAX_FOLDER_FLOWS = 1000
 
 @dataclass(frozen=True)
 class Candidate:
-    """A flow file to run; ``named`` when given as a file (not found in a folder)."""
+    """A flow file to run; ``named`` when given as a file (not found in a folder); ``workspace``:
+    the Maestro workspace (a folder with ``config.yaml``) it was found in."""
 
     path: str
     named: bool
+    workspace: Workspace | None = None
 
 
 def collect(paths: Sequence[str]) -> list[Candidate]:
@@ -65,11 +70,24 @@ def collect(paths: Sequence[str]) -> list[Candidate]:
             found.append(Candidate(path, named=True))
             continue
         try:
+            workspace = read_workspace(path)
+        except FlowValidationError as exc:
+            problems.extend(exc.problems)
+            continue
+        except FlowError as exc:
+            problems.append(exc)
+            continue
+        if workspace is not None:
+            found.extend(Candidate(file, named=False, workspace=workspace) for file in workspace.files)
+            continue
+        try:
             entries = sorted(os.scandir(path), key=lambda e: e.name)
         except OSError as exc:
             problems.append(FlowError(f"cannot list the folder: {exc.strerror or exc}", file=path))
             continue
-        named = [e for e in entries if e.name.endswith(FLOW_SUFFIXES) and not e.name.startswith(".")]
+        named = [
+            e for e in entries if e.name.endswith(FLOW_SUFFIXES) and not e.name.startswith((".", "config."))
+        ]
         for entry in named:  # a folder's flows are its own files: a link could lead anywhere
             if entry.is_symlink():
                 problems.append(
@@ -160,6 +178,33 @@ def parse_tags(values: Sequence[str] | None, option: str) -> frozenset[str]:
             raise ConfigError(f"{option} {value!r} has an empty tag", hint=f"e.g. {option} smoke,login")
         tags.update(parts)
     return frozenset(tags)
+
+
+def workspace_tags(candidates: Sequence[Candidate]) -> tuple[frozenset[str], frozenset[str]]:
+    """The ``includeTags`` and ``excludeTags`` of the workspaces the candidates came from."""
+    spaces = {c.workspace for c in candidates if c.workspace is not None}
+    include = frozenset(t for w in spaces for t in w.include_tags)
+    exclude = frozenset(t for w in spaces for t in w.exclude_tags)
+    return include, exclude
+
+
+def in_order(flows: Sequence[Flow], candidates: Sequence[Candidate]) -> list[int]:
+    """The positions of ``flows`` in the order they run: a workspace's ``flowsOrder`` first (the
+    longest run of its names found among the flows, as Maestro's ExecutionOrderPlanner takes it),
+    then the rest as given."""
+    order: list[int] = []
+    for workspace in dict.fromkeys(c.workspace for c in candidates if c.workspace is not None):
+        names = {
+            flow.name: i
+            for i, (flow, c) in enumerate(zip(flows, candidates, strict=True))
+            if c.workspace is workspace
+        }
+        names.update({Path(candidates[i].path).stem: i for i in list(names.values())})
+        for name in workspace.order:
+            if name not in names:
+                break
+            order.append(names[name])
+    return [*order, *(i for i in range(len(flows)) if i not in order)]
 
 
 class _Tagged(Protocol):

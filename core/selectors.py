@@ -17,6 +17,16 @@ costs no device request. Fields combine with AND; ``index`` picks the n-th match
   password`` where known) followed by the element's raw attributes (``resource-id``,
   ``content-desc``, ``package``, ``name``, ``x`` …). The other fields then filter what it selected.
   The view is built on first use and cached for the last few Scenes.
+- ``text_matches`` / ``id_matches``: a regular expression the whole text (text, hint or
+  accessibility text) / the whole id (or its part after the last ``/``) must match, ignoring case;
+  a pattern that does not compile is taken literally (Maestro's ``text`` and ``id``).
+- ``checked``, ``focused``, ``selected`` (and ``enabled``): the element's flag; ``width`` /
+  ``height``: its size, within ``tolerance`` units.
+- ``below``, ``above``, ``left_of``, ``right_of``, ``child_of``, ``contains_child`` (a selector
+  each) and ``contains_descendants`` (a list of selectors): where it is relative to other elements.
+  A selector with one of these, or with ``pick: maestro``, chooses among several matches as
+  Maestro does (:mod:`core.relative`: nearest first, deepest match, clickable first, ``index`` in
+  screen order, negative from the end).
 """
 
 from __future__ import annotations
@@ -29,16 +39,23 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, TargetNotFound
 from .lazy import Query, Test, candidates, first
+from .relative import full_match, maestro_find, text_values
 
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
 
-__all__ = ["Selector", "short_type", "tap_point"]
+__all__ = ["PICKS", "RELATIVE_FIELDS", "Selector", "short_type", "tap_point"]
 
 _IOS_TYPE_PREFIX = "XCUIElementType"
 _MAX_REGEX_LENGTH = 1000
 _MAX_XPATH_LENGTH = 2000
 _STRING_FIELDS = ("text", "text_contains", "text_regex", "id", "label", "type", "xpath")
+_PATTERN_FIELDS = ("text_matches", "id_matches")
+_FLAG_FIELDS = ("enabled", "visible", "checked", "focused", "selected")
+_SIZE_FIELDS = ("width", "height", "tolerance")
+RELATIVE_FIELDS = ("below", "above", "left_of", "right_of", "child_of", "contains_child")
+PICKS = ("first", "maestro")
+_MAX_NESTING = 8  # relative selectors inside relative selectors, at most this deep
 
 
 def short_type(native: str) -> str:
@@ -73,22 +90,66 @@ class Selector:
     enabled: bool | None = None
     visible: bool | None = True
     xpath: str | None = None
+    text_matches: str | None = None
+    id_matches: str | None = None
+    checked: bool | None = None
+    focused: bool | None = None
+    selected: bool | None = None
+    width: int | None = None
+    height: int | None = None
+    tolerance: int | None = None
+    below: Selector | None = None
+    above: Selector | None = None
+    left_of: Selector | None = None
+    right_of: Selector | None = None
+    child_of: Selector | None = None
+    contains_child: Selector | None = None
+    contains_descendants: tuple[Selector, ...] | None = None
+    pick: str | None = None
 
     def __post_init__(self) -> None:
-        for name in _STRING_FIELDS:
+        for name in (*_STRING_FIELDS, *_PATTERN_FIELDS):
             val = getattr(self, name)
             if val is not None and not isinstance(val, str):
                 raise ConfigError(f"selector field {name!r} must be a string, got {type(val).__name__}")
-            if val == "":
+            if val == "" and name not in _PATTERN_FIELDS:  # Maestro's empty pattern: an empty text
                 raise ConfigError(f"selector field {name!r} is empty; leave it out instead")
+        if self.pick is not None and self.pick not in PICKS:
+            raise ConfigError(f"selector field 'pick' must be one of {', '.join(PICKS)}, got {self.pick!r}")
         if self.index is not None and (
-            isinstance(self.index, bool) or not isinstance(self.index, int) or self.index < 0
+            isinstance(self.index, bool)
+            or not isinstance(self.index, int)
+            or (self.index < 0 and not self.maestro)
         ):
             raise ConfigError(f"selector field 'index' must be a non-negative integer, got {self.index!r}")
-        for name in ("enabled", "visible"):
+        for name in _FLAG_FIELDS:
             val = getattr(self, name)
             if val is not None and not isinstance(val, bool):
                 raise ConfigError(f"selector field {name!r} must be true or false, got {val!r}")
+        for name in _SIZE_FIELDS:
+            val = getattr(self, name)
+            if val is not None and (
+                isinstance(val, bool) or not isinstance(val, int) or not 0 <= val <= 100_000
+            ):
+                raise ConfigError(
+                    f"selector field {name!r} must be a whole number from 0 to 100000, got {val!r}"
+                )
+        for name in RELATIVE_FIELDS:
+            val = getattr(self, name)
+            if val is not None and not isinstance(val, Selector):
+                raise ConfigError(f"selector field {name!r} must be a selector, got {type(val).__name__}")
+        if self.contains_descendants is not None and (
+            not isinstance(self.contains_descendants, tuple)
+            or not self.contains_descendants
+            or not all(isinstance(v, Selector) for v in self.contains_descendants)
+        ):
+            raise ConfigError("selector field 'contains_descendants' must be a non-empty list of selectors")
+        if self._depth() > _MAX_NESTING:
+            raise ConfigError(f"selectors nest more than {_MAX_NESTING} levels deep")
+        for name in _PATTERN_FIELDS:
+            val = getattr(self, name)
+            if val is not None and len(val) > _MAX_REGEX_LENGTH:
+                raise ConfigError(f"selector {name} is longer than {_MAX_REGEX_LENGTH} characters")
         if self.text_regex is not None:
             if len(self.text_regex) > _MAX_REGEX_LENGTH:
                 raise ConfigError(f"selector text_regex is longer than {_MAX_REGEX_LENGTH} characters")
@@ -104,10 +165,47 @@ class Selector:
             from .xpath import check_xpath  # lxml is loaded only for xpath selectors
 
             check_xpath(self.xpath)
-        if not any(getattr(self, n) is not None for n in _STRING_FIELDS):
+        if (
+            not any(getattr(self, n) is not None for n in (*_STRING_FIELDS, *_PATTERN_FIELDS))
+            and not self.maestro
+        ):
             raise ConfigError(
                 "a selector needs at least one of text, text_contains, text_regex, id, label, type or xpath"
             )
+        # A Maestro selector with no field at all (`assertVisible: {label: …}`) matches any element, as
+        # Maestro's empty filter list does.
+
+    def _depth(self) -> int:
+        inner = [getattr(self, n) for n in RELATIVE_FIELDS if getattr(self, n) is not None]
+        inner += list(self.contains_descendants or ())
+        return 1 + max((s._depth() for s in inner), default=0)
+
+    @property
+    def own_fields(self) -> bool:
+        """Whether the selector says something of the element itself (not only where it is)."""
+        own = (
+            *_STRING_FIELDS,
+            *_PATTERN_FIELDS,
+            "enabled",
+            "checked",
+            "focused",
+            "selected",
+            "width",
+            "height",
+        )
+        return any(getattr(self, n) is not None for n in own)
+
+    @property
+    def relational(self) -> bool:
+        """Whether the selector places its element relative to others."""
+        return self.contains_descendants is not None or any(
+            getattr(self, n) is not None for n in RELATIVE_FIELDS
+        )
+
+    @property
+    def maestro(self) -> bool:
+        """Whether the element is chosen by Maestro's rules (:mod:`core.relative`)."""
+        return self.pick == "maestro" or self.relational
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | str) -> Selector:
@@ -122,20 +220,47 @@ class Selector:
             raise ConfigError(
                 f"unknown selector field(s) {', '.join(unknown)}; accepted: {', '.join(sorted(known))}"
             )
-        return cls(**dict(data))
+        values = dict(data)
+        for name in RELATIVE_FIELDS:
+            if isinstance(values.get(name), Mapping | str):
+                values[name] = cls.from_mapping(values[name])
+        many = values.get("contains_descendants")
+        if isinstance(many, list | tuple):
+            values["contains_descendants"] = tuple(
+                cls.from_mapping(v) if isinstance(v, Mapping | str) else v for v in many
+            )
+        return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None}
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            val = getattr(self, f.name)
+            if val is None:
+                continue
+            if isinstance(val, Selector):
+                val = val.to_dict()
+            elif isinstance(val, tuple):
+                val = [v.to_dict() for v in val]
+            out[f.name] = val
+        return out
 
     def describe(self) -> str:
         """A short human form for messages and logs (long values are cut, never quoted whole)."""
 
         def short(value: object) -> str:
+            if isinstance(value, Selector):
+                return f"({value.describe()})"
+            if isinstance(value, tuple):
+                return "[" + "; ".join(short(v) for v in value) + "]"
             text = repr(value)
             return text if len(text) <= 80 else f"{text[:70]}… ({len(text)} chars)"
 
         return ", ".join(
-            f"{k}={short(v)}" for k, v in self.to_dict().items() if k != "visible" or v is not True
+            f"{f.name}={short(getattr(self, f.name))}"
+            for f in fields(self)
+            if getattr(self, f.name) is not None
+            and (f.name != "visible" or getattr(self, f.name) is not True)
+            and f.name != "pick"
         )
 
     def matches(self, el: UIElement) -> bool:
@@ -149,6 +274,26 @@ class Selector:
         if self.id is not None and not _id_matches(self.id, el.identifier):
             return False
         if self.label is not None and el.label != self.label:
+            return False
+        for name in ("checked", "focused", "selected"):
+            wanted = getattr(self, name)
+            if wanted is not None and bool(getattr(el, name)) != wanted:
+                return False
+        tolerance = self.tolerance or 0
+        if self.width is not None and abs(el.bounds.width - self.width) > tolerance:
+            return False
+        if self.height is not None and abs(el.bounds.height - self.height) > tolerance:
+            return False
+        if self.id_matches is not None:
+            ident = el.identifier or ""
+            if not ident or not (
+                full_match(self.id_matches, ident, literal=False)
+                or full_match(self.id_matches, ident.rsplit("/", 1)[-1], literal=False)
+            ):
+                return False
+        if self.text_matches is not None and not any(
+            full_match(self.text_matches, value) for value in (text_values(el) or ("",))
+        ):
             return False
         if self.text is not None or self.text_contains is not None or self.text_regex is not None:
             candidates = [c for c in (el.text, el.label if not el.text else None, el.value) if c]
@@ -193,7 +338,10 @@ class Selector:
         return tuple(groups)
 
     def find_all(self, scene: Scene) -> list[UIElement]:
-        """Every matching element in document order (just the ``index``-th one when it is set)."""
+        """Every matching element in document order (just the ``index``-th one when it is set);
+        by Maestro's rules, the one to act on first (:mod:`core.relative`)."""
+        if self.maestro:
+            return maestro_find(self, scene)
         if self.xpath is not None:
             from .xpath import xpath_view
 
@@ -217,7 +365,7 @@ class Selector:
 
     def first(self, scene: Scene) -> UIElement | None:
         """``find_all(scene)[0]``, or None, without building elements past it."""
-        if self.xpath is not None:
+        if self.xpath is not None or self.maestro:
             found = self.find_all(scene)
             return found[0] if found else None
         return first(scene.root, self.query(), self.matches, self.index or 0)

@@ -21,20 +21,25 @@ from ..core.models import Platform, Scene
 
 __all__ = [
     "KEYS",
+    "MAX_ERASE",
     "MAX_GESTURE",
     "MAX_LATENCY",
     "MAX_TIMEOUT",
     "DeviceInfo",
     "Driver",
     "coordinate",
+    "erase_count",
     "gesture_seconds",
     "ios_cannot_clear",
+    "location",
     "timeout_seconds",
 ]
 
 # The key names press() takes, on every backend. An adapter that cannot press one of them (iOS has
 # no back, menu or recent key) raises StepArgumentError naming the keys it can press.
 KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
+
+MAX_ERASE = 10_000  # characters one erase_text deletes at most
 
 # Bounds every backend shares, in seconds, checked by the functions below and nowhere else.
 MAX_TIMEOUT = 3600.0  # one request, an app coming to the front, an automation server starting
@@ -47,6 +52,25 @@ def coordinate(value: object, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise StepArgumentError(f"{name} must be a finite number of pixels, got {value!r}")
     return round(value)
+
+
+def erase_count(value: object) -> int:
+    """How many characters an ``erase_text`` deletes: a whole number from 1 to :data:`MAX_ERASE`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ERASE:
+        raise StepArgumentError(
+            f"erase_text count must be a whole number from 1 to {MAX_ERASE}, got {value!r}"
+        )
+    return value
+
+
+def location(latitude: object, longitude: object) -> tuple[float, float]:
+    """A position on Earth (latitude -90..90, longitude -180..180); else ``StepArgumentError``."""
+    for name, value, bound in (("latitude", latitude, 90.0), ("longitude", longitude, 180.0)):
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise StepArgumentError(f"{name} must be a number, got {value!r}")
+        if abs(value) > bound:
+            raise StepArgumentError(f"{name} must be from -{bound:g} to {bound:g}, got {value!r}")
+    return float(latitude), float(longitude)  # type: ignore[arg-type]
 
 
 def timeout_seconds(value: object, what: str) -> float:
@@ -110,6 +134,15 @@ class Driver(Protocol):
 
     def press(self, key: str) -> None:
         """Press a named key (see ``KEYS``); an unknown name is a ``StepArgumentError``."""
+        ...
+
+    def erase_text(self, count: int) -> None:
+        """Delete up to ``count`` characters (1 to ``MAX_ERASE``) before the caret of the focused
+        field, as that many presses of the keyboard's delete key do."""
+        ...
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        """Make the device report this position; ``Unsupported`` where the backend cannot."""
         ...
 
     def screenshot(self) -> bytes:

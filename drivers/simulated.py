@@ -12,7 +12,7 @@ from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
-from .base import MAX_LATENCY, coordinate, gesture_seconds, ios_cannot_clear
+from .base import MAX_LATENCY, coordinate, erase_count, gesture_seconds, ios_cannot_clear, location
 from .covers import locked
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
@@ -165,6 +165,16 @@ class SimDriver:
     def press(self, key: str) -> None:
         self._call()
         self.device.press(key)
+
+    def erase_text(self, count: int) -> None:
+        n = erase_count(count)
+        self._call()
+        self.device.erase_text(n)
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        lat, lon = location(latitude, longitude)
+        self._call()
+        self.device.set_location(lat, lon)
 
     def screenshot(self) -> bytes:
         self._call()

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..actions import ACTIONS, flow_commands
 from ..actions.kinds import MAX_COORDINATE
@@ -25,7 +25,7 @@ from ..actions.scroll_until_visible import MAX_SWIPES
 from ..actions.swipe import DIRECTIONS
 from ..actions.waiting import MAX_WAIT
 from ..core.errors import ConfigError, StepArgumentError
-from ..core.selectors import Selector
+from ..core.selectors import RELATIVE_FIELDS, Selector
 from ..drivers.base import KEYS, MAX_GESTURE
 from .model import COMMANDS, DEFAULT_TIMEOUTS, AppRef
 from .nodes import TAG, NodeReader, kind, suggest
@@ -40,7 +40,21 @@ __all__ = [
 ]
 
 _SELECTOR_FIELDS = tuple(f.name for f in fields(Selector))
-_SELECTOR_STRINGS = frozenset({"text", "text_contains", "text_regex", "id", "label", "type", "xpath"})
+_SELECTOR_STRINGS = frozenset(
+    {
+        "text",
+        "text_contains",
+        "text_regex",
+        "id",
+        "label",
+        "type",
+        "xpath",
+        "text_matches",
+        "id_matches",
+        "pick",
+    }
+)
+_SELECTOR_SIZES = frozenset({"width", "height", "tolerance"})
 
 StepArgs = tuple[dict[str, Any], AppRef | None]
 
@@ -90,7 +104,18 @@ def _selector(r: NodeReader, node: Node, entries: Mapping[str, Node], what: str)
             if not (isinstance(value, ScalarNode) and value.tag == TAG + "int"):
                 raise r.fail(value, f"{what}'s index must be a whole number, got {kind(value)}")
             values[key] = int(r.number(value, f"{what}'s index", 0, 1_000_000))
-        else:  # enabled / visible
+        elif key in _SELECTOR_SIZES:
+            values[key] = int(r.number(value, f"{what}'s {key}", 0, MAX_COORDINATE))
+        elif key in RELATIVE_FIELDS:
+            values[key] = Selector.from_mapping(_target(r, value, f"{what}'s {key}"))
+        elif key == "contains_descendants":
+            if not isinstance(value, SequenceNode) or not value.value:
+                raise r.fail(value, f"{what}'s contains_descendants must be a list of selectors")
+            values[key] = tuple(
+                Selector.from_mapping(_target(r, item, f"{what}'s contains_descendants"))
+                for item in value.value
+            )
+        else:  # enabled / visible / checked / focused / selected
             values[key] = r.boolean(value, f"{what}'s {key}")
     try:
         return Selector(**values).to_dict()
@@ -108,10 +133,11 @@ def _target(r: NodeReader, node: Node, what: str) -> dict[str, Any]:
 
 
 def _selector_step(r: NodeReader, node: Node, command: str) -> StepArgs:
-    options: tuple[str, ...] = {
-        "tap": ("x", "y", "timeout", "interval"),
-        "long_press": ("x", "y", "duration", "timeout", "interval"),
-    }.get(command, ("timeout", "interval"))
+    action = flow_commands()[command]
+    # Every other argument the action takes (x, y, duration, repeat …), read as a plain value and
+    # checked by the action with the rest.
+    options = tuple(p.name for p in action.params if p.name != "target")
+    _HANDLED = {"x", "y", "duration", "timeout", "interval"}
     if isinstance(node, ScalarNode):
         args: dict[str, Any] = {"target": _target(r, node, command)}
         if command in DEFAULT_TIMEOUTS:
@@ -142,6 +168,9 @@ def _selector_step(r: NodeReader, node: Node, command: str) -> StepArgs:
         args.update(_poll_options(r, command, entries))
     elif "timeout" in entries or "interval" in entries:
         raise r.fail(node, f"{command} at a point waits for nothing: timeout and interval need a selector")
+    for name in options:
+        if name in entries and name not in _HANDLED:
+            args[name] = r.scalar_value(entries[name], f"{command}'s {name}")
     return args, None
 
 

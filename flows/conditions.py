@@ -12,10 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.errors import FlowError
 from ..core.models import Scene
 from ..core.selectors import Selector
 
-__all__ = ["CONDITION_KEYS", "AppIs", "Combined", "Condition", "PlatformIs", "Seen", "holds"]
+__all__ = ["CONDITION_KEYS", "AppIs", "Combined", "Condition", "PlatformIs", "Script", "Seen", "holds"]
 
 CONDITION_KEYS: tuple[str, ...] = ("visible", "not_visible", "platform", "app", "all", "any")
 
@@ -26,10 +27,24 @@ class Seen:
 
     selector: Mapping[str, Any]
     present: bool = True
+    # Seconds to wait for it (Maestro's conditions wait up to 7 s): the flow then asks the device
+    # through a ``check_visible`` step; None: the latest observation decides at once.
+    wait: float | None = None
 
     def describe(self) -> str:
         word = "visible" if self.present else "not_visible"
         return f"{word} {Selector.from_mapping(self.selector).describe()}"
+
+
+@dataclass(frozen=True)
+class Script:
+    """Maestro's ``true: ${…}``: a JavaScript expression that must be true (run once JavaScript is
+    wired into flows; until then a flow with one cannot run, and ``amc check`` says so)."""
+
+    expression: str
+
+    def describe(self) -> str:
+        return f"true {self.expression[:80]}"
 
 
 @dataclass(frozen=True)
@@ -63,7 +78,7 @@ class Combined:
         return f"({joined})" if len(self.parts) > 1 else joined
 
 
-Condition = Seen | PlatformIs | AppIs | Combined
+Condition = Seen | PlatformIs | AppIs | Combined | Script
 
 
 def holds(condition: Condition, *, scene: Scene | None, platform: str, current_app: str | None) -> bool:
@@ -78,5 +93,7 @@ def holds(condition: Condition, *, scene: Scene | None, platform: str, current_a
     if isinstance(condition, AppIs):
         wanted = condition.by_platform.get(platform)
         return wanted is not None and wanted == current_app
+    if isinstance(condition, Script):
+        raise FlowError(f"a JavaScript condition ({condition.describe()}) cannot be evaluated yet")
     found = bool(scene is not None and Selector.from_mapping(condition.selector).find_all(scene))
     return found == condition.present

@@ -35,6 +35,7 @@ from ..actions.base import MAX_SETTLE
 from ..actions.waiting import MAX_WAIT
 from ..core.errors import FlowError
 from .blocks import MAX_STEPS, read_steps
+from .maestro.reader import looks_maestro, read_maestro
 from .model import Flow, FlowValidationError
 from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, UnsetVariable, kind, suggest
 
@@ -75,8 +76,9 @@ def _yaml_error(file: str, exc: yaml.YAMLError) -> FlowError:
     return FlowError(message, file=file, line=mark.line + 1, column=mark.column + 1)
 
 
-def _compose(text: str, file: str) -> Node | None:
-    """Compose one YAML document into nodes, refusing anchors, aliases and deep nesting first."""
+def compose_documents(text: str, file: str) -> list[Node]:
+    """Compose every YAML document of ``text`` into nodes, refusing anchors, aliases and deep
+    nesting first (a Maestro flow is two documents: its header, then its commands)."""
     depth = 0
     try:
         for event in yaml.parse(text, Loader=_SafeLoader):
@@ -101,8 +103,7 @@ def _compose(text: str, file: str) -> Node | None:
                     )
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
-        node: Node | None = yaml.compose(text, Loader=_SafeLoader)
-        return node
+        return [node for node in yaml.compose_all(text, Loader=_SafeLoader) if node is not None]
     except yaml.YAMLError as exc:
         raise _yaml_error(file, exc) from exc
 
@@ -164,7 +165,7 @@ class FlowCheck:
 
 
 @dataclass
-class _Load:
+class Load:
     """One load of a root flow: the variables given, the files being read (cycles) and a budget."""
 
     environ: Mapping[str, str]
@@ -217,7 +218,7 @@ def read_flow_file(path: str | os.PathLike[str], *, follow_symlink: bool = True)
         raise FlowError(f"the flow file is not UTF-8 text (byte {exc.start})", file=file) from exc
 
 
-def _include(load: _Load) -> Any:
+def _include(load: Load) -> Any:
     def include(r: NodeReader, node: Node, written: str, env: dict[str, str]) -> Flow:
         base = Path(r.file).parent
         target = Path(written) if Path(written).is_absolute() else base / written
@@ -256,7 +257,7 @@ def _include(load: _Load) -> Any:
 def _flow_of(
     text: str,
     file: str,
-    load: _Load,
+    load: Load,
     *,
     environ: Mapping[str, str],
     inherited: Mapping[str, str],
@@ -281,7 +282,7 @@ def _flow_of(
 def _check(
     text: str,
     file: str,
-    load: _Load,
+    load: Load,
     *,
     environ: Mapping[str, str],
     inherited: Mapping[str, str],
@@ -292,9 +293,25 @@ def _check(
         raise FlowError(
             f"the flow is larger than {MAX_FLOW_BYTES} bytes", file=file, hint="split it into smaller flows"
         )
-    root = _compose(text, file)
-    if root is None:
+    documents = compose_documents(text, file)
+    if looks_maestro(documents):
+        try:
+            flow = read_maestro(documents, file, load, _include(load), environ=environ, inherited=inherited)
+        except FlowValidationError as exc:
+            return FlowCheck(file, Path(file).stem, (), None, exc.problems)
+        return FlowCheck(file, flow.name, flow.tags, flow)
+    if not documents:
         raise FlowError("the flow file is empty", file=file, line=1, column=1, hint="a flow needs `steps:`")
+    if len(documents) > 1:
+        mark = documents[1].start_mark
+        raise FlowError(
+            "not valid YAML: but found another document",
+            file=file,
+            line=mark.line + 1,
+            column=mark.column + 1,
+            hint="a flow of this project is one document; a Maestro flow is `appId: …`, `---`, then commands",
+        )
+    root = documents[0]
     r = NodeReader(
         file, environ, inherited=inherited, default_timeout=parent_timeout, default_settle=parent_settle
     )
@@ -436,7 +453,7 @@ def parse_flow(text: str, *, file: str = "<flow>", environ: Mapping[str, str] | 
     """Validate flow ``text`` (named ``file`` in messages, and ``run_flow`` paths relative to it).
     ``environ`` (the variables given: ``--env`` over the process environment) defaults to
     ``os.environ``."""
-    load = _Load(os.environ if environ is None else environ)
+    load = Load(os.environ if environ is None else environ)
     return _flow_of(text, file, load, environ=load.environ, inherited={}, parent_timeout=None)
 
 
@@ -452,5 +469,5 @@ def check_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str]) -> F
     (:class:`FlowCheck`) instead of raising it; a file that cannot be read as a flow at all (not
     there, empty, not YAML, not a mapping) is still a ``FlowError``."""
     file = os.fspath(path)
-    load = _Load(environ)
+    load = Load(environ)
     return _check(read_flow_file(file), file, load, environ=environ, inherited={}, parent_timeout=None)

@@ -143,6 +143,16 @@ class FlowStep:
     app: AppRef | None = None
     optional: bool = False
     when: Condition | None = None
+    # A Maestro step: its command as written (``tapOn: Sign in``), its ``label``, and why no backend
+    # here can run it (a command without an action, JavaScript until it is wired), if so.
+    written: str | None = None
+    label: str | None = None
+    unsupported: str | None = None
+
+    @property
+    def shown(self) -> str:
+        """The command as a report shows it: as written in a Maestro flow, else its name."""
+        return self.written or self.command
 
     @property
     def secret(self) -> bool:
@@ -161,11 +171,12 @@ class FlowStep:
                     hint=f"add `{platform}: APP_ID` to the step, or give one app ID as a plain string",
                 )
             args["app_id"] = app_id
+        label = f" ({self.label})" if self.label else ""
         return PlannedStep(
             self.command,
             args,
-            rationale=f"{self.position}: `{self.command}` as written in the flow",
-            purpose=f"flow {flow_name} step {self.number}",
+            rationale=f"{self.position}: `{self.shown}` as written in the flow{label}",
+            purpose=self.label or f"flow {flow_name} step {self.number}",
             expected_outcome=_expected_outcome(self.command, args, app_id),
             on_failure=on_failure,
         )
@@ -181,6 +192,8 @@ class RunFlow:
     optional: bool = False
     when: Condition | None = None
     command: str = "run_flow"
+    label: str | None = None
+    unsupported: str | None = None
 
 
 @dataclass(frozen=True)
@@ -195,6 +208,8 @@ class Repeat:
     optional: bool = False
     when: Condition | None = None
     command: str = "repeat"
+    label: str | None = None
+    unsupported: str | None = None  # why no backend here can run it (a count JavaScript computes)
 
 
 @dataclass(frozen=True)
@@ -208,18 +223,20 @@ class Retry:
     optional: bool = False
     when: Condition | None = None
     command: str = "retry"
+    label: str | None = None
+    unsupported: str | None = None
 
 
 Node = FlowStep | RunFlow | Repeat | Retry
 
 
 def leaves(nodes: tuple[Node, ...]) -> Iterator[FlowStep]:
-    """Every command of ``nodes``, blocks and subflows opened, in file order."""
+    """Every command of ``nodes``, blocks and subflows (with their hooks) opened, in file order."""
     for node in nodes:
         if isinstance(node, FlowStep):
             yield node
         elif isinstance(node, RunFlow):
-            yield from leaves(node.flow.steps)
+            yield from leaves(node.flow.on_start + node.flow.steps + node.flow.on_complete)
         else:
             yield from leaves(node.steps)
 
@@ -232,7 +249,7 @@ def count(nodes: tuple[Node, ...], *, most: bool) -> int | None:
         if isinstance(node, FlowStep):
             n: int | None = 1
         elif isinstance(node, RunFlow):
-            n = count(node.flow.steps, most=most)
+            n = count(node.flow.on_start + node.flow.steps + node.flow.on_complete, most=most)
         elif isinstance(node, Repeat):
             inner = count(node.steps, most=most)
             n = None if inner is None or (node.condition is not None and not most) else inner * node.limit
@@ -261,6 +278,14 @@ class Flow:
     secrets: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
     tags: tuple[str, ...] = ()
     default_timeout: float | None = None
+    # A Maestro flow: its dialect, its header's appId, the steps of its onFlowStart / onFlowComplete
+    # hooks (run before the steps, and after them even when they failed) and what its check noted
+    # (warnings: nothing stops the run).
+    dialect: str = "amc"
+    app_id: str | None = None
+    on_start: tuple[Node, ...] = ()
+    on_complete: tuple[Node, ...] = ()
+    notes: tuple[FlowError, ...] = field(default=(), compare=False)
 
     @property
     def default_platform(self) -> Platform:
@@ -274,16 +299,25 @@ class Flow:
         return "ios" if allowed == {"ios"} else "android"
 
     @property
+    def every_step(self) -> tuple[Node, ...]:
+        """The hooks' steps and the flow's, in the order they run."""
+        return self.on_start + self.steps + self.on_complete
+
+    @property
     def total(self) -> int | None:
         """How many steps a run executes, when the flow says it exactly (no condition, no retry)."""
-        return count(self.steps, most=False)
+        return count(self.every_step, most=False)
 
     @property
     def most_steps(self) -> int:
         """The most steps a run may execute (every repeat and retry to its limit), capped."""
-        return min(MAX_PLANNED, count(self.steps, most=True) or 1)
+        return min(MAX_PLANNED, count(self.every_step, most=True) or 1)
 
     def planned_steps(self, platform: str) -> tuple[PlannedStep, ...]:
         """Every command as a ``PlannedStep`` for ``platform`` (blocks opened once, in file order);
         the first that cannot run there raises a ``FlowError`` naming its line, before anything runs."""
-        return tuple(step.to_planned(self.name, platform) for step in leaves(self.steps))
+        return tuple(
+            step.to_planned(self.name, platform)
+            for step in leaves(self.every_step)
+            if step.unsupported is None
+        )

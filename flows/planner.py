@@ -22,26 +22,36 @@ too, so ``amc run`` gives the planner none).
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
-from ..core.errors import Interrupted
+from ..actions.copy_text_from import COPIED
+from ..core.errors import HarnessError, Interrupted
 from ..core.models import OnFailure, PlannedStep, Platform, Scene
 from ..core.steps import StepRecord
 from ..runtime.cancel import Cancel
 from ..semantic.models import Observation
 from ..world.models import WorldState
-from .conditions import Condition, holds
+from .capabilities import platform_problems
+from .conditions import Combined, Condition, Seen, holds
 from .model import Flow, FlowStep, Node, Repeat, Retry, RunFlow
 
-__all__ = ["FlowInterrupted", "FlowPlanner", "skip_instead", "skip_reason"]
+__all__ = ["FlowFailed", "FlowInterrupted", "FlowPlanner", "skip_instead", "skip_reason"]
 
 Walk = Generator[PlannedStep, StepRecord, bool]
 
 
 class FlowInterrupted(Interrupted):
     """The run was asked to stop (Ctrl-C) between two steps."""
+
+
+class FlowFailed(HarnessError):
+    """A flow whose steps failed, said once its ``onFlowComplete`` hook has run (the hook's own
+    steps may have passed)."""
+
+    category = "assertion"
 
 
 def skip_reason(step: PlannedStep, scene: Scene | None, world: WorldState | None) -> str | None:
@@ -52,6 +62,8 @@ def skip_reason(step: PlannedStep, scene: Scene | None, world: WorldState | None
     """
     if step.action != "launch_app" or world is None or scene is None:
         return None
+    if step.args.get("stop_first") or step.args.get("clear_state"):
+        return None  # the flow asks for a fresh start
     app = step.args.get("app_id")
     if not isinstance(app, str) or world.current_app != app or scene.foreground_app != app:
         return None
@@ -81,9 +93,8 @@ def skip_instead(step: PlannedStep, scene: Scene | None, world: WorldState | Non
 
 def _skip(node: Node, reason: str, flow: str) -> PlannedStep:
     """The ``skip`` step for a flow node whose ``when:`` does not hold."""
-    return _skip_step(
-        node.command, reason, f"{node.position}: `{node.command}`", f"flow {flow} step {node.number}"
-    )
+    shown = node.shown if isinstance(node, FlowStep) else node.command
+    return _skip_step(node.command, reason, f"{node.position}: `{shown}`", f"flow {flow} step {node.number}")
 
 
 @dataclass
@@ -108,9 +119,14 @@ class FlowPlanner:
         self.platform = platform
         self.cancel = cancel
         flow.planned_steps(platform)  # every command checked against the platform, before any runs
+        problems, _notes = platform_problems(flow, platform)
+        if problems:
+            raise problems[0]
+        self._failure: str | None = None  # the first failed step, for FlowFailed
+        self._copied = ""  # the text copy_text_from / set_clipboard left, which paste_text types
         self._observation: Observation | None = None
         self._world: WorldState | None = None
-        self._walk = self._nodes(flow.steps, flow.name, ())
+        self._walk = self._flow(flow, ())
         self._started = False
         self._done = False
         self._lock = threading.Lock()
@@ -168,12 +184,50 @@ class FlowPlanner:
                 return "retry"
         return "fail"
 
+    def _flow(self, flow: Flow, handlers: tuple[_Handler, ...], *, root: bool = True) -> Walk:
+        """A flow's ``onFlowStart`` steps, then (if they passed) its steps, then its
+        ``onFlowComplete`` steps even when the others failed (Maestro's hooks)."""
+        ok = yield from self._nodes(flow.on_start, flow.name, handlers)
+        if ok:
+            ok = yield from self._nodes(flow.steps, flow.name, handlers)
+        if flow.on_complete:
+            failed = self._failure
+            done = yield from self._nodes(flow.on_complete, flow.name, handlers)
+            if not ok and root and failed is not None:
+                raise FlowFailed(f"{failed} (onFlowComplete ran after it)")
+            ok = ok and done
+        return ok
+
+    def _condition(self, condition: Condition, node: Node, flow: str) -> Walk:
+        """Whether ``condition`` holds; a part that waits (Maestro's ``visible`` / ``notVisible``)
+        asks the device through a ``check_visible`` step, after the parts that need no look."""
+        if isinstance(condition, Combined):
+            parts = sorted(condition.parts, key=lambda p: isinstance(p, Seen) and p.wait is not None)
+            for part in parts:
+                ok = yield from self._condition(part, node, flow)
+                if ok != condition.every:
+                    return ok
+            return condition.every
+        if isinstance(condition, Seen) and condition.wait is not None:
+            record = yield PlannedStep(
+                "check_visible",
+                {"target": dict(condition.selector), "present": condition.present, "timeout": condition.wait},
+                rationale=f"{node.position}: `when: {condition.describe()}`",
+                purpose=f"flow {flow} step {node.number}: its condition",
+                expected_outcome=f"whether {condition.describe()} holds within {condition.wait:g} s",
+            )
+            output = record.result.output
+            return bool(record.result.success and isinstance(output, dict) and output.get("holds"))
+        return self._holds(condition)
+
     def _nodes(self, nodes: Sequence[Node], flow: str, handlers: tuple[_Handler, ...]) -> Walk:
         """Run ``nodes`` in order; False as soon as one fails (the rest of the block is left)."""
         for node in nodes:
-            if node.when is not None and not self._holds(node.when):
-                yield _skip(node, f"when: {node.when.describe()} does not hold", flow)
-                continue
+            if node.when is not None:
+                ok = yield from self._condition(node.when, node, flow)
+                if not ok:
+                    yield _skip(node, f"when: {node.when.describe()} does not hold", flow)
+                    continue
             ok = yield from self._node(node, flow, handlers)
             if not ok:
                 return False
@@ -183,8 +237,11 @@ class FlowPlanner:
         if isinstance(node, FlowStep):
             return (yield from self._command(node, flow, handlers))
         inner = (*handlers, _Handler(optional=True)) if node.optional else handlers
+        if node.unsupported is not None:  # optional (else the flow was refused before it ran)
+            yield _skip(node, f"cannot run here: {node.unsupported}", flow)
+            return True
         if isinstance(node, RunFlow):
-            ok = yield from self._nodes(node.flow.steps, node.flow.name, inner)
+            ok = yield from self._flow(node.flow, inner, root=False)
         elif isinstance(node, Repeat):
             ok = yield from self._repeat(node, flow, inner)
         else:
@@ -192,10 +249,20 @@ class FlowPlanner:
         return ok or node.optional
 
     def _command(self, node: FlowStep, flow: str, handlers: tuple[_Handler, ...]) -> Walk:
+        if node.unsupported is not None:  # optional (else the flow was refused before it ran)
+            yield _skip(node, f"cannot run here: {node.unsupported}", flow)
+            return True
         step = node.to_planned(flow, self.platform, on_failure=self._on_failure(node.optional, handlers))
+        if step.action == "paste_text":
+            step = dataclasses.replace(step, args={**step.args, "text": self._copied})
         scene = self._observation.scene if self._observation is not None else None
         handed = skip_instead(step, scene, self._world)
         record = yield handed
+        output = record.result.output
+        if record.result.success and isinstance(output, dict) and isinstance(output.get(COPIED), str):
+            self._copied = output[COPIED]
+        if not record.result.success and step.on_failure == "fail" and self._failure is None:
+            self._failure = f"{node.position}: {record.result.error}"
         return handed is not step or record.result.success or node.optional
 
     def _repeat(self, node: Repeat, flow: str, handlers: tuple[_Handler, ...]) -> Walk:

@@ -167,7 +167,7 @@ def step_of(command: str, value: Any, *, comments: Sequence[str] = ()) -> Record
         if action.flow.short is None:
             raise StepArgumentError(f"{command} takes a mapping of its arguments")
         given = {action.flow.short: value}
-    args = action.validate(given)
+    args = action.as_written(action.validate(given))
     if isinstance(args.get("target"), Mapping):
         args["target"] = as_written(args["target"])
     return RecordedStep(action.name, args, tuple(comments))

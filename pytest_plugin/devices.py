@@ -194,6 +194,14 @@ class TrackedDriver:
         self.calls["press"] += 1
         self.inner.press(key)
 
+    def erase_text(self, count: int) -> None:
+        self.calls["erase_text"] += 1
+        self.inner.erase_text(count)
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        self.calls["set_location"] += 1
+        self.inner.set_location(latitude, longitude)
+
     def screenshot(self) -> bytes:
         self.calls["screenshot"] += 1
         return self.inner.screenshot()

@@ -49,7 +49,7 @@ __all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_n
 EXIT_MARKER = "; echo X4EXIT:$?"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
-_KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape"})
+_KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape", "67": "del"})
 
 
 @dataclass(frozen=True)
@@ -407,12 +407,28 @@ class AndroidShell:
             elif verb == "text" and args:
                 self.device.type_text(args[0].replace("%s", " "))
             elif verb == "keyevent" and args:
-                key = args[-1].upper().removeprefix("KEYCODE_")
-                name = _KEYCODES.get(key, key.lower())
-                if name in ("home", "back", "enter", "menu", "recent", "volume_up", "volume_down", "power"):
-                    self.device.press(name)
-                elif name == "escape":  # KEYCODE_ESCAPE: the IME hides, as appium-android-driver relies on
-                    self.device.hide_keyboard()
+                # `input keyevent` takes several key codes (Input.java's sendKeyEvent per code).
+                codes = [a for a in args if not a.startswith("--")]
+                for code in codes:
+                    key = code.upper().removeprefix("KEYCODE_")
+                    name = _KEYCODES.get(key, key.lower())
+                    if name in (
+                        "home",
+                        "back",
+                        "enter",
+                        "menu",
+                        "recent",
+                        "volume_up",
+                        "volume_down",
+                        "power",
+                    ):
+                        self.device.press(name)
+                    elif (
+                        name == "escape"
+                    ):  # KEYCODE_ESCAPE: the IME hides, as appium-android-driver relies on
+                        self.device.hide_keyboard()
+                    elif name == "del":  # KEYCODE_DEL: the caret's previous character goes
+                        self.device.erase_text(1)
             else:
                 return self._text(f"Error: Unknown command: {verb}\n", 1)
         except ValueError:

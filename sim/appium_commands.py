@@ -36,6 +36,7 @@ from .profiles import IosProfile
 __all__ = ["AppiumState"]
 
 _ENTER_KEYS = frozenset({"\ue006", "\ue007", "\n"})
+_DELETE_KEYS = frozenset({"\ue003", "\b"})  # W3C Backspace: KEYCODE_DEL, the iOS delete key
 
 
 def _no_such_element(message: str = "") -> W3CError:
@@ -203,6 +204,11 @@ class AppiumState:
                     self.device.type_text(chunk)
                     chunk = ""
                 self.device.press("enter")
+            elif ch in _DELETE_KEYS:
+                if chunk:
+                    self.device.type_text(chunk)
+                    chunk = ""
+                self.device.erase_text(1)
             elif not "\ue000" <= ch <= "\uf8ff":  # other W3C special keys do nothing here
                 chunk += ch
         if chunk:
@@ -377,6 +383,17 @@ def _back(state: AppiumState, session: _Session, params: Mapping[str, str], body
     return None
 
 
+def _location(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
+    # appium base driver's setGeoLocation: {"location": {"latitude", "longitude", "altitude"}}
+    where = body.get("location") if isinstance(body, Mapping) else None
+    lat = where.get("latitude") if isinstance(where, Mapping) else None
+    lon = where.get("longitude") if isinstance(where, Mapping) else None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (lat, lon)):
+        raise W3CError(400, "invalid argument", "Both latitude and longitude should be set")
+    state.device.set_location(float(lat), float(lon))  # type: ignore[arg-type]
+    return where
+
+
 def _nothing(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
     return None
 
@@ -413,4 +430,5 @@ _COMMANDS: dict[str, Handler] = {
     "get_settings": _get_settings,
     "update_settings": _update_settings,
     "back": _back,
+    "location": _location,
 }

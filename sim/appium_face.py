@@ -72,6 +72,7 @@ ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ("GET", _S + r"/appium/settings", "get_settings"),
         ("POST", _S + r"/appium/settings", "update_settings"),
         ("POST", _S + r"/back", "back"),
+        ("POST", _S + r"/location", "location"),
     )
 )
 

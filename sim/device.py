@@ -125,6 +125,7 @@ class SimDevice(DeviceExtras, CoverControls):
         self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
         self.screen_on = True
         self._toast: tuple[str, float] | None = None  # the last toast and when it showed
+        self.location: tuple[float, float] | None = None  # a position set by set_location
 
     # --- time -------------------------------------------------------------------------------
 
@@ -427,6 +428,23 @@ class SimDevice(DeviceExtras, CoverControls):
             run.focused = None
             self.changes += 1
             return True
+
+    def erase_text(self, count: int) -> None:
+        """Delete up to ``count`` characters at the end of the focused field (the caret is there)."""
+        with self._lock:
+            self._settle()
+            run = self._current()
+            if run is None or run.focused is None or run.prompt is not None or self._covered():
+                return
+            value = run.values.get(run.focused, "")
+            run.values[run.focused] = value[: max(0, len(value) - count)]
+            self.changes += 1
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        """The position the device reports from now on."""
+        with self._lock:
+            self.location = (latitude, longitude)
+            self.changes += 1
 
     def clear_text(self) -> None:
         with self._lock:

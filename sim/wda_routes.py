@@ -220,8 +220,21 @@ def _keys(face: WdaFace, req: Request) -> Any:
     for i, chunk in enumerate("".join(value).split("\n")):
         if i:
             face.device.press("enter")  # typing "\n" presses the keyboard's return key
-        if chunk:
-            face.device.type_text(chunk)
+        for j, part in enumerate(chunk.split("\b")):
+            if j:
+                face.device.erase_text(1)  # typing "\b" presses the keyboard's delete key
+            if part:
+                face.device.type_text(part)
+    return None
+
+
+def _simulated_location(face: WdaFace, req: Request) -> Any:
+    # Appium's WebDriverAgent (FBCustomCommands handleSetSimulatedLocation): both numbers required,
+    # null on success.
+    lat, lon = req.body.get("latitude"), req.body.get("longitude")
+    if not isinstance(lat, int | float) or not isinstance(lon, int | float) or isinstance(lat, bool):
+        raise invalid_argument("Both latitude and longitude must be provided")
+    face.device.set_location(float(lat), float(lon))
     return None
 
 
@@ -359,6 +372,7 @@ ROUTES: tuple[Route, ...] = (
     _r("tap", "POST", "/wda/tap", "required", _tap),
     _r("tap.element", "POST", "/wda/tap/(?P<uuid>[^/]+)", "required", _tap),
     _r("keys", "POST", "/wda/keys", "required", _keys),
+    _r("simulatedLocation", "POST", "/wda/simulatedLocation", "required", _simulated_location),
     _r("keyboard.dismiss", "POST", "/wda/keyboard/dismiss", "required", _dismiss_keyboard),
     _r("url", "POST", "/url", "required", _open_url),
     _r("pressButton", "POST", "/wda/pressButton", "required", _press_button),

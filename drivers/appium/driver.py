@@ -63,7 +63,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import coordinate, gesture_seconds, timeout_seconds
+from ..base import coordinate, erase_count, gesture_seconds, location, timeout_seconds
 from ..covers import springboard_cover
 from ..hierarchy import parse_source
 from .apps import AppiumApps
@@ -93,6 +93,7 @@ ANDROID_KEYCODES: dict[str, int] = dict(
 )
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volume_up": "volumeUp", "volume_down": "volumeDown"}
 W3C_ENTER = "\ue007"  # the W3C Enter key: the keyboard's return key on iOS
+W3C_BACKSPACE = "\ue003"  # the W3C Backspace key
 _NO_RETRIES = Retry(total=None, connect=0, read=0, redirect=3, status=0, other=0)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -383,6 +384,17 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
             raise StepArgumentError(f"type_text needs a string, got {text!r}")
         if text:
             self._keys(text)
+
+    def erase_text(self, count: int) -> None:
+        """W3C key actions pressing Backspace (U+E003) ``count`` times: one request on either
+        platform (UiAutomator2 sends KEYCODE_DEL, XCUITest the keyboard's delete key)."""
+        self._keys(W3C_BACKSPACE * erase_count(count))
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        """``POST /session/ID/location`` (Appium's setGeoLocation, Appium-Python-Client's
+        ``set_location``): the emulator's or simulator's position, or a mock location on a phone."""
+        lat, lon = location(latitude, longitude)
+        self._run("set location", lambda wd: wd.set_location(lat, lon))
 
     def press(self, key: str) -> None:
         if self.platform == "android":

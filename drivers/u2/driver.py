@@ -62,9 +62,10 @@ from ...core.errors import (
     HarnessError,
     SessionLost,
     StepArgumentError,
+    Unsupported,
 )
 from ...core.models import Platform, Scene
-from ..base import coordinate, gesture_seconds
+from ..base import coordinate, erase_count, gesture_seconds, location
 from ..error_table import quote
 from ..hierarchy import parse_source
 from .adb import HarnessAdbClient, HarnessAdbDevice
@@ -412,6 +413,23 @@ class U2Driver:
                 f"key {key!r} is not supported on Android; supported: {', '.join(sorted(PRESS_KEYS))}"
             )
         self._rpc("press", lambda d: d.jsonrpc.pressKey(key, **self._timeout()), repeatable=False)
+
+    def erase_text(self, count: int) -> None:
+        """``input keyevent 67 67 …``: KEYCODE_DEL ``count`` times in one shell command (``input``
+        takes several key codes since Android 4.0), 500 at most per command."""
+        left = erase_count(count)
+        while left > 0:
+            batch = min(left, 500)
+            self._shell("erase_text", ["input", "keyevent", *(["67"] * batch)])
+            left -= batch
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        location(latitude, longitude)
+        raise Unsupported(
+            f"set_location on {self.serial}: uiautomator2 cannot set the phone's position",
+            hint="Android needs a mock-location app for that; "
+            "run the flow over Appium or on the simulated device",
+        )
 
     def type_text(self, text: str) -> None:
         """Type into the focused field through uiautomator2's input method, AdbKeyboard: one

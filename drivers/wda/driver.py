@@ -63,7 +63,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, gesture_seconds, ios_cannot_clear
+from ..base import DeviceInfo, coordinate, erase_count, gesture_seconds, ios_cannot_clear, location
 from ..covers import LOCKED_HINT, springboard_cover
 from ..options import seconds, server_url, whole_number
 from .answers import lost_session
@@ -396,6 +396,27 @@ class WdaDriver(WdaApps):
             "POST /wda/keys",
             lambda c: c._session_http.post("/wda/keys", {"value": list(text)}),
             repeat=False,
+        )
+
+    def erase_text(self, count: int) -> None:
+        """``POST /wda/keys`` with ``count`` backspaces: XCUITest types a backspace character as
+        the keyboard's delete key (XCUIKeyboardKeyDelete is U+0008)."""
+        n = erase_count(count)
+        self._call(
+            "POST /wda/keys",
+            lambda c: c._session_http.post("/wda/keys", {"value": ["\b"] * n}),
+            repeat=False,
+        )
+
+    def set_location(self, latitude: float, longitude: float) -> None:
+        """``POST /wda/simulatedLocation`` (Appium's WebDriverAgent, from 4.10 on iOS 16.4 and
+        later: XCUIDevice's ``location``)."""
+        lat, lon = location(latitude, longitude)
+        body = {"latitude": lat, "longitude": lon}
+        self._call(
+            "POST /wda/simulatedLocation",
+            lambda c: c._session_http.post("/wda/simulatedLocation", body),
+            repeat=True,
         )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:

@@ -37,6 +37,14 @@ steps:
   - clear_state: {android: com.example.amc.demo, ios: com.example.amc.demo}
   - wait_for_animation_to_end
   - wait_for_animation_to_end: 2
+  - back
+  - double_tap: Trip
+  - erase_text: 3
+  - copy_text_from: {id: greeting}
+  - paste_text
+  - set_clipboard: qa
+  - input_random: email
+  - set_location: {latitude: 38.7, longitude: -9.1}
 """
 
 

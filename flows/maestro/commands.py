@@ -1,0 +1,396 @@
+"""Maestro's commands as the harness's actions: each command's value read into the action's
+arguments by the action's own :class:`~amc.actions.MaestroForm`, with Maestro's defaults.
+
+Every command that has an action is read from its form: a plain value fills its short option, a
+mapping gives its options (each renamed to the argument it becomes, milliseconds made seconds) and,
+for a command whose value is a selector, the selector's fields; the command's fixed arguments
+come first. A few commands need more than their form says and have a reader of their own here
+(``extendedWaitUntil``, ``pressKey``, ``swipe``, ``scrollUntilVisible``, ``inputText``, the app
+commands, which name the header's app when they name none). Commands with no action in this
+harness (and JavaScript, until it is wired in) are read and kept with the reason they cannot run.
+Maestro's lookup timeouts: 17 s, 7 s for an optional step (``orchestra/Orchestra.kt:136-137``);
+``assertVisible`` waits 17 s even when optional (``orchestra/Orchestra.kt:513-531``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from ...actions import ACTIONS, Action, MaestroForm
+from ...actions.kinds import Flag, Number, Seconds, SelectorKind, Values
+from ...actions.press import MAESTRO_KEYS, MAESTRO_OTHER_KEYS
+from ...actions.waiting import MAX_WAIT
+from ...core.errors import StepArgumentError
+from ..nodes import TAG, kind, suggest
+from .selectors import OPTION_FIELDS, SELECTOR_FIELDS, selector
+from .values import MaestroReader
+
+__all__ = [
+    "FORMS",
+    "LOOKUP",
+    "NO_ACTION",
+    "OPTIONAL_LOOKUP",
+    "SCRIPT_COMMANDS",
+    "Command",
+    "read_command",
+]
+
+LOOKUP = 17.0  # seconds an element is looked for
+OPTIONAL_LOOKUP = 7.0  # ... by an optional step
+COMMON = ("label", "optional")
+# Every Maestro command that names an action: (the action, its form).
+FORMS: Mapping[str, tuple[Action, MaestroForm]] = {
+    form.command: (action, form) for action in ACTIONS.values() for form in action.maestro
+}
+# Maestro 2.8.0's commands that no action here does, each with why.
+_WEB = "a web-only command"
+_NONE = "no backend of this harness does this yet"
+NO_ACTION: Mapping[str, str] = {
+    "assertScreenshot": "comparing with a reference picture is not done by this harness yet",
+    "assertWithAI": "Maestro's cloud AI commands are not available here",
+    "assertNoDefectsWithAI": "Maestro's cloud AI commands are not available here",
+    "extractTextWithAI": "Maestro's cloud AI commands are not available here",
+    "addMedia": "adding pictures and videos to the gallery is " + _NONE,
+    "setAirplaneMode": "airplane mode: " + _NONE,
+    "toggleAirplaneMode": "airplane mode: " + _NONE,
+    "setDarkMode": "dark mode: " + _NONE,
+    "toggleDarkMode": "dark mode: " + _NONE,
+    "assertDarkMode": "dark mode: " + _NONE,
+    "assertLightMode": "dark mode: " + _NONE,
+    "setOrientation": "rotating the device: " + _NONE,
+    "startRecording": "screen recording: " + _NONE,
+    "stopRecording": "screen recording: " + _NONE,
+    "travel": "a route of positions: " + _NONE,
+    "setPermissions": "setting permissions: " + _NONE,
+    "clearKeychain": "no backend of this harness clears the iOS keychain",
+    "openBrowser": _WEB,
+}
+JAVASCRIPT = "needs JavaScript, which flows run once it is wired in (issue 33)"
+SCRIPT_COMMANDS = ("evalScript", "runScript", "assertTrue")
+# Commands Maestro lets a flow write alone (orchestra/yaml/MaestroFlowParser.kt:140-173).
+_BARE_NO_ACTION = frozenset(
+    {"clearKeychain", "stopRecording", "toggleAirplaneMode", "toggleDarkMode", "assertDarkMode"}
+    | {"assertLightMode", "assertNoDefectsWithAI"}
+)
+BARE = frozenset(command for command, (_, form) in FORMS.items() if form.bare) | _BARE_NO_ACTION
+_DIRECTIONS = {"UP": "up", "DOWN": "down", "LEFT": "left", "RIGHT": "right"}
+# Maestro's directional swipes (Android's geometry, client/drivers/AndroidDriver.kt:392-445).
+_SWIPE_PATHS = {
+    "up": ("50%,50%", "50%,10%"),
+    "down": ("50%,20%", "50%,90%"),
+    "right": ("10%,50%", "90%,50%"),
+    "left": ("90%,50%", "10%,50%"),
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command read: its action (or the Maestro name, when it has none), its arguments, its
+    ``label`` and ``optional``, and why no backend here can run it, if so."""
+
+    action: str
+    args: dict[str, Any]
+    optional: bool = False
+    label: str | None = None
+    unsupported: str | None = None
+
+
+def _modifiers(r: MaestroReader, entries: Mapping[str, Node]) -> tuple[bool, str | None]:
+    optional = r.boolean(entries["optional"], "optional") if "optional" in entries else False
+    label = r.text(entries["label"], "label") if "label" in entries else None
+    return optional, label
+
+
+def _value(r: MaestroReader, action: Action, name: str, node: Node, millis: bool) -> Any:
+    """An option's value as the action's argument ``name`` takes it."""
+    param = action.param(name)
+    what = f"{action.name}'s {name}"
+    if name == "settle":  # the argument every step may carry (amc.actions.COMMON_KEYS), in seconds
+        return r.number(node, what, 0, 1e9) / (1000 if millis else 1)
+    if param is None:
+        return r.text(node, what)
+    if isinstance(param.kind, Flag):
+        return r.boolean(node, what)
+    if isinstance(param.kind, Number | Seconds):
+        number = r.number(node, what, -1e12, 1e12)
+        return number / 1000 if millis else number
+    if isinstance(param.kind, Values):
+        entries = r.mapping(node, what)
+        return {key: r.text(value, f"{what} {key}") for key, value in entries.items()}
+    if isinstance(param.kind, SelectorKind):
+        return selector(r, node, what)[0]
+    return r.text(node, what)
+
+
+def _form(r: MaestroReader, command: str, node: Node) -> Command:
+    """A command read by its action's form alone."""
+    action, form = FORMS[command]
+    args: dict[str, Any] = dict(form.fixed)
+    optional, label, why = False, None, None
+    if isinstance(node, ScalarNode) and node.tag == TAG + "null":
+        if not form.bare:
+            raise r.fail(node, f"Incorrect Command Format: {command} requires additional options")
+    elif isinstance(node, ScalarNode):
+        if form.short is None:
+            raise r.fail(node, f"{command} takes a mapping of its options, got {kind(node)}")
+        if form.selector:
+            args["target"], _, why = selector(r, node, command)
+        else:
+            args[form.short] = _value(r, action, form.short, node, form.short in form.millis)
+    elif form.selector:
+        target, options, why = selector(r, node, command)
+        optional, label = _modifiers(r, options)
+        if target:
+            args["target"] = target
+        for key, value in options.items():
+            if key in form.options:
+                args[form.options[key]] = _value(r, action, form.options[key], value, key in form.millis)
+    else:
+        entries = r.mapping(node, command)
+        optional, label = _modifiers(r, entries)
+        reverse = {option: name for option, name in form.options.items()}
+        for key, value in entries.items():
+            if key in COMMON:
+                continue
+            if key in form.ignored:
+                continue
+            if key not in reverse:
+                raise r.fail(
+                    value,
+                    f"Unknown Property: {key} is not an option of {command}",
+                    hint=suggest(key, [*form.options, *COMMON]),
+                )
+            args[reverse[key]] = _value(r, action, reverse[key], value, key in form.millis)
+    if form.lookup and "timeout" not in args:
+        args["timeout"] = OPTIONAL_LOOKUP if optional and command not in _ALWAYS_17 else LOOKUP
+    return Command(action.name, args, optional, label, why)
+
+
+_ALWAYS_17 = frozenset({"assertVisible", "assertNotVisible", "extendedWaitUntil"})
+
+
+def _app(r: MaestroReader, command: str, node: Node, app_id: str | None) -> Command:
+    read = _form(r, command, node)
+    if "app_id" not in read.args:
+        if app_id is None:
+            raise r.fail(node, f"{command} names no app and the flow's header has no appId")
+        read.args["app_id"] = app_id
+    return read
+
+
+def _extended_wait(r: MaestroReader, command: str, node: Node) -> Command:
+    entries = r.mapping(node, command, ("visible", "notVisible", "timeout", *COMMON))
+    optional, label = _modifiers(r, entries)
+    shown = [key for key in ("visible", "notVisible") if key in entries]
+    if len(shown) != 1:
+        raise r.fail(node, "extendedWaitUntil expects either `visible` or `notVisible`")
+    target, _, why = selector(r, entries[shown[0]], f"{command}'s {shown[0]}")
+    args: dict[str, Any] = {"target": target, "timeout": LOOKUP}
+    if "timeout" in entries:
+        text = r.text(entries["timeout"], "extendedWaitUntil's timeout").replace("_", "")
+        try:
+            args["timeout"] = float(text) / 1000
+        except ValueError:
+            if not r.scripts:
+                raise r.fail(entries["timeout"], f"timeout must be milliseconds, got {text[:40]!r}") from None
+    name = "assert_visible" if shown[0] == "visible" else "assert_not_visible"
+    return Command(name, args, optional, label, why)
+
+
+def _press_key(r: MaestroReader, command: str, node: Node) -> Command:
+    entries = r.mapping(node, command) if isinstance(node, MappingNode) else {"key": node}
+    optional, label = _modifiers(r, entries)
+    if "key" not in entries:
+        raise r.fail(node, "pressKey needs a key")
+    key = r.text(entries["key"], "pressKey's key").strip().lower()
+    if r.scripts:
+        return Command("press", {"key": key}, optional, label)
+    if key == "backspace":
+        return Command("erase_text", {"count": 1}, optional, label)
+    if key in MAESTRO_KEYS:
+        return Command("press", {"key": MAESTRO_KEYS[key]}, optional, label)
+    if key in MAESTRO_OTHER_KEYS:
+        return Command(
+            "press", {"key": key}, optional, label, f"the key {key!r}: " + "no backend here presses it"
+        )
+    raise r.fail(
+        entries["key"], f"Unknown key name: {key!r}", hint=suggest(key, [*MAESTRO_KEYS, *MAESTRO_OTHER_KEYS])
+    )
+
+
+def _direction(r: MaestroReader, node: Node, what: str) -> str:
+    text = r.text(node, what)
+    if text in _DIRECTIONS:
+        return _DIRECTIONS[text]
+    if text in _DIRECTIONS.values():
+        return text
+    raise r.fail(
+        node,
+        f"Invalid {what}: {text!r} (UP, DOWN, LEFT or RIGHT)",
+        hint=suggest(text.upper(), list(_DIRECTIONS)),
+    )
+
+
+def _swipe(r: MaestroReader, command: str, node: Node) -> Command:
+    entries = r.mapping(node, command)  # Maestro's own reader ignores keys it does not know
+    optional, label = _modifiers(r, entries)
+    args: dict[str, Any] = {"duration": 0.4}
+    if "duration" in entries:
+        args["duration"] = r.number(entries["duration"], "swipe's duration", 0, 60_000) / 1000
+    if "waitToSettleTimeoutMs" in entries:
+        args["settle"] = r.number(entries["waitToSettleTimeoutMs"], "waitToSettleTimeoutMs", 0, 30_000) / 1000
+    why = None
+    if "from" in entries:
+        if "direction" not in entries:
+            raise r.fail(node, "a swipe `from` an element needs a `direction`")
+        args["from"], _, why = selector(r, entries["from"], "swipe's from")
+        args["direction"] = _direction(r, entries["direction"], "swipe direction")
+        args["timeout"] = OPTIONAL_LOOKUP if optional else LOOKUP
+    elif "direction" in entries:
+        args["start"], args["end"] = _SWIPE_PATHS[_direction(r, entries["direction"], "swipe direction")]
+    elif "start" in entries and "end" in entries:
+        args["start"] = r.text(entries["start"], "swipe's start").replace(" ", "")
+        args["end"] = r.text(entries["end"], "swipe's end").replace(" ", "")
+    else:
+        raise r.fail(node, "swipe needs a `direction`, or `start` and `end`")
+    return Command("swipe", args, optional, label, why)
+
+
+def _scroll_until(r: MaestroReader, command: str, node: Node) -> Command:
+    read = _form(r, command, node)
+    args = read.args
+    if "target" not in args:
+        raise r.fail(node, "scrollUntilVisible needs an `element`")
+    if "direction" in args:
+        entries = r.mapping(node, command)
+        args["direction"] = _direction(r, entries["direction"], "scrollUntilVisible's direction")
+    if args.get("timeout", 0) < 0:
+        args["timeout"] = 20.0  # a negative timeout means the default (models/Commands.kt:158-163)
+    written = r.mapping(node, command) if isinstance(node, MappingNode) else {}
+    if "speed" in written:  # Maestro's speed 0..100 as a swipe's length (models/Commands.kt:151-156)
+        speed = args["swipe_duration"]
+        args["swipe_duration"] = ((1000 * (100 - speed) / 100) + 1) / 1000 if 0 <= speed <= 100 else 0.04
+    if "visibilityPercentage" in written:  # Maestro divides it as integers: under 100 is 0
+        args["visibility"] = 1.0 if args["visibility"] >= 100 else 0.0
+    return read
+
+
+def _input_text(r: MaestroReader, command: str, node: Node) -> Command:
+    if isinstance(node, ScalarNode):
+        return Command("type_text", {"text": r.text(node, "inputText's text")})
+    entries = r.mapping(node, command)  # Maestro reads `text` and `label` only (YamlInputText.kt:19-23)
+    label = r.text(entries["label"], "label") if "label" in entries else None
+    text = r.text(entries["text"], "inputText's text") if "text" in entries else ""
+    return Command("type_text", {"text": text}, False, label)
+
+
+_SPECIAL: dict[str, Callable[[MaestroReader, str, Node], Command]] = {
+    "extendedWaitUntil": _extended_wait,
+    "pressKey": _press_key,
+    "swipe": _swipe,
+    "scrollUntilVisible": _scroll_until,
+    "inputText": _input_text,
+}
+_APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState"})
+
+
+def _media(r: MaestroReader, node: Node, base: str) -> None:
+    """``addMedia``'s files must exist beside the flow, as Maestro checks when it reads the flow
+    (``orchestra/yaml/YamlFluentCommand.kt`` addMedia; corpus e013)."""
+    files = node.value if isinstance(node, SequenceNode) else []
+    if isinstance(node, MappingNode):
+        found = r.mapping(node, "addMedia").get("files")
+        files = found.value if isinstance(found, SequenceNode) else []
+    for item in files:
+        written = r.text(item, "addMedia's file")
+        path = Path(written) if Path(written).is_absolute() else Path(base) / written
+        if not path.is_file():
+            raise r.fail(
+                item, f"Media File Not Found: {written!r}", hint="media files are resolved beside the flow"
+            )
+
+
+def _no_action(r: MaestroReader, command: str, node: Node, base: str) -> Command:
+    if command == "addMedia":
+        _media(r, node, base)
+        node = ScalarNode(TAG + "null", "", node.start_mark, node.end_mark)
+    entries = r.mapping(node, command) if isinstance(node, MappingNode) else {}
+    optional, label = _modifiers(r, entries)
+    if isinstance(node, ScalarNode) and node.tag != TAG + "null":
+        r.text(node, command)
+    return Command(command, {}, optional, label, NO_ACTION[command])
+
+
+def _script(r: MaestroReader, command: str, node: Node, base: str) -> Command:
+    """``evalScript`` / ``assertTrue`` (an expression) and ``runScript`` (a file): kept, with their
+    syntax checked, until JavaScript is wired into flows."""
+    from .files import script_file
+
+    main = {"evalScript": "script", "assertTrue": "condition", "runScript": "file"}[command]
+    if isinstance(node, ScalarNode) and node.tag != TAG + "null":
+        entries: dict[str, Node] = {main: node}
+    else:
+        entries = r.mapping(node, command)
+    optional, label = _modifiers(r, entries)
+    if main not in entries:
+        raise r.fail(node, f"{command} needs `{main}`")
+    before = len(r.scripts)
+    written = r.text(entries[main], f"{command}'s {main}")
+    args: dict[str, Any] = {main: written}
+    if command == "runScript":
+        args["file"] = script_file(r, entries[main], written, base)
+        if "env" in entries:
+            args["env"] = {
+                k: r.text(v, f"runScript's env {k}") for k, v in r.mapping(entries["env"], "env").items()
+            }
+    del r.scripts[before:]  # evalScript and assertTrue run only what their ${…} hold (YamlEvalScript.kt)
+    action = {"evalScript": "eval_script", "assertTrue": "assert_true", "runScript": "run_script"}[command]
+    return Command(action, args, optional, label, JAVASCRIPT)
+
+
+def read_command(
+    r: MaestroReader, command: str, node: Node, app_id: str | None, base: str, *, check: bool = True
+) -> Command:
+    """``command``'s value ``node`` read into a :class:`Command` (checked by its action, unless
+    ``check`` is false: a web flow's steps, which no backend here runs)."""
+    if command in NO_ACTION:
+        return _no_action(r, command, node, base)
+    if command in SCRIPT_COMMANDS:
+        return _script(r, command, node, base)
+    before, unknown = len(r.scripts), r.undefined
+    if command in _APP_COMMANDS:
+        read = _app(r, command, node, app_id)
+    else:
+        read = _SPECIAL.get(command, _form)(r, command, node)
+    needs_js = len(r.scripts) > before
+    del r.scripts[before:]
+    if needs_js:
+        return Command(read.action, read.args, read.optional, read.label, read.unsupported or JAVASCRIPT)
+    timeout = read.args.get("timeout")
+    if isinstance(timeout, float) and timeout > MAX_WAIT:
+        r.notes.append(
+            r.pos(node).error(f"{command} waits {timeout:g} s in Maestro; here at most {MAX_WAIT:g} s")
+        )
+        read.args["timeout"] = MAX_WAIT
+    if read.unsupported is None and check and r.undefined == unknown:
+        try:
+            ACTIONS[read.action].validate(read.args)
+        except StepArgumentError as exc:
+            raise r.fail(node, f"{command}: {exc.message}", hint=exc.hint) from None
+    return read
+
+
+def option_names(command: str) -> tuple[str, ...]:
+    """Every option a command's mapping may hold (for suggestions)."""
+    if command in FORMS:
+        form = FORMS[command][1]
+        names = [*form.options, *COMMON]
+        if form.selector:
+            names += [*SELECTOR_FIELDS, *OPTION_FIELDS]
+        return tuple(dict.fromkeys(names))
+    return COMMON

@@ -1,0 +1,50 @@
+"""Files a Maestro flow names besides its subflows: ``runScript`` scripts, read when the flow is
+(as Maestro reads them at parse time, ``orchestra/yaml/YamlFluentCommand.kt:409-424``), relative
+to the flow's folder, bounded and checked for JavaScript syntax."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from yaml.nodes import Node
+
+from ...core.errors import FlowError, ScriptSyntaxError
+from .values import MaestroReader
+
+__all__ = ["MAX_SCRIPT_BYTES", "script_file"]
+
+MAX_SCRIPT_BYTES = 256 * 1024
+
+
+def script_file(r: MaestroReader, node: Node, written: str, base: str) -> str:
+    """The path of the script ``written`` names (relative to ``base``, the flow's folder), after
+    checking that it is a regular file of at most :data:`MAX_SCRIPT_BYTES` whose JavaScript parses."""
+    from ..js import check_syntax
+
+    path = Path(written) if Path(written).is_absolute() else Path(base) / written
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError) as exc:
+        raise r.fail(
+            node,
+            f"runScript {written!r}: cannot read the script ({getattr(exc, 'strerror', None) or exc})",
+            hint="scripts are resolved relative to the flow's folder",
+        ) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise r.fail(node, f"runScript {written!r} is not a regular file")
+    if info.st_size > MAX_SCRIPT_BYTES:
+        raise r.fail(node, f"runScript {written!r} is {info.st_size} bytes; the limit is {MAX_SCRIPT_BYTES}")
+    try:
+        source = path.read_bytes()[: MAX_SCRIPT_BYTES + 1].decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise r.fail(node, f"runScript {written!r}: cannot read it as UTF-8 text ({exc})") from None
+    try:
+        check_syntax(source, os.fspath(path))
+    except ScriptSyntaxError as exc:
+        r.notes.append(exc)  # listed with the script's own line
+        raise r.fail(node, f"runScript {written!r} has a JavaScript syntax error: {exc.js_message}") from None
+    except FlowError as exc:
+        raise r.fail(node, f"runScript {written!r}: {exc.message}") from None
+    return os.fspath(path)
