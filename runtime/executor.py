@@ -30,6 +30,7 @@ from .step_args import (
     describe_scene,
     latest_scene,
     needs_selector,
+    screen_point,
     selector_arg,
     string_arg,
 )
@@ -102,7 +103,7 @@ def _acted_on(found: Found) -> dict[str, Any]:
 def _point(args: Mapping[str, Any], screen: Screen) -> tuple[tuple[int, int], dict[str, Any]]:
     """Where to act, and (for a selector, waited for) the element there as :func:`_acted_on` says."""
     if "x" in args or "y" in args:
-        return (round(_number(args, "x")), round(_number(args, "y"))), {}
+        return screen_point(args, ("x", "y"), screen), {}
     found = _wait_target(args, screen)
     return found.point, _acted_on(found)
 
@@ -165,7 +166,8 @@ def _swipe(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
     if "direction" in args:
         x1, y1, x2, y2 = _swipe_points(latest_scene(screen), _direction(args, SWIPE_DIRECTIONS))
     else:
-        x1, y1, x2, y2 = (round(_number(args, name)) for name in ("x1", "y1", "x2", "y2"))
+        x1, y1 = screen_point(args, ("x1", "y1"), screen)
+        x2, y2 = screen_point(args, ("x2", "y2"), screen)
     ex.driver.swipe(x1, y1, x2, y2, duration)
     return {"from": [x1, y1], "to": [x2, y2], "duration": duration}
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.errors import ConfigError, StepArgumentError, TargetNotFound
+from ..core.limits import quote
 from ..core.models import Scene
 from ..core.selectors import Selector
 from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS, app_id_from_args
@@ -19,17 +20,20 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMMON_KEYS",
+    "MAX_COORDINATE",
     "Action",
     "Screen",
     "app_id_arg",
     "describe_scene",
     "latest_scene",
     "needs_selector",
+    "screen_point",
     "selector_arg",
     "string_arg",
 ]
 
 COMMON_KEYS = frozenset({"remember", "secret"})  # arguments every step may carry
+MAX_COORDINATE = 100_000  # the bound of a coordinate when no screen with a known size has been seen
 
 
 class Screen(Protocol):
@@ -86,6 +90,29 @@ def selector_arg(args: Mapping[str, Any], *, key: str = "target", inline: bool =
     except ConfigError as exc:
         raise StepArgumentError(f"bad selector: {exc.message}") from exc
     return None
+
+
+def screen_point(args: Mapping[str, Any], names: tuple[str, str], screen: Screen) -> tuple[int, int]:
+    """The point a step names under ``names`` (x, y), in device units, inside the screen: from 0 up
+    to (not including) the latest screen's width and height, or :data:`MAX_COORDINATE` while no
+    screen of known size has been seen. Anything else is a ``StepArgumentError`` naming the argument,
+    before the device is asked anything. The one bound of a coordinate every planner's step meets
+    (flows, the agent, MCP, the inspector)."""
+    latest = screen.latest
+    window = latest.scene.window_size if latest is not None else (0, 0)
+    point: list[int] = []
+    for name, size in zip(names, window, strict=True):
+        value = args.get(name)
+        if value is None:
+            raise StepArgumentError(f"missing argument {name!r}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise StepArgumentError(f"argument {name!r} must be a number, got {quote(value)}")
+        limit = size if size > 0 else MAX_COORDINATE
+        if not 0 <= value < limit:  # also NaN; a huge int is compared exactly, never converted
+            where = f"inside the screen (0 to {size - 1})" if size > 0 else f"from 0 to {MAX_COORDINATE}"
+            raise StepArgumentError(f"argument {name!r} must be {where}, got {quote(value)}")
+        point.append(min(round(value), limit - 1))
+    return point[0], point[1]
 
 
 def latest_scene(screen: Screen) -> Scene:

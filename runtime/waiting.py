@@ -9,6 +9,7 @@ what the screen showed (:func:`on_screen`).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any, Protocol
 
 from ..core.durations import check_seconds
 from ..core.errors import HarnessError, StepArgumentError
+from ..core.limits import quote
 from ..core.models import Scene, UIElement
 from ..core.selectors import Selector, tap_point
 from ..semantic.models import Observation
@@ -51,10 +53,14 @@ def number(args: Mapping[str, Any], name: str, *, default: float | None = None) 
     if value is None:
         raise StepArgumentError(f"missing argument {name!r}")
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise StepArgumentError(f"argument {name!r} must be a number, got {value!r}")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise StepArgumentError(f"argument {name!r} must be a finite number, got {value!r}")
-    return float(value)
+        raise StepArgumentError(f"argument {name!r} must be a number, got {quote(value)}")
+    try:
+        number = float(value)
+    except OverflowError:  # an int past float's range
+        number = float("inf")
+    if not math.isfinite(number):
+        raise StepArgumentError(f"argument {name!r} must be a finite number, got {quote(value)}")
+    return number
 
 
 def timeout_of(args: Mapping[str, Any], default: float) -> float:

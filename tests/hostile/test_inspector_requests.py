@@ -26,40 +26,18 @@ from amc.inspector import FlowDraft, InspectorServer, InspectorSession
 from amc.inspector.server import TOKEN_HEADER
 
 from tests.browser import chromium
+from tests.hostile.counting import CountingSim
 
 pytestmark = pytest.mark.timeout(90)
 
 START = [{"launch_app": "com.example.amc.demo"}]  # what a recording starts with
 
 
-class _Counting(SimDriver):
-    """The simulated phone, counting every action that reaches it."""
-
-    def __init__(self, platform: Any) -> None:
-        super().__init__(platform)
-        self.acted: list[str] = []
-
-    def tap(self, x: int, y: int) -> None:
-        self.acted.append("tap")
-        super().tap(x, y)
-
-    def type_text(self, text: str) -> None:
-        self.acted.append(f"type {text}")
-        super().type_text(text)
-
-    def press(self, key: str) -> None:
-        self.acted.append(f"press {key}")
-        super().press(key)
-
-    def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        self.acted.append("swipe")
-        super().swipe(x1, y1, x2, y2, duration)
-
-
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[InspectorServer, _Counting, FlowDraft]]:
-    driver = _Counting("android")
+def served(tmp_path: Path) -> Iterator[tuple[InspectorServer, CountingSim, FlowDraft]]:
+    driver = CountingSim("android")
     driver.launch_app("com.example.amc.demo")
+    driver.acted.clear()
     draft = FlowDraft("com.example.amc.demo", platform="android", name="rec", path=tmp_path / "rec.yaml")
     with InspectorServer(InspectorSession(driver, draft=draft)) as server:
         yield server, driver, draft
@@ -118,7 +96,7 @@ REFUSALS = {
 @pytest.mark.parametrize("name", list(REFUSALS))
 @pytest.mark.parametrize("with_token", [False, True], ids=["hidden without token", "hidden with token"])
 def test_a_request_hidden_in_a_refused_body_is_never_run(
-    served: tuple[InspectorServer, _Counting, FlowDraft], name: str, with_token: bool
+    served: tuple[InspectorServer, CountingSim, FlowDraft], name: str, with_token: bool
 ) -> None:
     server, driver, draft = served
     port = _port(server)
@@ -139,7 +117,7 @@ def test_a_request_hidden_in_a_refused_body_is_never_run(
 
 
 def test_every_api_request_needs_the_token_of_the_page(
-    served: tuple[InspectorServer, _Counting, FlowDraft],
+    served: tuple[InspectorServer, CountingSim, FlowDraft],
 ) -> None:
     server, driver, draft = served
     port = _port(server)
@@ -197,7 +175,7 @@ class _Attacker(BaseHTTPRequestHandler):
 
 
 def test_a_page_on_another_origin_cannot_act_through_a_browser(
-    served: tuple[InspectorServer, _Counting, FlowDraft], tmp_path: Path
+    served: tuple[InspectorServer, CountingSim, FlowDraft], tmp_path: Path
 ) -> None:
     """The issue's reproduction in a real Chromium: 27 no-cors posts, each hiding a typing request
     (with the Host the inspector accepts and no Origin), sent from http://127.0.0.1:OTHER/."""
