@@ -17,6 +17,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.errors import FlowError
+from ..core.limits import quote
 from .model import SourcePosition
 
 __all__ = ["CONSTRUCTOR", "NAME", "PLAIN_TAGS", "TAG", "Invalid", "NodeReader", "kind", "suggest"]
@@ -24,7 +25,6 @@ __all__ = ["CONSTRUCTOR", "NAME", "PLAIN_TAGS", "TAG", "Invalid", "NodeReader", 
 TAG = "tag:yaml.org,2002:"
 MAX_MESSAGE = 400  # characters of a problem's message: a value from the file is quoted, never echoed whole
 MAX_NUMBER_TEXT = 40  # characters of a YAML number; longer is no number a flow can use
-SHOWN = 60  # characters of a value quoted in a message
 VAR = re.compile(r"\$\$\{|\$\{([^}]*)\}?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -186,6 +186,4 @@ def kind(node: Node) -> str:
         return "a list"
     if node.tag == TAG + "null":
         return "nothing (null)"
-    text = str(node.value)
-    shown = repr(text) if len(text) <= SHOWN else f"{text[:SHOWN]!r}… ({len(text)} characters)"
-    return f"{node.tag.rsplit(':', 1)[-1]} {shown}"
+    return f"{node.tag.rsplit(':', 1)[-1]} {quote(str(node.value))}"
