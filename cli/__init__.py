@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from importlib import metadata
-from typing import TextIO
+from typing import TextIO, cast
 
 from ..core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
 from ..flows import FlowValidationError
@@ -23,6 +23,7 @@ from .doctor import run_doctor, setup_doctor
 from .inspect import run_inspect, setup_inspect
 from .mcp import run_mcp, setup_mcp
 from .run import run_flows, run_report, setup_report, setup_run
+from .terminal import VisibleStream
 
 __all__ = ["COMMANDS", "EXIT_DEVICE", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -69,7 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    io = Streams(out or sys.stdout, err or sys.stderr)
+    # every line printed shows control characters instead of obeying them (cli/terminal.py)
+    io = Streams(
+        cast(TextIO, VisibleStream(out or sys.stdout)), cast(TextIO, VisibleStream(err or sys.stderr))
+    )
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

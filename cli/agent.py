@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from ..agent.guard import REPLY_ERROR, agent_executor
 from ..core.durations import check_seconds
 from ..core.errors import ConfigError
+from ..core.limits import one_line
 from ..core.steps import StepRecord, secret_values
 from ..runtime.context import TaskContext
 from ..runtime.recording import TimelineRecorder
@@ -42,6 +43,7 @@ from .common import (
     connect_device,
     exit_code,
 )
+from .console import indented
 from .schedule import LOG_FILE, run_logging
 
 if TYPE_CHECKING:
@@ -220,16 +222,18 @@ class _Console:
         target = str(rec.get("target"))
         if rec["action"] == REPLY_ERROR:  # what the model sent, not what a step acts on
             target = str((step.get("args") or {}).get("tool") or "no tool call")
+        target = one_line(target)
         shown = target if len(target) <= _WIDTH else target[: _WIDTH - 1] + "…"
         ms = float(result.get("duration") or 0.0) * 1000
         text = (
             f"[{rec['number']:>{self.width}}] {rec['action']!s:<18} {shown:<{_WIDTH}} {rec['status']:<7} "
-            f"{ms:8.1f} ms  app={rec.get('foreground_app') or '?'} page={rec.get('page') or '?'}\n"
+            f"{ms:8.1f} ms  app={one_line(str(rec.get('foreground_app') or '?'))} "
+            f"page={one_line(str(rec.get('page') or '?'))}\n"
         )
         if step.get("rationale"):
-            text += f"        why: {step['rationale']}\n"
+            text += f"        why: {one_line(str(step['rationale']))}\n"
         if rec["status"] == "failed":
-            text += f"        {result.get('error_kind')}: {result.get('error')}\n"
+            text += f"        {result.get('error_kind')}: {indented(str(result.get('error')))}\n"
         self.io.out.write(text)
         self.io.out.flush()
 
@@ -309,9 +313,9 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
     text = f"agent {verdict}: {len(result.steps)} steps ({counts}), {planner.requests} model requests "
     text += f"in {result.duration:.2f} s\n"
     if planner.summary:
-        text += f"  summary: {planner.summary}\n"
+        text += f"  summary: {one_line(planner.summary)}\n"
     if result.error:
-        text += f"  error: {result.error_kind}: {result.error}\n"
+        text += f"  error: {result.error_kind}: {indented(result.error, '    ')}\n"
     text += f"  timeline: {run_dir / TIMELINE_FILE}\n  report:   {report}\n"
     io.out.write(text)
     return exit_code(result.status)
