@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..storage.files import write_atomic
 from .selectors import flow_yaml
 
 __all__ = ["MAX_DRAFT_STEPS", "FlowDraft", "check_path", "claim_path"]
@@ -134,13 +135,4 @@ class FlowDraft:
 
     def _write(self, text: str) -> None:
         assert self.path is not None
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "x", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise ConfigError(f"could not write the recording to {self.path}: {exc.strerror or exc}") from exc
+        write_atomic(self.path, text.encode("utf-8"), what="the recording")

@@ -13,7 +13,6 @@ folder), so no server is needed and the folder can be moved or zipped as a whole
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import jinja2
 
 from ..core.errors import ConfigError
+from .files import write_atomic
 from .report_views import REPORT_FILE, StepView, run_verdict, step_views
 from .timeline import Timeline, read_timeline
 
@@ -145,17 +145,7 @@ def render_report(
 
 
 def write_text_file(target: Path, text: str, *, what: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file beside it (its folder made if missing);
-    a ``ConfigError`` naming the path when it cannot be written (under a file, in /proc, no room …)."""
-    tmp = target.with_name(target.name + ".tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise ConfigError(
-            f"cannot write {what} to {target}: {exc.strerror or exc}",
-            hint="choose a path in a folder you can write to",
-        ) from exc
+    """Write ``text`` to ``target`` atomically (:func:`amc.storage.files.write_atomic`: a unique
+    temporary file beside it, never through a link); a ``ConfigError`` naming the path when it
+    cannot be written (under a file, in /proc, no room …)."""
+    write_atomic(target, text.encode("utf-8"), what=what)
