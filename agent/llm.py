@@ -31,6 +31,7 @@ import json
 import logging
 from collections.abc import Collection, Sequence
 from typing import Any, cast
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
 
@@ -102,9 +103,17 @@ class LLMPlanner:
         max_retries: int = 0,
         **options: Any,
     ) -> LLMPlanner:
-        """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing."""
+        """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing. A
+        query in the URL (``?api-key=…``, as Azure-style gateways take the key) is sent with every
+        request, not glued before the path the client adds."""
+        parts = urlsplit(base_url)
+        query = dict(parse_qsl(parts.query, keep_blank_values=True))
         client = openai.OpenAI(
-            base_url=base_url, api_key=api_key or NO_KEY, timeout=timeout, max_retries=max_retries
+            base_url=urlunsplit(parts._replace(query="", fragment="")),
+            api_key=api_key or NO_KEY,
+            timeout=timeout,
+            max_retries=max_retries,
+            default_query=query or None,
         )
         return cls(client, model, **options)
 

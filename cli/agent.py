@@ -31,7 +31,6 @@ from ..core.steps import StepRecord, secret_values
 from ..runtime.context import TaskContext
 from ..runtime.recording import TimelineRecorder
 from ..runtime.task import TaskRunner, TaskRunnerConfig
-from ..storage.redaction import Redactor
 from ..storage.report import render_report
 from ..storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
 from .common import (
@@ -251,6 +250,9 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
         raise ConfigError("--model is empty", hint="name the model, e.g. --model gpt-4.1-mini")
     url = _check_url(args.llm_url)
     key, key_source = _api_key(args.llm_key_env, os.environ)
+    if key is not None:
+        io.redactor.add(key)  # never printed or written, even where a server repeats it back
+    io.redactor.add_url(url)
     allowed = allowed_apps(args.allow_app)
     check_out_dir(args.out)
     config = dataclasses.replace(TaskRunnerConfig.from_env(), max_steps=args.max_steps)
@@ -275,7 +277,7 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
 
 def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir: Path, io: Streams) -> int:
     driver = runner.driver
-    redactor = Redactor()
+    redactor = io.redactor  # the console's: the URL's credentials, the key, and each secret step
     writer = TimelineWriter(run_dir, redactor=redactor)
     writer.start(
         RunInfo(
@@ -299,7 +301,7 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
             result = runner.run(goal)
         except KeyboardInterrupt:
             writer.finish("interrupted", error="interrupted by the user", error_kind="KeyboardInterrupt")
-            render_report(run_dir)
+            render_report(run_dir, redactor=redactor)
             io.err.write("amc: interrupted; the run folder keeps every step executed so far\n")
             return EXIT_FAILED
         extra = {"summary": planner.summary, "model": planner.model, "model_requests": planner.requests}
@@ -307,7 +309,7 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
         writer.finish(
             status, duration=result.duration, error=result.error, error_kind=result.error_kind, extra=extra
         )
-    report = render_report(run_dir)
+    report = render_report(run_dir, redactor=redactor)
     counts = ", ".join(f"{console.counts.get(k, 0)} {k}" for k in ("passed", "failed", "skipped"))
     verdict = "succeeded" if result.succeeded else status.upper()
     text = f"agent {verdict}: {len(result.steps)} steps ({counts}), {planner.requests} model requests "

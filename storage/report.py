@@ -21,6 +21,7 @@ import jinja2
 
 from ..core.errors import ConfigError
 from .files import write_atomic
+from .redaction import Redactor
 from .report_views import REPORT_FILE, StepView, run_verdict, step_views
 from .timeline import Timeline, read_timeline
 
@@ -123,8 +124,11 @@ def render_report(
     out: str | os.PathLike[str] | None = None,
     *,
     index: str | os.PathLike[str] | None = None,
+    redactor: Redactor | None = None,
 ) -> Path:
-    """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``).
+    """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``),
+    the ``redactor``'s secrets hidden in the page as written (the timeline it reads has them hidden
+    already; a run that is still going knows them).
 
     ``index`` is the page listing many runs that the report links back to; by default the
     ``index.html`` in the folder above the run folder, when there is one.
@@ -140,7 +144,8 @@ def render_report(
     link = None
     if index is not None or page.is_file():
         link = Path(os.path.relpath(page.resolve(), target.resolve().parent)).as_posix()
-    write_text_file(target, render_html(timeline, index=link), what="the report")
+    page = render_html(timeline, index=link)
+    write_text_file(target, redactor.text(page) if redactor is not None else page, what="the report")
     return target
 
 
