@@ -35,12 +35,13 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
 
-from ..core.errors import GuardrailViolation, StepArgumentError
+from ..core.errors import GuardrailViolation, ReplyTooLarge, StepArgumentError
 from ..core.models import PlannedStep
 from ..core.steps import StepRecord
 from ..flows.planner import skip_instead
 from ..semantic.models import Observation
 from ..world.models import WorldState
+from .bounded_http import bounded_client
 from .guard import REPLY_ERROR, outside_allowed
 from .prompt import DEFAULT_HISTORY, request_messages
 from .screen import DEFAULT_LIMIT
@@ -108,12 +109,14 @@ class LLMPlanner:
         request, not glued before the path the client adds."""
         parts = urlsplit(base_url)
         query = dict(parse_qsl(parts.query, keep_blank_values=True))
+        shown = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query="", fragment=""))
         client = openai.OpenAI(
             base_url=urlunsplit(parts._replace(query="", fragment="")),
             api_key=api_key or NO_KEY,
             timeout=timeout,
             max_retries=max_retries,
             default_query=query or None,
+            http_client=bounded_client(shown, seconds=timeout),  # every reply bounded in time and size
         )
         return cls(client, model, **options)
 
@@ -151,11 +154,15 @@ class LLMPlanner:
                 tools=cast(Any, self._offered),
                 tool_choice="auto",
             )
+        except ReplyTooLarge as exc:  # the bounded client's own refusal, as it reads the body
+            return [_reply_error(exc.message)]
         except openai.APITimeoutError as exc:
-            return [_reply_error(f"the model server did not answer in time ({exc})")]
+            return [_reply_error(f"the model server did not answer in time: {_timed_out(exc, self.client)}")]
         except openai.APIStatusError as exc:
             return [_reply_error(f"the model server answered HTTP {exc.status_code}: {_cut(str(exc))}")]
         except openai.APIConnectionError as exc:
+            if isinstance(exc.__cause__, ReplyTooLarge):  # the bounded client's own refusal
+                return [_reply_error(exc.__cause__.message)]
             return [_reply_error(f"the model server could not be reached: {_cut(str(exc))}")]
         except Exception as exc:  # a reply the client could not read, or a client bug: a recorded step
             log.exception("the chat completions request failed")
@@ -242,6 +249,13 @@ class LLMPlanner:
             )
         self.summary = summary[:MAX_REASON]
         return None
+
+
+def _timed_out(exc: BaseException, client: Any) -> str:
+    """What ran out: the reply's deadline (the client's timeout, for the whole reply)."""
+    seconds = getattr(client, "timeout", None)
+    limit = f"no whole reply within {seconds:g} s" if isinstance(seconds, int | float) else "no reply"
+    return f"{limit} ({exc})"
 
 
 def _reply_error(problem: str, *, tool: str | None = None, arguments: str | None = None) -> PlannedStep:
