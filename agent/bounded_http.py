@@ -41,6 +41,7 @@ class _Stream(httpcore2.NetworkStream):
             wait = self._exchange.wait(self._seconds)
         except ReplyDeadline as exc:
             raise httpcore2.ReadTimeout(str(exc)) from exc
+        assert wait is not None  # the exchange's seconds are given
         try:
             data = self._inner.read(max_bytes, wait if timeout is None else min(timeout, wait))
         except httpcore2.ReadTimeout as exc:

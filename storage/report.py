@@ -144,8 +144,8 @@ def render_report(
     link = None
     if index is not None or page.is_file():
         link = Path(os.path.relpath(page.resolve(), target.resolve().parent)).as_posix()
-    page = render_html(timeline, index=link)
-    write_text_file(target, redactor.text(page) if redactor is not None else page, what="the report")
+    html = render_html(timeline, index=link)
+    write_text_file(target, redactor.text(html) if redactor is not None else html, what="the report")
     return target
 
 

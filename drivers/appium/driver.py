@@ -43,7 +43,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import ParseResult, SplitResult, urlsplit
 
 import urllib3
@@ -106,9 +106,9 @@ class _CountingConnection(AppiumConnection):
     def _get_connection_manager(self) -> urllib3.PoolManager:
         """Selenium's pool manager (its options: timeout, certificates, proxy), but for a direct
         connection one whose every reply is bounded (:mod:`drivers.appium.transport`)."""
-        manager = super()._get_connection_manager()
+        manager = super()._get_connection_manager()  # type: ignore[no-untyped-call]
         if type(manager) is not urllib3.PoolManager:  # a proxy's: its own connection classes
-            return manager
+            return cast(urllib3.PoolManager, manager)
         bounded = bounded_pool_manager(**manager.connection_pool_kw)
         manager.clear()
         return bounded

@@ -11,7 +11,7 @@ arrive whole within the request's read timeout and hold at most
 from __future__ import annotations
 
 import socket
-from typing import Any
+from typing import Any, cast
 
 import urllib3
 from urllib3.connection import HTTPConnection, HTTPSConnection
@@ -25,26 +25,26 @@ __all__ = ["bounded_pool_manager"]
 def _bound(connection: HTTPConnection) -> None:
     if isinstance(connection.sock, socket.socket):
         what = f"the Appium server at {connection.host}:{connection.port}"
-        connection.sock = BoundedSocket(connection.sock, what=what)  # type: ignore[assignment]
+        connection.sock = cast(socket.socket, BoundedSocket(connection.sock, what=what))
 
 
-class _BoundedHTTPConnection(HTTPConnection):  # type: ignore[misc]
+class _BoundedHTTPConnection(HTTPConnection):
     def connect(self) -> None:
         super().connect()
         _bound(self)
 
 
-class _BoundedHTTPSConnection(HTTPSConnection):  # type: ignore[misc]
+class _BoundedHTTPSConnection(HTTPSConnection):
     def connect(self) -> None:
         super().connect()
         _bound(self)
 
 
-class _BoundedHTTPPool(HTTPConnectionPool):  # type: ignore[misc]
+class _BoundedHTTPPool(HTTPConnectionPool):
     ConnectionCls = _BoundedHTTPConnection
 
 
-class _BoundedHTTPSPool(HTTPSConnectionPool):  # type: ignore[misc]
+class _BoundedHTTPSPool(HTTPSConnectionPool):
     ConnectionCls = _BoundedHTTPSConnection
 
 
