@@ -11,9 +11,10 @@ secret is found in every form the harness or its libraries write it in:
   ``ascii()``), and a ``repr`` inside another; as a JSON string (``ensure_ascii`` or not), and JSON
   inside JSON; XML/HTML-escaped (``&amp;``, ``&quot;``/``&#34;``, ``&#x27;``/``&#39;``/``&apos;``,
   ElementTree's ``&#10;``); URL-encoded (``%XX``, ``+`` for a space);
-- and cut: any prefix of 6 characters or more of one of those forms that ends where a text was cut,
-  before ``…`` or ``...``: every cut the harness makes (a screen text at 200 characters, an error
-  at 300 …) marks itself so, and a whole text that merely starts like a secret is left alone.
+- and cut: any start of one of those forms that holds at least the secret's first 6 characters and
+  ends where a text was cut, before ``…`` or ``...``: every cut the harness makes (a screen text at
+  200 characters, an error at 300 …) marks itself so, and a whole text that merely starts like a
+  secret is left alone.
 
 A URL's credentials are secrets too: :meth:`Redactor.add_url` registers the password of
 ``user:pass@`` (the user, when there is no password: a token) and the values of query parameters
@@ -29,7 +30,7 @@ import json
 import logging
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlsplit
 
@@ -50,48 +51,86 @@ _SECRET_QUERY_VALUE = re.compile(
 )
 
 
-def _repr_inner(text: str) -> str:
-    return repr(text)[1:-1]
+def _py_char(c: str, quote: str, *, ascii_only: bool) -> str:
+    """One character as Python's ``repr`` (``ascii`` with ``ascii_only``) writes it inside ``quote``s."""
+    if c == "\\":
+        return "\\\\"
+    if c in "'\"":
+        return "\\" + c if c == quote else c
+    return (ascii(c) if ascii_only else repr(c))[1:-1]
 
 
-def _json_inner(text: str, *, ascii_only: bool) -> str:
-    return json.dumps(text, ensure_ascii=ascii_only)[1:-1]
+def _json_char(c: str, *, ascii_only: bool) -> str:
+    return json.dumps(c, ensure_ascii=ascii_only)[1:-1]
 
 
-def _xml_attribute(text: str) -> str:
-    """ElementTree's attribute escaping (what JUnit's XML writes)."""
-    out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    return out.replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#09;")
-
-
-def _markupsafe(text: str) -> str:
+def _markupsafe(c: str) -> str:
     """Jinja's (markupsafe's) escaping: the report's and the index page's."""
-    out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    return out.replace('"', "&#34;").replace("'", "&#39;")
+    return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;"}.get(c, c)
+
+
+def _xml_attribute(c: str) -> str:
+    """ElementTree's attribute escaping (what JUnit's XML writes)."""
+    named = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+    return named.get(c, {"\n": "&#10;", "\r": "&#13;", "\t": "&#09;"}.get(c, c))
+
+
+Encode = Callable[[str], str]
+
+
+def _python(quote: str, *, ascii_only: bool = False) -> Encode:
+    return lambda c: _py_char(c, quote, ascii_only=ascii_only)
+
+
+def _json(*, ascii_only: bool) -> Encode:
+    return lambda c: _json_char(c, ascii_only=ascii_only)
+
+
+def _html(*, quote: bool) -> Encode:
+    return lambda c: html.escape(c, quote=quote)
+
+
+def _url(safe: str) -> Encode:
+    return lambda c: quote(c, safe=safe)
+
+
+def _then(first: Encode, second: Encode) -> Encode:
+    """``second``'s form of ``first``'s form (a text quoted, then quoted again)."""
+    return lambda c: "".join(second(part) for part in first(c))
+
+
+def _all_encodings() -> tuple[Encode, ...]:
+    quotes = ("'", '"')
+    python = [_python(q, ascii_only=a) for q in quotes for a in (False, True)]
+    return (
+        lambda c: c,
+        *python,
+        *(_then(_python(q), _python(r)) for q in quotes for r in quotes),  # a repr inside a repr
+        _json(ascii_only=True),
+        _json(ascii_only=False),
+        _then(_json(ascii_only=False), _json(ascii_only=False)),  # JSON inside JSON
+        _then(_json(ascii_only=True), _json(ascii_only=True)),
+        *(_then(_python(q), _json(ascii_only=False)) for q in quotes),  # a repr in a JSON record
+        _html(quote=True),
+        _html(quote=False),
+        lambda c: html.escape(c, quote=True).replace("&#x27;", "&apos;"),
+        _then(_html(quote=True), _html(quote=True)),
+        _markupsafe,
+        _xml_attribute,
+        _url(""),
+        _url("/"),
+        quote_plus,
+    )
+
+
+# Every form the harness (or a library it drives) writes a text in, one character at a time: each
+# is a per-character escape, so a form's start is the form of the text's start (what a cut keeps).
+_ENCODINGS = _all_encodings()
 
 
 def encodings(secret: str) -> list[str]:
     """Every form of ``secret`` :class:`Redactor` looks for (see the module docstring), longest first."""
-    forms = {
-        secret,
-        _repr_inner(secret),
-        ascii(secret)[1:-1],
-        _repr_inner(_repr_inner(secret)),
-        _json_inner(secret, ascii_only=True),
-        _json_inner(secret, ascii_only=False),
-        _json_inner(_json_inner(secret, ascii_only=False), ascii_only=False),
-        _json_inner(_json_inner(secret, ascii_only=True), ascii_only=True),
-        _json_inner(_repr_inner(secret), ascii_only=False),
-        html.escape(secret, quote=True),
-        html.escape(secret, quote=False),
-        html.escape(html.escape(secret, quote=True), quote=True),
-        _markupsafe(secret),
-        _xml_attribute(secret),
-        html.escape(secret, quote=True).replace("&#x27;", "&apos;"),
-        quote(secret, safe=""),
-        quote(secret),
-        quote_plus(secret),
-    }
+    forms = {"".join(encode(c) for c in secret) for encode in _ENCODINGS}
     forms.discard("")
     return sorted(forms, key=len, reverse=True)
 
@@ -107,11 +146,11 @@ class _Secret:
         # (form, the form of the secret's first MIN_CUT characters): a cut keeps at least that much.
         self.starts: list[tuple[str, str]] = []
         if len(value) > MIN_CUT:
-            head = value[:MIN_CUT]
-            for form in self.forms:
-                anchor = next((f for f in encodings(head) if form.startswith(f)), None)
-                if anchor is not None:
-                    self.starts.append((form, anchor))
+            pairs = {
+                ("".join(encode(c) for c in value), "".join(encode(c) for c in value[:MIN_CUT]))
+                for encode in _ENCODINGS
+            }
+            self.starts = sorted(pairs, key=lambda pair: len(pair[0]), reverse=True)
 
 
 def url_secrets(url: str) -> list[str]:
