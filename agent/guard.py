@@ -1,6 +1,6 @@
 """The agent's executor: the action table with its guardrails, and a way to record a bad reply.
 
-- :func:`agent_actions` is :data:`~amc.runtime.executor.ACTIONS` with every action that names an
+- :func:`agent_actions` is :data:`~amc.actions.ACTIONS` with every action that names an
   app (``launch_app``, ``terminate_app``, and any the table gains that takes ``app_id``) refusing
   an app outside ``allowed_apps`` (when given); only checks (``assert_app``) may name any app. The
   step fails with ``GuardrailViolation`` before any device request, its error naming the allowed
@@ -10,16 +10,16 @@
   the failure is an executed, recorded, failed step of kind ``ModelReplyError`` that the next
   request shows back, and the loop's own bounds (``max_consecutive_failures``, ``max_steps``)
   limit how often the model is asked again.
-- With ``allowed_apps``, every acting step is refused while an app outside them is in front
-  (asked of the device right before the step: one ``current_app`` request, so an app that came up
-  after the last look is seen too), with ``GuardrailViolation`` and nothing sent to the device. What
-  may still run there: the navigation keys that leave it (:data:`LEAVING_KEYS`: ``press back``,
-  ``press home``), the steps that name an app (``launch_app``, ``terminate_app``, ``clear_state``,
-  ``open_link``: allowed apps only, each acting on that app, a launch bringing it to the front),
-  and the
-  steps that only look (:data:`LOOKING`: waits, asserts, ``describe_screen``, ``screenshot``,
-  ``remember``). So after ``press home`` a tap on another app's icon opens it (the home screen is
-  not outside the list), and the next acting step in that app is refused: no step acts in it.
+- With ``allowed_apps``, every action that changes the screen (``Action.changes_screen``: a tap,
+  typing, a swipe, a key, scrolling …) is refused while an app outside them is in front (asked of
+  the device right before the step: one ``current_app`` request, so an app that came up after the
+  last look is seen too), with ``GuardrailViolation`` and nothing sent to the device. What may still
+  run there: the navigation keys that leave it (:data:`LEAVING_KEYS`: ``press back``, ``press
+  home``), the actions that name an app (``launch_app``, ``terminate_app``, ``clear_state``,
+  ``open_link``: allowed apps only, each acting on that app, a launch bringing it to the front), and
+  the actions that only look (waits, asserts, ``describe_screen``, ``screenshot``, ``remember``). So
+  after ``press home`` a tap on another app's icon opens it (the home screen is not outside the
+  list), and the next acting step in that app is refused: no step acts in it.
 - :func:`outside_allowed` is the one rule for "is this app outside the allowed set": the home
   screen (a launcher, SpringBoard), the system's own dialogs over an app (a permission prompt,
   the status bar and notification shade, a keyboard) and an unknown app are never outside it.
@@ -27,34 +27,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from ..actions import ACTIONS, Action, Param, Screen
+from ..actions.kinds import Anything, Text
 from ..core.apps import ANDROID_SYSTEMUI, is_home_screen, is_ime_package, is_permission_dialog
-from ..core.errors import GuardrailViolation, ModelReplyError, StepArgumentError
-from ..core.steps import APP_ID_KEYS, app_id_from_args
+from ..core.errors import GuardrailViolation, ModelReplyError
 from ..drivers.base import Driver
-from ..runtime.executor import ACTIONS, Action, Executor, Screen
+from ..runtime.executor import Executor
 
-__all__ = ["LEAVING_KEYS", "LOOKING", "REPLY_ERROR", "agent_actions", "agent_executor", "outside_allowed"]
+__all__ = ["LEAVING_KEYS", "REPLY_ERROR", "agent_actions", "agent_executor", "outside_allowed"]
 
 REPLY_ERROR = "reply_error"
 # Keys that take the device out of the app in front: allowed while a disallowed app is there.
 LEAVING_KEYS = frozenset({"back", "home"})
-# Steps that only look (or record) and send no action to the device: allowed whatever is in front.
-LOOKING = frozenset(
-    {
-        "wait_for",
-        "assert_visible",
-        "assert_not_visible",
-        "assert_app",
-        "describe_screen",
-        "screenshot",
-        "remember",
-        "skip",
-        REPLY_ERROR,
-    }
-)
 _CHECKS = frozenset({"assert_app"})  # they name an app to look for it, and act on nothing
 # Actions whose app is optional, and which without one may reach any app (a link opens whichever
 # app takes it): with allowed apps, they must name one.
@@ -66,35 +54,34 @@ def outside_allowed(app: str | None, allowed: Collection[str]) -> bool:
     screen, nor the system's own UI over an app (a permission prompt, system UI, a keyboard)."""
     if not allowed or app is None or app in allowed:
         return False
-    return not (
-        is_home_screen(app) or is_permission_dialog(app) or app == ANDROID_SYSTEMUI or is_ime_package(app)
-    )
+    system = is_permission_dialog(app) or app == ANDROID_SYSTEMUI or is_ime_package(app)
+    return not (is_home_screen(app) or system)
 
 
 def _in_front_guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
     """``action`` refused while an app outside ``allowed`` is in front (see the module docstring)."""
     inner = action.handler
 
-    def handler(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
+    def handler(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
         if name == "press" and args.get("key") in LEAVING_KEYS:
-            return inner(ex, args, screen)
-        front = ex.driver.current_app()
+            return inner(driver, args, screen)
+        front = driver.current_app()
         if outside_allowed(front, allowed):
             raise GuardrailViolation(
                 f"{front} is in front, outside the allowed apps ({', '.join(sorted(allowed))}); "
                 f"{name} refused",
                 hint="press back or home, or launch one of the allowed apps",
             )
-        return inner(ex, args, screen)
+        return inner(driver, args, screen)
 
-    return Action(handler, action.keys, action.idempotent, action.summary, action.looks_after)
+    return dataclasses.replace(action, handler=handler)
 
 
 def _guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
     inner = action.handler
 
-    def handler(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-        app = app_id_from_args(args)
+    def handler(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
+        app = args.get("app_id")
         if app is None and name in _ANY_APP_WITHOUT_ONE:
             raise GuardrailViolation(
                 f"{name} names no app, so it may open any; with allowed apps it must name one "
@@ -106,20 +93,30 @@ def _guarded(name: str, action: Action, allowed: frozenset[str]) -> Action:
                 f"{app} is outside the allowed apps ({', '.join(sorted(allowed))}); {name} refused",
                 hint="use one of the allowed apps, or finish with done",
             )
-        return inner(ex, args, screen)
+        return inner(driver, args, screen)
 
-    return Action(
-        handler, action.keys, action.idempotent, f"{action.summary} (allowed apps only)", action.looks_after
-    )
+    return dataclasses.replace(action, handler=handler, summary=f"{action.summary} (allowed apps only)")
 
 
-def _reply_error(ex: Executor, args: Mapping[str, Any], screen: Screen) -> Any:
-    problem = args.get("problem")
-    if not isinstance(problem, str) or not problem:
-        raise StepArgumentError("reply_error needs 'problem': what was wrong with the reply")
+def _reply_error(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     raise ModelReplyError(
-        problem, hint="answer with exactly one call of an offered tool, its arguments a JSON object"
+        args["problem"], hint="answer with exactly one call of an offered tool, its arguments a JSON object"
     )
+
+
+REPLY_ERROR_ACTION = Action(
+    REPLY_ERROR,
+    "record a model reply that could not be used",
+    _reply_error,
+    params=(
+        Param("problem", Text(max_length=4000), "what was wrong with the reply", required=True),
+        Param("tool", Anything(), "the tool the reply named"),
+        Param("arguments", Anything(), "the arguments it sent"),
+    ),
+    idempotent=True,
+    looks_after=False,
+    offered=False,
+)
 
 
 def agent_actions(
@@ -130,17 +127,11 @@ def agent_actions(
     allowed = frozenset(allowed_apps)
     if allowed:
         for name, action in actions.items():
-            if action.keys & set(APP_ID_KEYS) and name not in _CHECKS:
+            if action.param("app_id") is not None and name not in _CHECKS:
                 table[name] = _guarded(name, action, allowed)
-        for name, action in list(table.items()):
-            if name not in LOOKING and not action.keys & set(APP_ID_KEYS):
+            elif action.changes_screen:  # acts on the screen in front: only an allowed app's
                 table[name] = _in_front_guarded(name, action, allowed)
-    table[REPLY_ERROR] = Action(
-        _reply_error,
-        frozenset({"problem", "tool", "arguments"}),
-        True,
-        "record a model reply that could not be used",
-    )
+    table[REPLY_ERROR] = REPLY_ERROR_ACTION
     return table
 
 

@@ -1,22 +1,20 @@
-"""The action and tool reference of ``docs/planners.md``, generated from the executor's table.
+"""The action and tool reference of ``docs/planners.md``, generated from the actions.
 
 ``python -m amc.agent.reference --write docs/planners.md`` rewrites the generated blocks
 of that file (between their ``BEGIN GENERATED`` / ``END GENERATED`` markers) from
-:data:`amc.runtime.executor.ACTIONS` and :func:`amc.agent.tools.mcp_tools`;
+:data:`amc.actions.ACTIONS` and :func:`amc.agent.tools.mcp_tools`;
 ``--check`` exits 1 when the file differs from what the table says. A test runs the check, so
 the documentation cannot drift from the code.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS
-from ..runtime.executor import ACTIONS, COMMON_KEYS, Action
+from ..actions import ACTIONS, COMMON_KEYS, Action
+from ..actions.markdown import replace_generated, write_or_check
 from .tools import PLANNER_ONLY, REASON_FIELDS, SESSION_TOOLS, ToolSpec, action_tools
 
 __all__ = ["BLOCKS", "actions_markdown", "main", "render", "tools_markdown"]
@@ -54,11 +52,12 @@ def _arguments_table(spec: ToolSpec, reasons: Sequence[str] = ()) -> list[str]:
 
 def _also_accepted(name: str, action: Action) -> str | None:
     extra: list[str] = []
-    aliases = [k for k in APP_ID_KEYS[1:] if k in action.keys]
-    if aliases:
-        extra.append(", ".join(f"`{k}`" for k in aliases) + " (other spellings of `app_id`)")
-    if "target" in action.keys and action.keys >= SELECTOR_KEYS:
-        extra.append("the selector's fields inline instead of under `target`")
+    for param in action.params:
+        if param.aliases:
+            spelled = ", ".join(f"`{k}`" for k in param.aliases)
+            extra.append(f"{spelled} (other spellings of `{param.name}`)")
+        if param.inline:
+            extra.append(f"the selector's fields inline instead of under `{param.name}`")
     shown = set(action_tools({name: action})[0].properties) if name not in PLANNER_ONLY else set()
     common = sorted(COMMON_KEYS - shown)
     if common:
@@ -115,35 +114,11 @@ BLOCKS = {"actions": actions_markdown, "session tools": tools_markdown}
 
 def render(text: str) -> str:
     """``text`` with each generated block replaced by what the code says now."""
-    for name, make in BLOCKS.items():
-        begin = f"<!-- BEGIN GENERATED: {name} ({_COMMAND}) -->"
-        end = f"<!-- END GENERATED: {name} -->"
-        head, found, rest = text.partition(begin)
-        if not found:
-            raise ValueError(f"the marker {begin!r} is missing")
-        _old, found, tail = rest.partition(end)
-        if not found:
-            raise ValueError(f"the marker {end!r} is missing")
-        text = f"{head}{begin}\n\n{make()}\n{end}{tail}"
-    return text
+    return replace_generated(text, BLOCKS, _COMMAND)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m amc.agent.reference", description=__doc__)
-    group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("--write", metavar="FILE", help="rewrite the generated blocks of FILE")
-    group.add_argument("--check", metavar="FILE", help="exit 1 when FILE's generated blocks are stale")
-    args = parser.parse_args(argv)
-    path = Path(args.write or args.check)
-    text = path.read_text(encoding="utf-8")
-    fresh = render(text)
-    if args.write:
-        path.write_text(fresh, encoding="utf-8")
-        return 0
-    if fresh != text:
-        sys.stderr.write(f"{path} is stale: run {_COMMAND}\n")
-        return 1
-    return 0
+    return write_or_check(argv, "python -m amc.agent.reference", BLOCKS, _COMMAND)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,8 @@ from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
 from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
-from ..runtime.planner import Planner
+from ..runtime.cancel import Cancel
+from ..runtime.planner import ObservingPlanner, Planner, planner_inputs
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
 from ..runtime.session import Session, StepOutcome
 from ..runtime.task import TaskRunner, TaskRunnerConfig, open_session
@@ -81,11 +82,12 @@ def _world_summary(world: WorldState | None) -> dict[str, Any] | None:
 class _Told:
     """A planner whose steps carry the reasons an agent gave for running them (as ``thinking``)."""
 
-    def __init__(self, planner: Planner, note: str | None) -> None:
+    def __init__(self, planner: Planner | ObservingPlanner, note: str | None) -> None:
         self.planner, self.note = planner, note
+        self._inputs = planner_inputs(planner.plan)
 
     def plan(self, **turn: Any) -> list[PlannedStep]:
-        steps = self.planner.plan(**turn)
+        steps: list[PlannedStep] = self.planner.plan(**{k: v for k, v in turn.items() if k in self._inputs})
         if not self.note:
             return steps
         return [s if s.thinking else dataclasses.replace(s, thinking=self.note) for s in steps]
@@ -115,7 +117,7 @@ class DeviceService:
         self.spec = spec
         self.run_dir = run_dir
         self.flow_root = flow_root
-        self.config = config or TaskRunnerConfig()
+        self.config = config or TaskRunnerConfig.from_env()
         self.allowed_apps = tuple(allowed_apps)
         self.redactor = redactor if redactor is not None else Redactor()  # an empty one is falsy
         self.discover = discover
@@ -123,12 +125,14 @@ class DeviceService:
         self._specs = {tool.name: tool for tool in self.tools}
         self.executor = agent_executor(driver, self.allowed_apps)
         self.writer = TimelineWriter(run_dir, redactor=self.redactor)
+        self.cancel = Cancel()  # set by whoever stops the server: a call under way ends at its next poll
         self.session: Session = open_session(
             driver,
             f"MCP session on {spec}",
             self.config,
             executor=self.executor,
             listeners=[TimelineRecorder(self.writer, driver, screenshots=screenshots)],
+            cancel=self.cancel,
         )
         self._handlers: dict[str, Callable[[ToolSpec, Call], ToolReply]] = {
             "list_devices": self._list_devices,

@@ -1,18 +1,16 @@
-"""One description of what an agent can do, generated from the executor's action table.
+"""One description of what an agent can do, generated from the actions.
 
 The MCP server's tools, the LLM planner's function tools and the action reference in
-``docs/planners.md`` all come from :func:`action_tools`, which reads
-:data:`amc.runtime.executor.ACTIONS`: an action added to the table becomes a tool everywhere,
-with the same name and arguments, and none can drift from another. What the table does not say
-(what each argument means and its JSON type) is said once, per argument name, in
-:data:`ARGUMENTS`; a test fails when an action takes an argument described nowhere.
+``docs/planners.md`` all come from :func:`action_tools`, which reads :data:`amc.actions.ACTIONS`:
+an action added there becomes a tool everywhere, with the same name and arguments, each argument
+with the schema and the description its action declares (:class:`~amc.actions.Param`).
 
 A tool shows the one spelling of each argument: ``app_id`` (not the ``bundle_id`` / ``package``
 aliases flows accept) and ``target`` (a selector, not the selector fields inline). Acting tools
 also take the reasons a planner gives (:data:`REASON_FIELDS`), which go onto the PlannedStep and
 so into the world history. :func:`read_call` checks a call's arguments (refusing one the tool
 does not show) and :func:`step_from_call` turns an action tool's call into a PlannedStep; the
-executor then checks every value as it checks a flow's.
+executor then checks every value through the action, as it checks a flow's.
 """
 
 from __future__ import annotations
@@ -24,23 +22,20 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType, NoneType, UnionType
 from typing import Any
 
+from ..actions import ACTIONS, Action, Param
+from ..actions.kinds import SelectorKind
 from ..core.errors import StepArgumentError
 from ..core.limits import check_structure
 from ..core.models import PlannedStep
 from ..core.selectors import Selector
-from ..core.steps import APP_ID_KEYS, SELECTOR_KEYS
-from ..drivers.base import KEYS, MAX_GESTURE
-from ..runtime.executor import ACTIONS, MAX_SWIPES, MAX_WAIT, SWIPE_DIRECTIONS, Action
 
 __all__ = [
-    "ARGUMENTS",
     "DONE",
     "LLM_REASON_FIELDS",
     "PLANNER_ONLY",
     "REASON_FIELDS",
     "SELECTOR_FIELDS",
     "SESSION_TOOLS",
-    "Argument",
     "Call",
     "ToolSpec",
     "action_tools",
@@ -49,7 +44,6 @@ __all__ = [
     "read_call",
     "selector_schema",
     "step_from_call",
-    "undescribed_arguments",
 ]
 
 # The reasons every acting tool takes (MCP and LLM alike); the LLM tools also take ``thinking``.
@@ -65,9 +59,9 @@ _REASONS: Mapping[str, str] = {
     "expected_outcome": "what the screen should show after it",
 }
 
-# Executor actions no tool offers: ``skip`` records a step a planner decided not to send (the
-# LLM planner writes it itself when the world shows the app already in front).
-PLANNER_ONLY = frozenset({"skip"})
+# Actions no tool offers (``Action.offered``): ``skip`` records a step a planner decided not to send
+# (the LLM planner writes it itself when the world shows the app already in front).
+PLANNER_ONLY = frozenset(name for name, action in ACTIONS.items() if not action.offered)
 
 # What a selector field means, said once in the selector's schema (it is in several tools).
 SELECTOR_FIELDS: Mapping[str, str] = MappingProxyType(
@@ -118,93 +112,11 @@ def selector_schema(description: str) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class Argument:
-    """What one argument name means wherever an action takes it: its JSON schema (with its
-    description) and, per action, whether it is required."""
-
-    schema: Mapping[str, Any]
-    required_by: frozenset[str] = frozenset()
-
-
-def _text(description: str, **more: Any) -> dict[str, Any]:
-    return {"type": "string", "description": description, **more}
-
-
-def _number(description: str, minimum: float | None = None, maximum: float | None = None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "number", "description": description}
-    if minimum is not None:
-        schema["minimum"] = minimum
-    if maximum is not None:
-        schema["maximum"] = maximum
-    return schema
-
-
-_SELECTOR_WANTED = frozenset({"wait_for", "assert_visible", "assert_not_visible", "scroll_until_visible"})
-_COORDINATE = "in screen pixels, as element bounds are"
-
-ARGUMENTS: Mapping[str, Argument] = MappingProxyType(
-    {
-        "app_id": Argument(
-            _text("the app: Android package or iOS bundle id (com.android.settings)"),
-            frozenset({"launch_app", "terminate_app", "assert_app", "clear_state"}),
-        ),
-        "target": Argument(
-            selector_schema('the element: the `target` the screen lists for it, e.g. {"text": "Wi-Fi"}'),
-            _SELECTOR_WANTED,
-        ),
-        "x": Argument(_number(f"x {_COORDINATE}; with y, instead of target")),
-        "y": Argument(_number(f"y {_COORDINATE}; with x, instead of target")),
-        "duration": Argument(_number("seconds to hold or to take", 0, MAX_GESTURE)),
-        "text": Argument(
-            _text("the text to type (into target when given, else the focused field)"),
-            frozenset({"type_text"}),
-        ),
-        "secret": Argument(
-            {"type": "boolean", "description": "true hides the typed text or remembered values as ***"}
-        ),
-        "direction": Argument(
-            _text("swipe this way (scroll_until_visible: scroll this way)", enum=list(SWIPE_DIRECTIONS))
-        ),
-        "max_swipes": Argument(_number("at most this many swipes", 0, MAX_SWIPES)),
-        "url": Argument(_text("the link to open (https://…, myapp://…)"), frozenset({"open_link"})),
-        "x1": Argument(_number(f"start x {_COORDINATE}; instead of direction")),
-        "y1": Argument(_number(f"start y {_COORDINATE}")),
-        "x2": Argument(_number(f"end x {_COORDINATE}")),
-        "y2": Argument(_number(f"end y {_COORDINATE}")),
-        "key": Argument(_text("the key to press", enum=list(KEYS)), frozenset({"press"})),
-        "name": Argument(_text("a name for the picture in the run folder")),
-        "timeout": Argument(_number("seconds to keep looking before failing", 0, MAX_WAIT)),
-        "interval": Argument(_number("seconds between two looks", 0, MAX_WAIT)),
-        "remember": Argument(
-            {
-                "type": "object",
-                "description": "variables to keep in the world model, name -> value",
-                "minProperties": 1,
-            },
-            frozenset({"remember"}),
-        ),
-        "reason": Argument(_text("why the step was not needed")),
-        "skipped": Argument(_text("the action that was not needed")),
-    }
-)
-
-# The arguments flows share (``COMMON_KEYS``) that a tool shows: where they mean something.
-_COMMON_SHOWN: Mapping[str, tuple[str, ...]] = MappingProxyType(
-    {"remember": ("remember", "secret"), "type_text": ("secret",)}
-)
-
-# What a tool says beyond the table's one-line summary.
-_NOTES: Mapping[str, str] = MappingProxyType(
-    {
-        "tap": "Give target (a selector) or x and y.",
-        "long_press": "Give target (a selector) or x and y.",
-        "swipe": "Give direction, or x1, y1, x2 and y2.",
-        "launch_app": "An app that the world and the screen both show in front is not launched again.",
-        "wait_for": "Looks again until target shows or timeout passes.",
-        "scroll_until_visible": "Swipes, one look after each, until target shows.",
-    }
-)
+def param_schema(param: Param) -> dict[str, Any]:
+    """An argument's JSON schema, with its description: a selector's says its fields."""
+    if isinstance(param.kind, SelectorKind):
+        return selector_schema(param.doc)
+    return {**param.kind.schema(), "description": param.doc}
 
 
 @dataclass(frozen=True)
@@ -243,57 +155,23 @@ class ToolSpec:
         return (*self.properties, *(reasons if self.acting else ()))
 
 
-def _shown_keys(name: str, action: Action) -> list[str]:
-    keys = set(action.keys) | set(_COMMON_SHOWN.get(name, ()))
-    keys -= set(APP_ID_KEYS[1:])  # app_id only
-    if "target" in keys and keys >= SELECTOR_KEYS:
-        keys -= SELECTOR_KEYS  # the selector under target only
-    order = list(ARGUMENTS)
-
-    def rank(key: str) -> tuple[bool, int, str]:  # required first, then as ARGUMENTS lists them
-        argument = ARGUMENTS.get(key)
-        required = argument is not None and name in argument.required_by
-        return (not required, order.index(key) if key in order else len(order), key)
-
-    return sorted(keys, key=rank)
-
-
-def undescribed_arguments(actions: Mapping[str, Action] = ACTIONS) -> dict[str, list[str]]:
-    """Per action, the arguments a tool would show that :data:`ARGUMENTS` does not describe."""
-    missing: dict[str, list[str]] = {}
-    for name, action in actions.items():
-        if name in PLANNER_ONLY:
-            continue
-        unknown = [k for k in _shown_keys(name, action) if k not in ARGUMENTS]
-        if unknown:
-            missing[name] = unknown
-    return missing
-
-
 def _action_tool(name: str, action: Action) -> ToolSpec:
-    properties: dict[str, Mapping[str, Any]] = {}
-    required: list[str] = []
-    for key in _shown_keys(name, action):
-        argument = ARGUMENTS.get(key)
-        # An argument described nowhere still shows (any JSON value); a test names it for ARGUMENTS.
-        properties[key] = argument.schema if argument is not None else {"description": key}
-        if argument is not None and name in argument.required_by:
-            required.append(key)
+    properties = {param.name: param_schema(param) for param in action.params}
+    required = tuple(param.name for param in action.params if param.required)
     summary = action.summary[:1].upper() + action.summary[1:] + "."
-    note = _NOTES.get(name)
     return ToolSpec(
         name=name,
-        description=f"{summary} {note}" if note else summary,
+        description=f"{summary} {action.note}" if action.note else summary,
         properties=properties,
-        required=tuple(required),
+        required=required,
         action=name,
         idempotent=action.idempotent,
     )
 
 
 def action_tools(actions: Mapping[str, Action] = ACTIONS) -> tuple[ToolSpec, ...]:
-    """One tool per executor action (but :data:`PLANNER_ONLY`), in the table's order."""
-    return tuple(_action_tool(name, action) for name, action in actions.items() if name not in PLANNER_ONLY)
+    """One tool per action that tools offer, in the table's order."""
+    return tuple(_action_tool(name, action) for name, action in actions.items() if action.offered)
 
 
 # The tools the MCP server adds around the actions: they look at the session, not act on the device.
@@ -323,7 +201,7 @@ SESSION_TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "run_flow",
         "Run a flow file (YAML, as `amc run` takes) on this device, step by step, in this session.",
-        properties={"path": _text("the flow file, under the server's flow root")},
+        properties={"path": {"type": "string", "description": "the flow file, under the server's flow root"}},
         required=("path",),
     ),
 )
@@ -331,7 +209,9 @@ SESSION_TOOLS: tuple[ToolSpec, ...] = (
 DONE = ToolSpec(
     "done",
     "Finish: the goal is reached, or cannot be. Say what was done, or why not.",
-    properties={"summary": _text("what was done, or why the goal cannot be reached")},
+    properties={
+        "summary": {"type": "string", "description": "what was done, or why the goal cannot be reached"}
+    },
     required=("summary",),
     read_only=True,
 )

@@ -159,7 +159,7 @@ def _history(world_model: WorldModel, observation: Observation, n: int) -> list[
             expected_outcome="the Network & internet page",
         )
         result = StepResult(success=True, output={"x": 504, "y": 275})
-        world_model.observe(observation, step, result)
+        world_model.observe(observation.scene, observation.semantic, step, result)
         records.append(StepRecord(i, step, result, observation.page, observation.foreground_app))
     return records
 
@@ -174,7 +174,7 @@ def _request_rows(platform: str, app: str | None, label: str) -> list[list[objec
     rows: list[list[object]] = []
     for history in (0, 10):
         model = WorldModel()
-        model.see(observation)
+        model.see(observation.scene, observation.semantic)
         steps = _history(model, observation, history)
         times: list[float] = []
         messages = request_messages(goal="warm", observation=observation, world=model.state, steps=steps)

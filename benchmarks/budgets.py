@@ -28,7 +28,6 @@ Prints a Markdown table; ``tests/load/test_budgets.py`` checks the same counts.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -38,9 +37,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
-os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/false")
-os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
-os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 
 from amc.drivers.base import Driver  # noqa: E402
 from amc.drivers.connect import connect  # noqa: E402
@@ -49,6 +45,8 @@ from amc.sim.device import SimDevice  # noqa: E402
 from amc.sim.faults import FaultInjector  # noqa: E402
 from amc.sim.profiles import ANDROID_APIS, AndroidProfile, IosProfile  # noqa: E402
 from amc.sim.timing import REALISTIC  # noqa: E402
+
+from benchmarks.common import keep_off_real_adb  # noqa: E402
 
 __all__ = ["BACKENDS", "PROFILES", "Budget", "main", "measure", "table"]
 
@@ -189,6 +187,7 @@ def table(budgets: list[Budget]) -> str:
 
 
 def main() -> int:
+    keep_off_real_adb()
     print(table(every_budget()))
     print("\n- `python -m benchmarks.budgets`: requests that reached the face")
     return 0

@@ -293,3 +293,12 @@ class SceneSimDriver(SimDriver):
             backend=self.backend,
             started=started,
         )
+
+
+def keep_off_real_adb() -> None:
+    """Point adb at nothing (and adbutils at no daemon to start) unless the shell says otherwise:
+    the benchmarks drive simulated devices only. Called by each script's ``main()``, never on import,
+    so importing a benchmark (as the tests do) leaves the environment alone."""
+    os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/false")
+    os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
+    os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")

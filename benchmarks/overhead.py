@@ -30,12 +30,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from amc.actions import Screen
 from amc.core.models import PlannedStep, Platform, Scene, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
-from amc.runtime.executor import Executor, Screen
+from amc.runtime.executor import Executor
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskRunnerConfig
@@ -231,13 +232,19 @@ class _TimedWorld(WorldModel):
         super().__init__()
         self.clock = clock
 
-    def see(self, observation: Observation) -> None:
+    def see(self, scene: Scene | None, semantic_scene: SemanticScene | None = None) -> None:
         with self.clock.phase("world hook"):
-            super().see(observation)
+            super().see(scene, semantic_scene)
 
-    def observe(self, observation: Observation | None, step: PlannedStep, result: StepResult) -> None:
+    def observe(
+        self,
+        scene: Scene | None,
+        semantic_scene: SemanticScene | None,
+        step: PlannedStep,
+        result: StepResult,
+    ) -> None:
         with self.clock.phase("world hook"):
-            super().observe(observation, step, result)
+            super().observe(scene, semantic_scene, step, result)
 
 
 class _TimedListener:

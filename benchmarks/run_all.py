@@ -4,7 +4,8 @@ Prints the machine line and every table as Markdown: harness overhead per step (
 requests and wall time per action against each client used directly and a 20-step flow
 (``wire``), the world model's cost and memory (``world``), several devices through the pool
 (``devices``), the simulated device's pictures (``screens``), an MCP tool call and the LLM
-planner's requests (``agent``) and the parsers' benchmark (``parse.py``). Each suite runs in a
+planner's requests (``agent``), Ctrl-C timed from outside (``interrupt``) and the parsers'
+benchmark (``parse.py``). Each suite runs in a
 fresh interpreter of its own (``--suite NAME``), so no suite measures against the heap another one
 left behind.
 ``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
@@ -17,7 +18,6 @@ runs the chosen suites N times in a row and ends with the agreement table of
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
@@ -32,12 +32,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 # Like the tests: never start or reach a real adb server while the faces are up.
-os.environ.setdefault("ADBUTILS_ADB_PATH", "/bin/false")
-os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
-os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
 
 from benchmarks.agree import agreement, render  # noqa: E402
-from benchmarks.common import Table, machine, warm_up  # noqa: E402
+from benchmarks.common import Table, keep_off_real_adb, machine, warm_up  # noqa: E402
 
 __all__ = ["README", "SUITES", "main"]
 
@@ -108,6 +105,18 @@ def _agent(quick: bool) -> list[Table]:
     return agent.run(rounds=1) if quick else agent.run()
 
 
+def _settle(quick: bool) -> list[Table]:
+    from benchmarks import settle
+
+    return settle.run(blocks=3, rounds=2) if quick else settle.run()
+
+
+def _interrupt(quick: bool) -> list[Table]:
+    from benchmarks import interrupt
+
+    return interrupt.run(rounds=1) if quick else interrupt.run()
+
+
 def _devices(quick: bool) -> list[Table]:
     from benchmarks import devices
 
@@ -123,6 +132,8 @@ SUITES: dict[str, Suite] = {
     "devices": _devices,
     "screens": _screens,
     "agent": _agent,
+    "settle": _settle,
+    "interrupt": _interrupt,
     "parse": _parse,
 }
 
@@ -173,6 +184,7 @@ def _one_run(chosen: Sequence[str], quick: bool, label: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    keep_off_real_adb()
     parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="everything small: a smoke run")
     parser.add_argument("--write", action="store_true", help="replace the results section of the README")

@@ -6,8 +6,10 @@ contacted (exit 2 for a bad argument), then runs the goal through the task loop 
 :class:`~amc.agent.llm.LLMPlanner` and the agent executor. Every executed step is written
 to the run folder's timeline (as ``amc run`` writes it) and then printed; the report is rendered
 at the end. The key is read from ``OPENAI_API_KEY``, or from the variable ``--llm-key-env`` names;
-it is never printed or written. Both commands need the ``agent`` extra; without it they exit 2
-saying how to install it.
+it is never printed or written. Ctrl-C stops the goal at the step in progress's next poll (or,
+while the model is asked, once it answers: at most ``--llm-timeout``), finishes the run folder and
+exits 130; a second Ctrl-C quits at once (:mod:`.interrupt`). Both commands need the ``agent``
+extra; without it they exit 2 saying how to install it.
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ from ..core.durations import check_seconds
 from ..core.errors import ConfigError
 from ..core.limits import one_line
 from ..core.steps import StepRecord, secret_values
+from ..runtime.cancel import Cancel
 from ..runtime.context import TaskContext
 from ..runtime.recording import TimelineRecorder
 from ..runtime.task import TaskRunner, TaskRunnerConfig
 from ..storage.report import render_report
 from ..storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
 from .common import (
-    EXIT_FAILED,
     EXIT_USAGE,
     Streams,
     add_device_options,
@@ -43,6 +45,7 @@ from .common import (
     exit_code,
 )
 from .console import indented
+from .interrupt import stop_on_ctrl_c
 from .schedule import LOG_FILE, run_logging
 
 if TYPE_CHECKING:
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "EXTRA_HINT",
+    "INTERRUPT_NOTE",
     "MAX_GOAL",
     "add_allow_app",
     "add_out",
@@ -68,6 +72,9 @@ MAX_LLM_TIMEOUT = 600.0
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _APP_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]{0,254}\Z")
 _WIDTH = 40
+INTERRUPT_NOTE = (
+    "amc: interrupted; the agent stops at its next poll, or once the model answers (Ctrl-C again to quit now)"
+)
 
 
 def extra_missing(io: Streams, command: str, exc: ImportError, package: str) -> int:
@@ -269,8 +276,12 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
             f"model: {model} at {url} ({key_source}); allowed apps: {', '.join(allowed) or 'any'}\n"
             f"run folder: {run_dir}\n"
         )
-        runner = TaskRunner(driver, planner, executor=agent_executor(driver, allowed), config=config)
-        return _run(runner, planner, goal, spec, run_dir, io)
+        cancel = Cancel()
+        runner = TaskRunner(
+            driver, planner, executor=agent_executor(driver, allowed), config=config, cancel=cancel
+        )
+        with stop_on_ctrl_c(cancel, io.err, INTERRUPT_NOTE):
+            return _run(runner, planner, goal, spec, run_dir, io)
     finally:
         driver.close()
 
@@ -297,13 +308,7 @@ def _run(runner: TaskRunner, planner: LLMPlanner, goal: str, spec: str, run_dir:
 
     runner.listeners += [learn_secrets, TimelineRecorder(writer, driver, on_written=console.step)]
     with run_logging(redactor, run_dir / LOG_FILE, io):
-        try:
-            result = runner.run(goal)
-        except KeyboardInterrupt:
-            writer.finish("interrupted", error="interrupted by the user", error_kind="KeyboardInterrupt")
-            render_report(run_dir, redactor=redactor)
-            io.err.write("amc: interrupted; the run folder keeps every step executed so far\n")
-            return EXIT_FAILED
+        result = runner.run(goal)
         extra = {"summary": planner.summary, "model": planner.model, "model_requests": planner.requests}
         status = result.status.value
         writer.finish(

@@ -49,12 +49,15 @@ Handler = Callable[[argparse.Namespace, Streams], int]
 
 
 def exit_code(status: TaskStatus | str) -> int:
-    """0 for a task that succeeded, 3 for a device error, 1 for any other ending."""
+    """0 for a task that succeeded, 3 for a device error, 130 for one a stop request (Ctrl-C)
+    ended, 1 for any other ending."""
     value = status.value if isinstance(status, TaskStatus) else status
     if value == TaskStatus.SUCCEEDED.value:
         return EXIT_OK
     if value == TaskStatus.DEVICE_ERROR.value:
         return EXIT_DEVICE
+    if value == TaskStatus.INTERRUPTED.value:
+        return EXIT_INTERRUPTED
     return EXIT_FAILED
 
 

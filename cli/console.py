@@ -167,7 +167,7 @@ class Console:
             f"page={one_line(str(rec.get('page') or '?'))}\n"
         )
         where = step_position(rec)
-        if status in ("failed", "warning", "retried"):
+        if status in ("failed", "warning", "retried", "interrupted"):
             at = f" at {where}" if where else ""
             text += f"        {result.get('error_kind')}{at}: {indented(str(result.get('error')))}\n"
         data = {
@@ -197,7 +197,8 @@ class Console:
         if outcome.error:
             text += f"  error: {outcome.error_kind}: {indented(outcome.error, '    ')}\n"
         if outcome.first_failure:
-            text += f"  first failure: {indented(outcome.first_failure, '    ')}\n"
+            said = "stopped at" if outcome.status == "interrupted" else "first failure"
+            text += f"  {said}: {indented(outcome.first_failure, '    ')}\n"
         if outcome.run_dir is not None:
             text += f"  timeline: {outcome.run_dir / TIMELINE_FILE}\n  report:   {outcome.report}\n"
         self._emit("flow_end", outcome.to_dict(), text + "\n", outcome.device)

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..core.errors import ReplyTooLarge
+from ..drivers.adb_states import state_fix
 from ..drivers.bounded import BoundedSocket
 from .common import EXIT_DEVICE, EXIT_OK, Streams
 
@@ -114,14 +115,6 @@ def check_adb_server(env: Mapping[str, str]) -> Check:
     return Check("adb server", "ok", f"{host}:{port}, {about}")
 
 
-_STATE_FIX = {
-    "unauthorized": "unlock the phone and accept the 'Allow USB debugging?' prompt "
-    "(if it does not show: revoke USB debugging authorizations in Developer options and reconnect)",
-    "offline": "reconnect the cable or run `adb reconnect`; restart the emulator if it is one",
-    "no permissions": "add a udev rule for the phone (Linux) or run adb with permission to the USB device",
-}
-
-
 def check_adb_devices(env: Mapping[str, str]) -> Check:
     try:
         listing = _adb_request(env, "host:devices")
@@ -138,7 +131,7 @@ def check_adb_devices(env: Mapping[str, str]) -> Check:
     bad = [(serial, state) for serial, state in devices if state != "device"]
     if not bad:
         return Check("android devices", "ok", ", ".join(f"{s} authorized" for s, _ in devices))
-    fixes = sorted({_STATE_FIX.get(state, f"adb reports {state!r}; reconnect it") for _, state in bad})
+    fixes = sorted({state_fix(state, serial) for serial, state in bad})
     return Check(
         "android devices",
         "fail",

@@ -5,7 +5,9 @@ argument, 3 when the device cannot be reached); then the server answers on stdin
 the client closes them. Stdout carries only the protocol: notes go to stderr, the log to the
 run folder's ``run.log``. The session's steps are written to the run folder's timeline as they
 run; the report is rendered when the client goes away (it closes stdin, or stops the server with
-SIGTERM or Ctrl-C: the run folder is finished and the device released before the process leaves).
+SIGTERM or Ctrl-C: a call under way ends at its next poll, recorded ``interrupted``, then the run
+folder is finished and the device released before the process leaves; a second signal quits at
+once, exit 130).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
 from ..storage.timeline import new_run_dir
 from .agent import add_allow_app, add_out, allowed_apps, check_out_dir, device_spec, extra_missing
-from .common import EXIT_OK, Streams, add_device_options, connect_device
+from .common import EXIT_INTERRUPTED, EXIT_OK, Streams, add_device_options, connect_device
+from .interrupt import QUIT_NOTE
 from .schedule import LOG_FILE, run_logging
 
 __all__ = ["run_mcp", "setup_mcp"]
@@ -81,10 +84,18 @@ def run_mcp(args: argparse.Namespace, io: Streams) -> int:
             )
             io.err.flush()
 
+            stops = 0
+
             def stop(signum: int, frame: object) -> None:
                 # A client that stops the server: the stdin reader blocks in a thread the event loop
                 # cannot cancel, so finish the run folder and release the device here, then leave.
-                report = service.close()  # waits for a call under way to end
+                nonlocal stops
+                stops += 1
+                if stops > 1:  # while the first waits for a device call under way: quit now
+                    os.write(2, QUIT_NOTE.encode())
+                    os._exit(EXIT_INTERRUPTED)
+                service.cancel.set(f"the MCP server was stopped (signal {signum})")
+                report = service.close()  # waits for a call under way to end (at its next poll)
                 driver.close()
                 io.err.write(f"amc mcp: stopped by signal {signum}; report: {report}\n")
                 io.err.flush()

@@ -14,14 +14,15 @@ from __future__ import annotations
 import argparse
 import os
 import socket
-import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..core.durations import check_seconds
 from ..core.errors import ConfigError, FlowError
 from ..core.models import Platform
 from ..drivers import connect as connect_module
 from ..flows import Flow, FlowPlanner, FlowValidationError
+from ..runtime.cancel import Cancel
 from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
 from ..storage.index import INDEX_FILE, IndexRow, write_index
@@ -40,19 +41,21 @@ from .common import (
     exit_code,
 )
 from .console import Console, FlowOutcome
+from .interrupt import stop_on_ctrl_c
 from .schedule import Device, FlowRun, Job, run_schedule
 from .selection import (
     Candidate,
     check_output_file,
     check_output_folder,
     collect,
-    filter_tags,
-    load_candidates,
     parse_env,
     parse_tags,
+    select_flows,
 )
 
-__all__ = ["run_flows", "run_report", "setup_report", "setup_run"]
+__all__ = ["INTERRUPT_NOTE", "run_flows", "run_report", "setup_report", "setup_run"]
+
+INTERRUPT_NOTE = "amc: interrupted; each flow stops at its next poll (Ctrl-C again to quit now)"
 
 
 def _seconds(text: str) -> float:
@@ -218,7 +221,8 @@ def _jobs(
     return jobs, unrunnable
 
 
-_CASE_STATUS = {"succeeded": "passed", "skipped": "skipped", "device_error": "error"}
+# JUnit's "error" is a test that could not finish: the device failed, or the run was stopped.
+_CASE_STATUS = {"succeeded": "passed", "skipped": "skipped", "device_error": "error", "interrupted": "error"}
 
 
 def _case(outcome: FlowOutcome) -> CaseResult:
@@ -279,15 +283,12 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         )
     if args.sim_latency and specs and not all(s.strip().startswith("sim:") for s in specs):
         raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
-    candidates = collect(args.flows)
-    flows = load_candidates(candidates, {**os.environ, **cli_env})
-    kept, dropped = filter_tags(flows, include, exclude)
-    chosen = {id(flow) for flow in kept}
-    kept_candidates = [c for c, f in zip(candidates, flows, strict=True) if id(f) in chosen]
+    selection = select_flows(collect(args.flows), {**os.environ, **cli_env}, include, exclude)
+    kept, kept_candidates, dropped = selection.flows, selection.candidates, selection.left_out
     base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
     if not kept:
         raise ConfigError(
-            f"no flow left to run: the tags leave out all {len(flows)}",
+            f"no flow left to run: the tags leave out all {selection.found}",
             hint="check --include-tags / --exclude-tags against the flows' `tags:`",
         )
     choice = choose_device(specs[0]) if len(specs) == 1 else None
@@ -297,77 +298,92 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
             specs = [choice.spec]
     redactor = io.redactor  # the one the console hides secrets with, and every file of the run
     redactor.add(*(secret for flow in kept for secret in flow.secrets))
-    devices: list[Device] = []
-    try:
-        if specs:
-            devices = _connect_all(specs, args.sim_latency)
-            if choice is not None and len(devices) == 1:
-                devices[0] = Device(devices[0].spec, choice.reason, devices[0].driver)
-        jobs, unrunnable = _jobs(
-            kept,
-            kept_candidates,
-            [d.driver.platform for d in devices],
-            force=args.force_platform,
-            sim_platform=args.platform,
-            each_device=len(devices) if args.each_device else None,
-        )
-        if not jobs:
-            raise ConfigError(
-                "no flow can run on the device(s): " + "; ".join(f"{f.name}: {why}" for f, why in unrunnable),
-                hint="pass a device of the flows' platform, or --force-platform",
+    cancel = Cancel()
+    with stop_on_ctrl_c(cancel, io.err, INTERRUPT_NOTE):
+        devices: list[Device] = []
+        try:
+            if specs:
+                devices = _connect_all(specs, args.sim_latency)
+                if choice is not None and len(devices) == 1:
+                    devices[0] = Device(devices[0].spec, choice.reason, devices[0].driver)
+            jobs, unrunnable = _jobs(
+                kept,
+                kept_candidates,
+                [d.driver.platform for d in devices],
+                force=args.force_platform,
+                sim_platform=args.platform,
+                each_device=len(devices) if args.each_device else None,
             )
-        console = Console(io, json_lines=args.json, redactor=redactor, devices=max(1, len(devices)))
-        if dropped:
-            console.note(
-                f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(f.name for f in dropped)}"
+            if not jobs:
+                raise ConfigError(
+                    "no flow can run on the device(s): "
+                    + "; ".join(f"{f.name}: {why}" for f, why in unrunnable),
+                    hint="pass a device of the flows' platform, or --force-platform",
+                )
+            console = Console(io, json_lines=args.json, redactor=redactor, devices=max(1, len(devices)))
+            if dropped:
+                console.note(f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(dropped)}")
+            several = len(jobs) + len(unrunnable) > 1
+            run = FlowRun(
+                out_dir,
+                io,
+                console,
+                redactor,
+                base_config,
+                cancel,
+                args.screenshots,
+                index=out_dir / INDEX_FILE if several else None,
             )
-        several = len(jobs) + len(unrunnable) > 1
-        run = FlowRun(
-            out_dir,
-            io,
-            console,
-            redactor,
-            base_config,
-            threading.Event(),
-            args.screenshots,
-            index=out_dir / INDEX_FILE if several else None,
-        )
-        reason = choice.reason if choice is not None else ""
+            reason = choice.reason if choice is not None else ""
 
-        def simulated(platform: Platform) -> Device:
-            spec = f"sim:{platform}"
-            return Device(
-                spec, f"the simulated device: {reason}", connect_device(spec, sim_latency=args.sim_latency)
-            )
+            def simulated(platform: Platform) -> Device:
+                spec = f"sim:{platform}"
+                return Device(
+                    spec,
+                    f"the simulated device: {reason}",
+                    connect_device(spec, sim_latency=args.sim_latency),
+                )
 
-        outcomes, interrupted = run_schedule(
-            jobs, devices, run, each_device=args.each_device, simulated=simulated
-        )
-        if not args.each_device:  # (with --each-device each device's worker records its own)
-            targets = [(d.spec, d.driver.platform) for d in devices] or [
-                (f"sim:{args.platform}", args.platform)
-            ]
-            for flow, why in unrunnable:
-                outcomes.extend(run.skipped(flow, spec, platform, why) for spec, platform in targets)
-    finally:
-        for device in devices:
-            device.driver.close()
-    ran = [o for o in outcomes if o.status != "skipped"]
+            outcomes, interrupted = run_schedule(
+                jobs, devices, run, each_device=args.each_device, simulated=simulated
+            )
+            if not args.each_device:  # (with --each-device each device's worker records its own)
+                targets = [(d.spec, d.driver.platform) for d in devices] or [
+                    (f"sim:{args.platform}", args.platform)
+                ]
+                for flow, why in unrunnable:
+                    outcomes.extend(run.skipped(flow, spec, platform, why) for spec, platform in targets)
+        finally:
+            for device in devices:
+                device.driver.close()
+        return _finish(outcomes, devices, console, out_dir, junit, interrupted=interrupted)
+
+
+def _finish(
+    outcomes: list[FlowOutcome],
+    devices: Sequence[Device],
+    console: Console,
+    out_dir: Path,
+    junit: Path | None,
+    *,
+    interrupted: bool,
+) -> int:
+    """The index page (several flows), the JUnit file, the summary; the exit code."""
     if len(outcomes) > 1:
         rows = [
             IndexRow(o.flow, o.file, o.device, o.duration, o.run_dir, o.first_failure, o.error)
             for o in outcomes
         ]
-        index = write_index(out_dir, rows, redactor=redactor)
+        index = write_index(out_dir, rows, redactor=console.redactor)
         console.note(f"index: {index}")
     if junit is not None:
-        write_junit(junit, _suites(outcomes, devices, str(out_dir)), redactor=redactor)
+        write_junit(junit, _suites(outcomes, devices, str(out_dir)), redactor=console.redactor)
         console.note(f"junit: {junit}")
     if interrupted:
-        io.err.write("amc: interrupted; the run folders keep every step executed so far\n")
+        console.note("amc: interrupted; the run folders keep every step executed so far")
         console.summary(outcomes, EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
-    codes = [exit_code(o.status) for o in ran]
+    codes = [exit_code(o.status) for o in outcomes if o.status != "skipped"]
     code = EXIT_DEVICE if EXIT_DEVICE in codes else EXIT_FAILED if EXIT_FAILED in codes else EXIT_OK
     console.summary(outcomes, code)
     return code

@@ -7,7 +7,8 @@ through a :class:`~amc.runtime.pool.DevicePool` (each flow once, on the next fre
 platform; a device whose flow ended ``device_error`` takes no more flows, and a flow left with no
 device of its platform ends ``device_error`` without running, saying which devices were retired
 and why), or every flow on every device (``--each-device``), one thread per device. Ctrl-C sets
-``cancel``: each flow stops before its next step and is recorded ``interrupted``.
+``cancel`` (:mod:`.interrupt`): each flow ends its step in progress at its next poll and is
+recorded ``interrupted``; a flow that had not started is listed as not run.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..core.errors import ConfigError, LeaseTimeout, PoolExhausted
 from ..core.models import Platform
 from ..drivers.base import Driver
 from ..flows import Flow, FlowPlanner
+from ..runtime.cancel import Cancel
 from ..runtime.pool import DevicePool
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
 from ..runtime.task import TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
@@ -37,10 +39,11 @@ from ..storage.timeline import RunInfo, TimelineWriter, new_run_dir
 from .common import Streams
 from .console import Console, FlowOutcome, step_position
 
-__all__ = ["LOG_FILE", "NO_DEVICE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
+__all__ = ["LOG_FILE", "NOT_STARTED", "NO_DEVICE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
 
 LOG_FILE = "run.log"
 NO_DEVICE = "(no device)"  # the device of a flow that got none
+NOT_STARTED = "not started: the run was interrupted (Ctrl-C)"  # why a flow was not run
 _log_lock = threading.Lock()
 
 
@@ -100,8 +103,9 @@ def run_logging(
 
 
 def _first_failure(result: TaskResult) -> str | None:
+    """The first failed step (or the step a stop request ended), else the task's own error."""
     for record in result.steps:
-        if record.status == "failed":
+        if record.status in ("failed", "interrupted"):
             at = step_position({"step": record.step.to_dict()})
             where = f" at {at}" if at else ""
             failed = record.result
@@ -124,7 +128,7 @@ class FlowRun:
     console: Console
     redactor: Redactor
     config: TaskRunnerConfig
-    cancel: threading.Event
+    cancel: Cancel
     screenshots: ScreenshotPolicy = "failure"
     index: Path | None = None  # the index page the reports link back to (several flows)
 
@@ -170,7 +174,7 @@ class FlowRun:
 
     def run(self, flow: Flow, driver: Driver, spec: str, reason: str) -> FlowOutcome:
         """Run ``flow`` on ``driver``; its run folder keeps every executed step."""
-        planner = FlowPlanner(flow, driver.platform, cancel=self.cancel)
+        planner = FlowPlanner(flow, driver.platform)
         config = dataclasses.replace(self.config, max_steps=planner.most_steps)
         try:
             run_dir = new_run_dir(self.out, f"{flow.name}-{spec}" if self.console.prefixed else flow.name)
@@ -199,12 +203,10 @@ class FlowRun:
             self.console.step(flow, planner.total, written, spec)
 
         recorder = TimelineRecorder(writer, driver, screenshots=self.screenshots, on_written=on_written)
-        runner = TaskRunner(driver, planner, config=config, listeners=[recorder])
+        runner = TaskRunner(driver, planner, config=config, listeners=[recorder], cancel=self.cancel)
         with run_logging(self.redactor, run_dir / LOG_FILE, self.io, this_thread=True):
             result = runner.run(f"flow {flow.name}")
         status = result.status.value
-        if result.error_kind == "FlowInterrupted":
-            status = "interrupted"
         writer.finish(status, duration=result.duration, error=result.error, error_kind=result.error_kind)
         outcome = FlowOutcome(
             flow=flow.name,
@@ -232,27 +234,15 @@ class FlowRun:
         return outcome
 
 
-def _wait_all(futures: Sequence[Future[Any]], cancel: threading.Event, console: Console) -> bool:
-    """Wait for ``futures``; on Ctrl-C set ``cancel`` and wait for them to wind down. True when
-    the run was interrupted. A second Ctrl-C is raised at once."""
-    interrupted = False
+def _wait_all(futures: Sequence[Future[Any]], cancel: Cancel) -> None:
+    """Wait for ``futures`` (each flow stops at its next poll once ``cancel`` is set, by Ctrl-C);
+    a worker that raised (a bug, an unwritable run folder) sets ``cancel`` so the others stop too."""
     pending = set(futures)
     while pending:
-        try:
-            done, pending = wait(pending, timeout=0.2, return_when=FIRST_EXCEPTION)
-        except KeyboardInterrupt:
-            if interrupted:
-                raise
-            interrupted = True
-            cancel.set()
-            console.note(
-                "amc: interrupted; each flow stops after the step in progress (Ctrl-C again to quit now)"
-            )
-            continue
+        done, pending = wait(pending, return_when=FIRST_EXCEPTION)
         for future in done:
             if future.exception() is not None:
-                cancel.set()
-    return interrupted
+                cancel.set("the run stopped: another flow raised an error")
 
 
 def run_schedule(
@@ -263,15 +253,17 @@ def run_schedule(
     each_device: bool,
     simulated: Callable[[Platform], Device],
 ) -> tuple[list[FlowOutcome], bool]:
-    """Run ``jobs``; (every outcome, in job order per device, and whether Ctrl-C stopped the run)."""
+    """Run ``jobs``; (every outcome, in job order per device, and whether Ctrl-C stopped the run).
+    A job that had not started when the run was stopped is an outcome ``skipped`` (:data:`NOT_STARTED`)."""
     outcomes: dict[int, list[FlowOutcome]] = {}
     by_driver = {id(d.driver): d for d in devices}
 
     def sequential_sim() -> None:
         for n, job in enumerate(jobs):
-            if run.cancel.is_set():
-                return
             assert job.platform is not None
+            if run.cancel.is_set():
+                outcomes[n] = [run.skipped(job.flow, f"sim:{job.platform}", job.platform, NOT_STARTED)]
+                continue
             device = simulated(job.platform)
             try:
                 outcomes[n] = [run.run(job.flow, device.driver, device.spec, device.reason)]
@@ -284,7 +276,8 @@ def run_schedule(
         results: list[FlowOutcome] = []
         for job in mine:
             if run.cancel.is_set():
-                break
+                results.append(run.skipped(job.flow, device.spec, device.driver.platform, NOT_STARTED))
+                continue
             if job.platform is not None and job.platform != device.driver.platform:
                 why = f"the flow is for {job.platform}, {device.spec} is {device.driver.platform}"
                 results.append(run.skipped(job.flow, device.spec, device.driver.platform, why))
@@ -294,12 +287,14 @@ def run_schedule(
 
     def shared(pool: DevicePool, n: int, job: Job) -> None:
         if run.cancel.is_set():
+            outcomes[n] = [run.skipped(job.flow, NO_DEVICE, job.platform or "", NOT_STARTED)]
             return
         try:
             with pool.lease(platform=job.platform, holder=job.flow.name, timeout=MAX_LEASE_WAIT) as driver:
-                if run.cancel.is_set():
-                    return
                 device = by_driver[id(driver)]
+                if run.cancel.is_set():
+                    outcomes[n] = [run.skipped(job.flow, device.spec, driver.platform, NOT_STARTED)]
+                    return
                 outcome = run.run(job.flow, driver, device.spec, device.reason)
                 outcomes[n] = [outcome]
                 if outcome.status == TaskStatus.DEVICE_ERROR.value:  # offline, unreachable …: no more flows
@@ -311,19 +306,19 @@ def run_schedule(
     if not devices:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="amc-run") as executor:
             futures = [executor.submit(sequential_sim)]
-            interrupted = _wait_all(futures, run.cancel, run.console)
+            _wait_all(futures, run.cancel)
     elif each_device:
         with ThreadPoolExecutor(max_workers=len(devices), thread_name_prefix="amc-run") as executor:
             futures = [executor.submit(pinned, i) for i in range(len(devices))]
-            interrupted = _wait_all(futures, run.cancel, run.console)
+            _wait_all(futures, run.cancel)
     else:
         pool = DevicePool([d.driver for d in devices], lease_timeout=MAX_LEASE_WAIT)
         with pool, ThreadPoolExecutor(max_workers=len(devices), thread_name_prefix="amc-run") as executor:
             futures = [executor.submit(shared, pool, n, job) for n, job in enumerate(jobs)]
-            interrupted = _wait_all(futures, run.cancel, run.console)
+            _wait_all(futures, run.cancel)
     for future in futures:  # a bug or an unwritable run folder: raised after every flow has stopped
         error = future.exception()
         if error is not None:
             raise error
     ordered = [o for key in sorted(outcomes) for o in outcomes[key]]
-    return ordered, interrupted
+    return ordered, run.cancel.is_set()

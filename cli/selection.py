@@ -1,8 +1,10 @@
 """What ``amc run`` is asked to run, checked before anything runs: the flow files (named, or every
 ``*.yaml`` / ``*.yml`` directly in a named folder), ``--env``, the tags, and where it will write.
 
-Every problem of every file and argument is collected and reported at once (exit 2); nothing
-outside what was named is read, and nothing is written until the run starts.
+Every file is checked whole, whether the tags choose it or not; what only matters to a run of a
+flow (a ``${VAR}`` nothing sets) is checked for the flows the tags choose (:func:`select_flows`).
+Every problem is collected and reported at once (exit 2); nothing outside what was named is read,
+and nothing is written until the run starts.
 """
 
 from __future__ import annotations
@@ -13,21 +15,24 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from ..core.errors import ConfigError, FlowError
-from ..flows import Flow, FlowValidationError, load_flow
+from ..flows import Flow, FlowValidationError
+from ..flows.loader import FlowCheck, check_flow
 from ..flows.nodes import NAME
 
 __all__ = [
     "FLOW_SUFFIXES",
     "Candidate",
+    "Selection",
     "check_output_file",
     "check_output_folder",
     "collect",
     "filter_tags",
-    "load_candidates",
     "parse_env",
     "parse_tags",
+    "select_flows",
 ]
 
 FLOW_SUFFIXES = (".yaml", ".yml")
@@ -86,20 +91,50 @@ def collect(paths: Sequence[str]) -> list[Candidate]:
     return found
 
 
-def load_candidates(candidates: Sequence[Candidate], environ: Mapping[str, str]) -> list[Flow]:
-    """Load every flow; the problems of all files together as one ``FlowValidationError``."""
-    flows: list[Flow] = []
-    problems: list[FlowError] = []
+@dataclass(frozen=True)
+class Selection:
+    """The flows a run runs (with the candidates they came from, in order), and the names of
+    those its tags leave out; ``found`` is how many flow files were read."""
+
+    flows: tuple[Flow, ...]
+    candidates: tuple[Candidate, ...]
+    left_out: tuple[str, ...]
+    found: int
+
+
+def select_flows(
+    candidates: Sequence[Candidate],
+    environ: Mapping[str, str],
+    include: frozenset[str],
+    exclude: frozenset[str],
+) -> Selection:
+    """Read every candidate whole and keep the flows the tags choose (:func:`filter_tags`). Every
+    problem of every file, and every unset variable of a chosen flow, is raised together as one
+    ``FlowValidationError``; a flow the tags leave out may use variables that are not set."""
+    read: list[tuple[Candidate, FlowCheck | None, tuple[FlowError, ...]]] = []
     for candidate in candidates:
         try:
-            flows.append(load_flow(candidate.path, environ=environ))
+            read.append((candidate, check_flow(candidate.path, environ=environ), ()))
         except FlowValidationError as exc:
-            problems.extend(exc.problems)
+            read.append((candidate, None, exc.problems))
         except FlowError as exc:
-            problems.append(exc)
+            read.append((candidate, None, (exc,)))
+    checks = [(candidate, check) for candidate, check, _ in read if check is not None]
+    kept, dropped = filter_tags([check for _, check in checks], include, exclude)
+    chosen = {id(check) for check in kept}
+    problems: list[FlowError] = []  # in the order of the files
+    for _, check, unreadable in read:
+        problems.extend(unreadable)
+        if check is not None:
+            problems.extend(check.found if id(check) in chosen else check.problems)
     if problems:
         raise FlowValidationError(tuple(problems))
-    return flows
+    return Selection(
+        tuple(check.flow for check in kept if check.flow is not None),
+        tuple(candidate for candidate, check in checks if id(check) in chosen),
+        tuple(check.name for check in dropped),
+        len(checks),
+    )
 
 
 def parse_env(pairs: Sequence[str] | None) -> dict[str, str]:
@@ -127,13 +162,21 @@ def parse_tags(values: Sequence[str] | None, option: str) -> frozenset[str]:
     return frozenset(tags)
 
 
+class _Tagged(Protocol):
+    @property
+    def tags(self) -> tuple[str, ...]: ...
+
+
+_T = TypeVar("_T", bound=_Tagged)
+
+
 def filter_tags(
-    flows: Sequence[Flow], include: frozenset[str], exclude: frozenset[str]
-) -> tuple[list[Flow], list[Flow]]:
+    flows: Sequence[_T], include: frozenset[str], exclude: frozenset[str]
+) -> tuple[list[_T], list[_T]]:
     """(the flows kept, the flows left out): with ``include``, a flow needs one of its tags; a flow
     with any ``exclude`` tag is left out."""
-    kept: list[Flow] = []
-    dropped: list[Flow] = []
+    kept: list[_T] = []
+    dropped: list[_T] = []
     for flow in flows:
         tags = set(flow.tags)
         keep = (not include or bool(tags & include)) and not (tags & exclude)

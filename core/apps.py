@@ -8,14 +8,23 @@ live with their users.
 from __future__ import annotations
 
 __all__ = [
+    "ANDROID_ERROR_DIALOG_IDS",
+    "ANDROID_KEYGUARD_ID_PREFIX",
+    "ANDROID_SHADE_IDS",
     "ANDROID_SYSTEMUI",
+    "COVER_KINDS",
+    "COVER_NAMES",
     "HOME_SCREEN_APPS",
     "IME_PACKAGES",
     "PERMISSION_DIALOG_PACKAGES",
     "SPRINGBOARD",
+    "SYSTEMUI_COVER_WINDOWS",
+    "SYSTEM_DIALOG_WINDOWS",
+    "cover_name",
     "is_home_screen",
     "is_ime_package",
     "is_permission_dialog",
+    "system_dialog_window",
 ]
 
 # The iOS home screen's bundle id (what WebDriverAgent and Appium report in front on the home screen).
@@ -94,3 +103,67 @@ def is_ime_package(package: str | None) -> bool:
         return False
     low = package.lower()
     return package in IME_PACKAGES or "inputmethod" in low or "keyboard" in low
+
+
+# --- covers: what can be over the app --------------------------------------------------------
+#
+# The kinds of cover the harness tells apart (``semantic.screen.Cover.kind``, the world model's
+# overlay): the lock screen, the pulled-down notification shade (iOS: Notification Center or
+# Control Center), a system dialog (Android's "X isn't responding" / "X keeps stopping"), the
+# runtime-permission prompt, and an app's own alert or dialog. A cover with no title of its own is
+# named by COVER_NAMES in the overlay.
+COVER_KINDS: tuple[str, ...] = ("keyguard", "shade", "system_dialog", "permission", "alert")
+COVER_NAMES: dict[str, str] = {"keyguard": "Lock screen", "shade": "Notification shade"}
+# iOS's own names: its shade is Notification Center or Control Center (the driver cannot tell which).
+_IOS_COVER_NAMES: dict[str, str] = {"shade": "Notification Center or Control Center"}
+
+
+def cover_name(kind: str | None, platform: str) -> str | None:
+    """What the world model calls a cover that has no title of its own (None: it has one)."""
+    if kind is None:
+        return None
+    return (_IOS_COVER_NAMES.get(kind) if platform == "ios" else None) or COVER_NAMES.get(kind)
+
+
+# SystemUI's windows that take the focus from the app under them, as ``dumpsys window`` titles
+# them (``mCurrentFocus=Window{h u0 TITLE}``): the lock screen and the shade live in
+# ``NotificationShade`` from Android 11 (AOSP's TYPE_NOTIFICATION_SHADE; a real Android 14 dump's
+# ``mExpandedPanel=Window{… NotificationShade}``, an API 34 emulator with the shade expanded, kaeawc/
+# auto-mobile#6078), in ``StatusBar`` before (calabash/calabash-android#815: a Galaxy S6 "returns
+# StatusBar as the currently focused" when locked; appium/appium-adb#564), and Android 4's
+# separate ``Keyguard`` window (appium-adb's ``isCurrentFocusOnKeyguard``, /mCurrentFocus.+Keyguard/).
+# Which of the lock screen or the shade it is, the window's title does not say.
+SYSTEMUI_COVER_WINDOWS: frozenset[str] = frozenset({"NotificationShade", "StatusBar", "Keyguard"})
+
+# The system's dialogs over an app, as ``dumpsys window`` titles their windows: AOSP's
+# AppNotRespondingDialog and AppErrorDialog set "Application Not Responding: " / "Application Error: "
+# and the process name (real focus lines: tests/fixtures/real/android/emulator-dumpsys-window-*-anr-*).
+SYSTEM_DIALOG_WINDOWS: tuple[tuple[str, str], ...] = (
+    ("Application Not Responding: ", "not_responding"),
+    ("Application Error: ", "error"),
+)
+
+# Resource ids (the part after ``:id/``) of the covers in a UI dump. The lock screen's views are
+# SystemUI's ``keyguard_*`` (real dumps: MIUI's keyguard_message_area_container, Samsung's
+# keyguard_indication_text "Swipe to open" and clockpack keyguard_status_view, keyguard_status_bar and
+# keyguard_bottom_area; tests/fixtures/real/android/*keyguard*); the expanded shade's SystemUI's
+# notification panel and its notification list (notification_panel, notification_stack_scroller)
+# and the quick settings panel (quick_settings_panel, as a uiautomator2 script looks for it, find_string
+# id 16670063586). The system dialogs' buttons are AOSP's ``aerr_*`` (core/res/res/layout/
+# app_anr_dialog.xml: aerr_close, aerr_wait, aerr_report; app_error_dialog.xml: aerr_restart,
+# aerr_reset, aerr_report, aerr_close, aerr_mute), in package ``android``.
+ANDROID_KEYGUARD_ID_PREFIX = "keyguard_"
+ANDROID_SHADE_IDS: frozenset[str] = frozenset(
+    {"notification_panel", "notification_stack_scroller", "quick_settings_panel"}
+)
+ANDROID_ERROR_DIALOG_IDS: frozenset[str] = frozenset(
+    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute"}
+)
+
+
+def system_dialog_window(title: str) -> tuple[str, str] | None:
+    """(kind, process) of a system dialog's window title (``Application Not Responding: pkg``), or None."""
+    for prefix, kind in SYSTEM_DIALOG_WINDOWS:
+        if title.startswith(prefix):
+            return kind, title[len(prefix) :].strip()
+    return None

@@ -20,10 +20,15 @@ knowing which backend raised it::
     ├── AssertionFailed        a flow's check (assert_visible, assert_app …) did not hold
     ├── SceneParseError        a UI tree could not be read
     ├── FlowError              a flow file is invalid
+    │   └── ScriptSyntaxError  a flow's JavaScript cannot be parsed (found before anything runs)
+    ├── ScriptError            a flow's JavaScript failed as it ran: it threw, or a value was out of bounds
+    │   ├── ScriptTimeout      it ran past its time limit
+    │   └── ScriptMemoryExceeded  it allocated past its memory limit
     ├── ConfigError            configuration, environment or a device spec is invalid
     ├── StepArgumentError      a planned step names an unknown action or has bad arguments
     ├── ModelReplyError        a language model's reply could not be used, or its server failed
-    └── GuardrailViolation     a step or a screen outside what the task allows (``--allow-app``)
+    ├── GuardrailViolation     a step or a screen outside what the task allows (``--allow-app``)
+    └── Interrupted            the run was asked to stop (Ctrl-C): not a failure of anything
 
 Backend adapters map their client library's exceptions into this tree with a table and chain
 the original (``raise X(...) from exc``).
@@ -44,11 +49,16 @@ __all__ = [
     "FlowError",
     "GuardrailViolation",
     "HarnessError",
+    "Interrupted",
     "LeaseTimeout",
     "ModelReplyError",
     "PoolExhausted",
     "ReplyTooLarge",
     "SceneParseError",
+    "ScriptError",
+    "ScriptMemoryExceeded",
+    "ScriptSyntaxError",
+    "ScriptTimeout",
     "SessionLost",
     "StepArgumentError",
     "TargetNotFound",
@@ -246,18 +256,91 @@ class FlowError(HarnessError):
         column: int | None = None,
         hint: str | None = None,
     ) -> None:
-        where = ""
-        if file is not None:
-            where = file
-            if line is not None:
-                where += f":{line}"
-                if column is not None:
-                    where += f":{column}"
-            where += ": "
-        super().__init__(f"{where}{message}", hint=hint)
+        super().__init__(_located(message, file, line, column), hint=hint)
         self.file = file
         self.line = line
         self.column = column
+
+
+def _located(message: str, file: str | None, line: int | None, column: int | None) -> str:
+    """``file:line:column: message``, with what is known of the place (nothing: the message alone)."""
+    if file is None:
+        return message
+    where = file
+    if line is not None:
+        where += f":{line}"
+        if column is not None:
+            where += f":{column}"
+    return f"{where}: {message}"
+
+
+class ScriptSyntaxError(FlowError):
+    """A flow's JavaScript (a ``${...}`` expression, an ``evalScript``, a ``runScript`` file) cannot be
+    parsed. A bad flow, like any other ``FlowError``: ``amc check`` reports it before anything runs.
+    ``js_message`` is the engine's own words, without the place or the name."""
+
+    def __init__(
+        self,
+        js_message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(f"SyntaxError: {js_message}", file=file, line=line, column=column, hint=hint)
+        self.js_name = "SyntaxError"
+        self.js_message = js_message
+
+
+class ScriptError(HarnessError):
+    """A flow's JavaScript failed as it ran: it threw (``js_name`` is the JavaScript error's name,
+    ``TypeError``, and ``js_message`` its message; the message reads ``TypeError: ...``), or a value
+    crossing between JavaScript and the harness was out of bounds (no ``js_name``).
+    ``file``/``line``/``column`` say where in the flow or script file, when known; ``logs`` holds
+    what the script wrote with ``console.log`` before it failed."""
+
+    category = "script"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        js_name: str | None = None,
+        js_message: str | None = None,
+        logs: tuple[str, ...] = (),
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(_located(message, file, line, column), hint=hint)
+        self.file = file
+        self.line = line
+        self.column = column
+        self.js_name = js_name
+        self.js_message = js_message
+        self.logs = logs
+
+
+class ScriptTimeout(ScriptError):
+    """A script ran past its time limit (``limit`` seconds, wall clock) and was stopped."""
+
+    def __init__(
+        self, message: str, *, limit: float, file: str | None = None, logs: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message, file=file, logs=logs, hint="a loop that never ends, or a slow HTTP call")
+        self.limit = limit
+
+
+class ScriptMemoryExceeded(ScriptError):
+    """A script allocated past its memory limit (``limit`` bytes of JavaScript heap) and was stopped."""
+
+    def __init__(
+        self, message: str, *, limit: int, file: str | None = None, logs: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(message, file=file, logs=logs, hint="a value that grows without end")
+        self.limit = limit
 
 
 class ConfigError(HarnessError):
@@ -267,9 +350,26 @@ class ConfigError(HarnessError):
 
 
 class StepArgumentError(HarnessError):
-    """A planned step names an unknown action or carries arguments the action cannot use."""
+    """A planned step names an unknown action or carries arguments the action cannot use.
+
+    ``argument`` names the argument that was wrong when one was (a flow file points at its value).
+    """
 
     category = "argument"
+
+    def __init__(self, message: str, *, hint: str | None = None, argument: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.argument = argument
+
+
+class Interrupted(HarnessError):
+    """The run was asked to stop (Ctrl-C) and stopped here, between two looks or two steps.
+
+    Not a failure of the device, the app or a check: a step that ends this way is recorded as
+    ``interrupted`` and the task ends ``interrupted``.
+    """
+
+    category = "interrupted"
 
 
 def is_transient(exc: BaseException) -> bool:

@@ -221,6 +221,9 @@ class Scene:
     backend: str = "unknown"
     capture_duration: float = 0.0
     source: str | None = field(default=None, compare=False, repr=False)
+    # What the backend itself said covers the screen (a kind of amc.core.apps.COVER_KINDS:
+    # "keyguard" when WebDriverAgent says the phone is locked), None when it said nothing.
+    cover: str | None = None
     # UTF-8 bytes a parser checked and left to decode when ``source`` is first read.
     _utf8: bytes | None = field(default=None, init=False, compare=False, repr=False)
 
@@ -280,6 +283,7 @@ class Scene:
             "backend": self.backend,
             "capture_duration": self.capture_duration,
             "element_count": len(self),
+            "cover": self.cover,
         }
         if tree:
             out["root"] = self.root.to_dict()
@@ -329,6 +333,7 @@ _SCENE_FIELDS: Final = (
     "backend",
     "capture_duration",
     "source",
+    "cover",
     "_utf8",
 )
 # The slots' setters, or None (then the constructor) if Scene ever changes shape.
@@ -381,6 +386,7 @@ def parsed_scene(
         backend,
         capture_duration,
         source,
+        None,
         utf8 if source is None else None,
     )
     for setter, value in zip(_SCENE_SETTERS, values, strict=True):

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ConfigError
+from .errors import ConfigError, Interrupted
 from .models import PlannedStep, Scene, StepResult
 from .selectors import Selector
 
@@ -39,7 +39,7 @@ REDACTED = "***"
 APP_ID_KEYS: tuple[str, ...] = ("app_id", "bundle_id", "package")
 SECRET_ARG_KEYS: tuple[str, ...] = ("text", "value")
 SELECTOR_KEYS = frozenset(Selector.__dataclass_fields__)
-STEP_STATUSES: tuple[str, ...] = ("passed", "failed", "skipped", "warning", "retried")
+STEP_STATUSES: tuple[str, ...] = ("passed", "failed", "skipped", "warning", "retried", "interrupted")
 
 
 def step_status(step: PlannedStep, result: StepResult) -> str:
@@ -48,10 +48,13 @@ def step_status(step: PlannedStep, result: StepResult) -> str:
     ``skipped``: a ``skip`` step a planner handed out (nothing was sent to the device);
     ``warning``: a failed step whose ``on_failure`` is ``warn`` (an optional flow step);
     ``retried``: a failed step whose block runs again (``on_failure`` ``retry``);
+    ``interrupted``: a step a stop request (Ctrl-C) ended before it could pass or fail;
     ``failed``: any other failure, the only status that fails a task; else ``passed``.
     """
     if result.success:
         return "skipped" if step.action == "skip" else "passed"
+    if result.error_category == Interrupted.category:
+        return "interrupted"
     if step.on_failure == "warn":
         return "warning"
     if step.on_failure == "retry":
@@ -157,9 +160,11 @@ class StepRecord:
 
     ``scene`` is the observation made right after the step (None when the device could not be
     observed, and dropped once the record is older than the task's ``scene_history``); ``page``
-    and ``foreground_app`` summarise it and stay. A task keeps every record, so a record is kept
-    small: slots, no per-instance dict (see :mod:`amc.runtime.session` for what a long task's
-    memory grows by).
+    and ``foreground_app`` summarise it and stay. After a step that changes the screen the loop
+    waits for it to settle: ``settle_looks`` is how many looks that took beyond the first, and
+    ``settled`` whether two in a row agreed (None when the loop did not wait). A task keeps every
+    record, so a record is kept small: slots, no per-instance dict (see :mod:`amc.runtime.session`
+    for what a long task's memory grows by).
     """
 
     index: int
@@ -168,10 +173,13 @@ class StepRecord:
     page: str | None = None
     foreground_app: str | None = None
     scene: Scene | None = field(default=None, compare=False, repr=False)
+    settle_looks: int = 0
+    settled: bool | None = None
 
     @property
     def status(self) -> str:
-        """``passed``, ``failed``, ``skipped``, ``warning`` or ``retried`` (see :func:`step_status`)."""
+        """``passed``, ``failed``, ``skipped``, ``warning``, ``retried`` or ``interrupted`` (see
+        :func:`step_status`)."""
         return step_status(self.step, self.result)
 
     @property
@@ -186,4 +194,9 @@ class StepRecord:
             "result": self.result.to_dict(),
             "page": self.page,
             "foreground_app": self.foreground_app,
+            **(
+                {"settle": {"looks": self.settle_looks, "settled": self.settled}}
+                if self.settled is not None
+                else {}
+            ),
         }

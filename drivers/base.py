@@ -31,8 +31,9 @@ __all__ = [
     "timeout_seconds",
 ]
 
-# Key names every driver accepts for press(); a backend may accept more.
-KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down")
+# The key names press() takes, on every backend. An adapter that cannot press one of them (iOS has
+# no back, menu or recent key) raises StepArgumentError naming the keys it can press.
+KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
 
 # Bounds every backend shares, in seconds, checked by the functions below and nowhere else.
 MAX_TIMEOUT = 3600.0  # one request, an app coming to the front, an automation server starting
@@ -60,7 +61,12 @@ def gesture_seconds(value: object, what: str, *, held: bool) -> float:
 
 @runtime_checkable
 class Driver(Protocol):
-    """One device, driven through one backend."""
+    """One device, driven through one backend.
+
+    A driver whose screen goes on changing for a while after an action (a phone's animations and
+    transitions) says so with a true ``animates`` attribute; after an action that changes the
+    screen, the task loop then looks until the screen has settled. A driver without it (a test's
+    scripted fake) is looked at once per step."""
 
     @property
     def device_id(self) -> str: ...

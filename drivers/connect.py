@@ -13,9 +13,10 @@ Accepted specs (see :data:`SPEC_FORMS`):
 A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
 ``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
 wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
-``sim+appium:``; ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`) and
-``id=NAME`` names the device. The query is parsed strictly: an unknown, repeated
-or empty key and an unknown value are a ``ConfigError`` naming it.
+``sim+appium:``; ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`),
+``locked=true`` starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to
+connect, as it does to a locked iPhone) and ``id=NAME`` names the device. The query is parsed
+strictly: an unknown, repeated or empty key and an unknown value are a ``ConfigError`` naming it.
 
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
 one client library can still use the others. Constructors do no I/O; ``connect`` does.
@@ -37,6 +38,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from ..core.config import parse_bool
 from ..core.errors import ConfigError, HarnessError
 from ..core.models import Platform
 from .base import MAX_LATENCY, DeviceInfo, Driver
@@ -104,9 +106,10 @@ FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "re
 # The query keys a simulated device's spec takes, per platform: its version profile, its timing
 # and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {
-    "android": ("api", "timing", "id"),
-    "ios": ("ios", "wda", "timing", "id"),
+    "android": ("api", "timing", "locked", "id"),
+    "ios": ("ios", "wda", "timing", "locked", "id"),
 }
+_NOT_PROFILE = ("id", "timing", "locked")  # query keys that do not name a version
 _SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
@@ -145,11 +148,12 @@ class SimTarget:
     device_id: str | None = None
     query: tuple[tuple[str, str], ...] = ()
     timing: str | None = None  # instant or realistic, when the spec says
+    locked: bool = False  # the device starts locked
 
     @property
     def names_profile(self) -> bool:
-        """Whether the query names a version (``api``, ``ios``, ``wda``), not only a name or timing."""
-        return any(k not in ("id", "timing") for k, _ in self.query)
+        """Whether the query names a version (``api``, ``ios``, ``wda``), not only a name, timing or lock."""
+        return any(k not in _NOT_PROFILE for k, _ in self.query)
 
     def spec(self, scheme: str, *, with_id: bool = True) -> str:
         """The spec back as text (``with_id=False``: without ``id=``), keys in the order given."""
@@ -206,7 +210,11 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
         )
     except ConfigError as exc:
         raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
-    return SimTarget(platform, profile, device_id, tuple(pairs), timing and timing.lower())
+    try:
+        locked = parse_bool("locked", values.get("locked", "false"))
+    except ConfigError as exc:
+        raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
+    return SimTarget(platform, profile, device_id, tuple(pairs), timing and timing.lower(), locked)
 
 
 def _with_timing(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -283,6 +291,8 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
     latency = seconds(options, "latency", 0.0, maximum=MAX_LATENCY)
     device_id = _device_id(options) or parsed.device_id
     device = SimDevice(parsed.platform, device_id, profile=parsed.profile, timing=sim_timing(options))
+    if parsed.locked:
+        device.lock()
     return SimDriver(parsed.platform, device=device, latency=latency)
 
 
@@ -310,12 +320,15 @@ def _sim_device(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Sim
 
     device = options.get("device")
     if device is None:
-        return SimDevice(
+        device = SimDevice(
             parsed.platform,
             _device_id(options) or parsed.device_id,
             profile=parsed.profile,
             timing=sim_timing(options),
         )
+        if parsed.locked:
+            device.lock()
+        return device
     if "timing" in options:
         raise ConfigError(f"option 'timing' for {spec} is the given device's own (SimDevice(timing=…))")
     if not isinstance(device, SimDevice) or device.platform != parsed.platform:
@@ -328,6 +341,8 @@ def _sim_device(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Sim
             f"but the device given plays {device.profile.label}",
             hint="build the SimDevice with that profile, or leave the query out",
         )
+    if parsed.locked:
+        device.lock()
     return device
 
 

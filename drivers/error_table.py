@@ -12,8 +12,14 @@ Each backend's ``errors`` module (``drivers/wda/errors.py``, ``drivers/u2/errors
   come first; a row that an earlier row hides is a mistake (``tests/drivers/test_error_tables.py``).
 - ``map_error(exc, call) -> HarnessError``: unwraps the client's own wrappers (urllib3's
   ``MaxRetryError``, uiautomator2's ``AdbShellError``), applies the table with :func:`apply_table`
-  and falls back to a plain ``DeviceError``. The caller chains the original:
+  and falls back to :func:`unrecognised`. The caller chains the original:
   ``raise map_error(exc, call) from exc``.
+
+Rules every backend shares are spelled here once: :func:`quote` bounds a raw answer before a message
+quotes it, :func:`unrecognised` is the error for an answer no row knows (a ``DeviceError`` that says
+so and quotes the answer once, at most :data:`MAX_QUOTE` characters), and :func:`proxy_answer` reads
+an HTTP intermediary's own error page (nginx, HAProxy, a cloud load balancer: 502 / 503 / 504 with a
+body that is not the backend's) the same way whichever server was behind it.
 """
 
 from __future__ import annotations
@@ -22,9 +28,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..core.errors import HarnessError
+from ..core.errors import DeviceError, DeviceTimeout, DriverUnavailable, HarnessError
 
-__all__ = ["Build", "ErrorRule", "apply_table"]
+__all__ = ["MAX_QUOTE", "Build", "ErrorRule", "apply_table", "proxy_answer", "quote", "unrecognised"]
+
+# The most of a raw answer a message quotes.
+MAX_QUOTE = 500
 
 C = TypeVar("C")
 
@@ -53,3 +62,57 @@ def apply_table(
         if rule.matches(exc):
             return rule.build(exc, call)
     return fallback(exc, call)
+
+
+def quote(raw: str, limit: int = MAX_QUOTE) -> str:
+    """``raw`` on one line (runs of white space made one space), cut to ``limit`` characters with
+    an ellipsis and the length it had, for a message to quote."""
+    text = " ".join(str(raw).split())
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text)} characters)"
+
+
+def unrecognised(server: str, what: str, raw: str, *, hint: str | None = None) -> DeviceError:
+    """The error for an answer no row of a table knows: it says so, and quotes it once."""
+    return DeviceError(
+        f"{server} answered {what} with an answer the harness has not recognised: {quote(raw)!r}",
+        hint=hint,
+    )
+
+
+# An intermediary's error pages, by status: (what the status says, the harness error it becomes).
+_PROXY_STATUSES: dict[int, str] = {
+    502: "502 Bad Gateway",
+    503: "503 Service Unavailable",
+    504: "504 Gateway Timeout",
+}
+
+
+def proxy_answer(
+    status: int, body: str, *, server: str, what: str, timeout: float | None = None
+) -> HarnessError | None:
+    """The error an HTTP intermediary's own error page means, or None when ``status`` is not one
+    (502, 503, 504 with a body that is not the backend's JSON).
+
+    502 and 503 say the proxy could not reach ``server`` (nothing answers behind it): the harness
+    error is ``DriverUnavailable``. 504 says ``server`` did not answer the proxy in time, which may
+    be after it acted: ``DeviceTimeout``.
+    """
+    said = _PROXY_STATUSES.get(status)
+    if said is None:
+        return None
+    page = quote(body, 120)
+    if status == 504:
+        return DeviceTimeout(
+            f"the HTTP proxy in front of {server} answered {what} with {said}: {server} did not answer it "
+            f"in time ({page!r})",
+            timeout=timeout,
+            hint="the proxy's own timeout ran out first: raise its read timeout (nginx proxy_read_timeout, "
+            "a load balancer's idle timeout) above the harness's, or check why the server is slow",
+        )
+    return DriverUnavailable(
+        f"the HTTP proxy in front of {server} answered {what} with {said}: nothing answers behind it "
+        f"({page!r})",
+        hint=f"the proxy cannot reach {server}: check that it runs and that the proxy points at it",
+    )

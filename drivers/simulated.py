@@ -13,6 +13,8 @@ from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
 from .base import MAX_LATENCY, coordinate, gesture_seconds
+from .covers import locked
+from .frontboard import launch_refusal
 from .hierarchy import parse_source
 
 __all__ = ["SimDriver"]
@@ -26,6 +28,12 @@ class SimDriver:
     to measure what the harness costs next to a real device's round trip."""
 
     backend = "sim"
+
+    @property
+    def animates(self) -> bool:
+        """Whether the screen moves on after an action (the device's transitions take time), so the
+        loop waits for it to settle; an instant simulated device changes at once."""
+        return not self.device.timing.instant
 
     def __init__(
         self,
@@ -70,20 +78,25 @@ class SimDriver:
         started = time.perf_counter()
         return self._scene(*self._snapshot(), started)
 
-    def _snapshot(self) -> tuple[str, str, str | None]:
+    def _snapshot(self) -> tuple[str, str, str | None, str | None]:
         """One device call: the screen as its platform's source text, the app in front and (Android)
-        its activity, from one consistent snapshot."""
+        its activity, and (iOS) the lock screen or panel over it, as WebDriverAgent reports them
+        (:func:`drivers.covers.springboard_cover`), from one consistent snapshot."""
         self._call()
         dev = self.device
         with dev._lock:
             tree = dev.tree()
             foreground = dev.foreground()
-            activity = dev.foreground_activity() if dev.platform == "android" else None
+            cover = dev.screen_cover()
+            activity = dev.foreground_activity() if dev.platform == "android" and cover is None else None
         if dev.platform == "android":
-            return render_hierarchy(tree), foreground, activity
-        return render_xml(wda_tree(tree, bundle_id=tree.package)), foreground, activity
+            return render_hierarchy(tree), foreground, activity, None
+        ios_cover = cover if cover in ("keyguard", "shade") else None
+        return render_xml(wda_tree(tree, bundle_id=tree.package)), foreground, activity, ios_cover
 
-    def _scene(self, source: str, foreground: str, activity: str | None, started: float) -> Scene:
+    def _scene(
+        self, source: str, foreground: str, activity: str | None, cover: str | None, started: float
+    ) -> Scene:
         """What the harness makes of a snapshot: the source parsed, the sim's activity added."""
         dev = self.device
         scene = parse_source(source, platform=dev.platform, device_id=dev.device_id, backend=self.backend)
@@ -91,14 +104,24 @@ class SimDriver:
             scene,
             foreground_app=scene.foreground_app or foreground,
             activity=activity,
+            cover=cover,
             capture_duration=time.perf_counter() - started,
         )
 
     def launch_app(self, app_id: str) -> None:
         """Launch, then wait (at most ``LAUNCH_TIMEOUT``) until the app shows in front, as the real
-        adapters do: with the device's timing on, the old screen shows for a moment first."""
+        adapters do: with the device's timing on, the old screen shows for a moment first. A launch
+        on a locked phone fails as the adapters' do (:mod:`drivers.covers`)."""
         self._call()
-        self.device.launch(app_id)
+        try:
+            self.device.launch(app_id)
+        except AppLaunchFailed as exc:
+            refusal = launch_refusal(exc.message)  # iOS: FrontBoard refuses it while locked
+            if refusal is not None and refusal.kind == "locked":
+                raise locked(self.device_id, what="the phone is locked", app_id=app_id) from exc
+            raise
+        if self.device.locked:  # the app started behind the lock screen (Android)
+            raise locked(self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while self.device.foreground() != app_id and app_id != self.device.launcher:
             if time.monotonic() >= deadline:
@@ -113,9 +136,10 @@ class SimDriver:
         self.device.terminate(app_id)
 
     def current_app(self) -> str | None:
+        """The app in front; None on the home screen and on a locked phone."""
         self._call()
         app = self.device.foreground()
-        return None if app == self.device.launcher else app
+        return None if app == self.device.launcher or self.device.locked else app
 
     def tap(self, x: int, y: int) -> None:
         px, py = coordinate(x, "x"), coordinate(y, "y")

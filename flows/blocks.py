@@ -14,8 +14,10 @@ from dataclasses import dataclass
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..actions import flow_commands
+from ..actions.base import MAX_SETTLE
 from ..core.errors import FlowError
-from .commands import BARE_COMMANDS, READERS, app_ref, target
+from .commands import BARE_COMMANDS, app_ref, read_command, target
 from .conditions import CONDITION_KEYS, AppIs, Combined, Condition, PlatformIs, Seen
 from .model import BLOCK_COMMANDS, COMMANDS, Flow, FlowStep, Repeat, Retry, RunFlow
 from .model import Node as FlowNode
@@ -27,7 +29,7 @@ MAX_STEPS = 10_000
 MAX_REPEAT = 1000
 MAX_RETRY = 10
 DEFAULT_WHILE_MAX = 10
-MODIFIERS = ("optional", "when")
+MODIFIERS = ("optional", "when", "settle")
 ALL_COMMANDS: tuple[str, ...] = (*COMMANDS, *BLOCK_COMMANDS)
 # Commands whose own mapping may hold `optional` / `when` (remember's keys are variable names).
 _INNER = frozenset(ALL_COMMANDS) - {"remember"}
@@ -40,6 +42,7 @@ Includer = Callable[[NodeReader, Node, str, dict[str, str]], Flow]
 class _Modifiers:
     optional: bool = False
     when: Condition | None = None
+    settle: float | None = None
 
 
 def _split(node: Node, command: str) -> tuple[Node, dict[str, Node]]:
@@ -92,7 +95,8 @@ def condition(r: NodeReader, node: Node, what: str) -> Condition:
 def _modifiers(r: NodeReader, nodes: dict[str, Node]) -> _Modifiers:
     optional = r.boolean(nodes["optional"], "optional") if "optional" in nodes else False
     when = condition(r, nodes["when"], "when") if "when" in nodes else None
-    return _Modifiers(optional, when)
+    settle = r.number(nodes["settle"], "settle", 0, MAX_SETTLE) if "settle" in nodes else None
+    return _Modifiers(optional, when, settle)
 
 
 def _count(r: NodeReader, node: Node, what: str, low: int, high: int) -> int:
@@ -236,7 +240,10 @@ def _item(r: NodeReader, item: Node, number: int, include: Includer, problems: l
         return _retry(r, value_node, number, mods, include, problems)
     if command == "run_flow":
         return _run_flow(r, value_node, number, mods, include)
-    args, app = READERS[command](r, value_node, command)
+    args, app = read_command(r, value_node, command)
+    settle = mods.settle if mods.settle is not None else r.default_settle
+    if settle is not None and flow_commands()[command].changes_screen:
+        args = {**args, "settle": settle}
     return FlowStep(number, command, r.pos(key_node), args, app, mods.optional, mods.when)
 
 

@@ -1,41 +1,44 @@
-"""The flow commands: how each one's YAML value becomes executor arguments.
+"""The flow commands: how each one's YAML value becomes the action's arguments.
 
 Each reader takes the :class:`NodeReader`, the command's value node and the command's name, and
-returns the executor arguments plus the app reference of app commands. :data:`READERS` is the
-table the loader dispatches through; it names exactly :data:`amc.flows.model.COMMANDS`.
+returns the action's arguments plus the app reference of app commands, with every problem at its
+line and column. The commands whose YAML needs more than the action's own form (per-platform app
+ids, a selector written inline, secrets to hide) have a reader in :data:`READERS`; any other
+action's command is read by :func:`_generic` from its :class:`~amc.actions.FlowForm` (a plain value
+fills its short argument, a mapping gives its arguments). Either way :func:`read_command` then
+checks the arguments through the action itself, so a flow step is checked as an agent's call is.
+Bounds and choices (keys, directions, limits) are the actions', imported, never restated.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode
 
-from ..core.errors import ConfigError
+from ..actions import ACTIONS, flow_commands
+from ..actions.kinds import MAX_COORDINATE
+from ..actions.open_link import URL
+from ..actions.scroll_until_visible import MAX_SWIPES
+from ..actions.swipe import DIRECTIONS
+from ..actions.waiting import MAX_WAIT
+from ..core.errors import ConfigError, StepArgumentError
 from ..core.selectors import Selector
+from ..drivers.base import KEYS, MAX_GESTURE
 from .model import COMMANDS, DEFAULT_TIMEOUTS, AppRef
 from .nodes import TAG, NodeReader, kind, suggest
 
 __all__ = [
     "BARE_COMMANDS",
-    "DIRECTIONS",
-    "KNOWN_KEYS",
-    "MAX_SWIPES",
-    "MAX_TIMEOUT",
     "READERS",
     "StepArgs",
     "app_ref",
+    "read_command",
     "target",
 ]
 
-MAX_TIMEOUT = 300.0
-MAX_SWIPES = 50
-# Keys press: accepts; a backend may support fewer (the device then says so).
-KNOWN_KEYS = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
-DIRECTIONS = ("up", "down", "left", "right")
 _SELECTOR_FIELDS = tuple(f.name for f in fields(Selector))
 _SELECTOR_STRINGS = frozenset({"text", "text_contains", "text_regex", "id", "label", "type", "xpath"})
 
@@ -65,11 +68,9 @@ def _poll_options(r: NodeReader, command: str, entries: Mapping[str, Node]) -> d
         default = r.default_timeout
     out: dict[str, Any] = {"timeout": default}
     if "timeout" in entries:
-        out["timeout"] = r.number(entries["timeout"], f"{command}'s timeout", 0, MAX_TIMEOUT)
+        out["timeout"] = r.number(entries["timeout"], f"{command}'s timeout", 0, MAX_WAIT)
     if "interval" in entries:
-        out["interval"] = r.number(
-            entries["interval"], f"{command}'s interval", 0, MAX_TIMEOUT, open_low=True
-        )
+        out["interval"] = r.number(entries["interval"], f"{command}'s interval", 0, MAX_WAIT, open_low=True)
     return out
 
 
@@ -116,13 +117,17 @@ def _selector_step(r: NodeReader, node: Node, command: str) -> StepArgs:
         if command in DEFAULT_TIMEOUTS:
             args.update(_poll_options(r, command, {}))
         return args, None
-    entries = r.mapping(node, command, (*_SELECTOR_FIELDS, *options))
+    entries = r.mapping(node, command, ("target", *_SELECTOR_FIELDS, *options))
     chosen = {k: v for k, v in entries.items() if k in _SELECTOR_FIELDS}
+    if "target" in entries and chosen:
+        raise r.fail(node, f"{command} takes its selector under `target:` or inline, not both")
     args = {}
     if "x" in entries or "y" in entries:
-        if chosen or "x" not in entries or "y" not in entries:
+        if chosen or "target" in entries or "x" not in entries or "y" not in entries:
             raise r.fail(node, f"{command} takes either a point (both x and y) or a selector, not both")
-        args = {k: r.number(entries[k], f"{command}'s {k}", 0, 100_000) for k in ("x", "y")}
+        args = {k: r.number(entries[k], f"{command}'s {k}", 0, MAX_COORDINATE) for k in ("x", "y")}
+    elif "target" in entries:
+        args["target"] = _target(r, entries["target"], f"{command}'s target")
     elif not chosen:
         raise r.fail(
             node, f"{command} needs a selector", hint=f"e.g. `{command}: {{text: OK}}` or `{command}: OK`"
@@ -130,7 +135,9 @@ def _selector_step(r: NodeReader, node: Node, command: str) -> StepArgs:
     else:
         args["target"] = _selector(r, node, chosen, command)
     if command == "long_press" and "duration" in entries:
-        args["duration"] = r.number(entries["duration"], "long_press's duration", 0, 60, open_low=True)
+        args["duration"] = r.number(
+            entries["duration"], "long_press's duration", 0, MAX_GESTURE, open_low=True
+        )
     if "target" in args:
         args.update(_poll_options(r, command, entries))
     elif "timeout" in entries or "interval" in entries:
@@ -178,18 +185,18 @@ def _swipe(r: NodeReader, node: Node, command: str) -> StepArgs:
             )
         args["direction"] = direction
     elif all(c in entries for c in coords):
-        args.update({c: r.number(entries[c], f"swipe's {c}", 0, 100_000) for c in coords})
+        args.update({c: r.number(entries[c], f"swipe's {c}", 0, MAX_COORDINATE) for c in coords})
     else:
         raise r.fail(node, "swipe needs a direction (up, down, left, right) or all of x1, y1, x2, y2")
     if "duration" in entries:
-        args["duration"] = r.number(entries["duration"], "swipe's duration", 0, 60)
+        args["duration"] = r.number(entries["duration"], "swipe's duration", 0, MAX_GESTURE)
     return args, None
 
 
 def _press(r: NodeReader, node: Node, command: str) -> StepArgs:
     key = r.string(node, "press's key")
-    if key not in KNOWN_KEYS:
-        raise r.fail(node, f"unknown key {key!r}", hint=suggest(key, KNOWN_KEYS))
+    if key not in KEYS:
+        raise r.fail(node, f"unknown key {key!r}", hint=suggest(key, KEYS))
     return {"key": key}, None
 
 
@@ -260,17 +267,6 @@ def _scroll(r: NodeReader, node: Node, command: str) -> StepArgs:
     return args, None
 
 
-def _nothing(r: NodeReader, node: Node, command: str) -> StepArgs:
-    if isinstance(node, ScalarNode) and node.tag == TAG + "null":
-        return {}, None
-    if isinstance(node, MappingNode) and not node.value:
-        return {}, None
-    raise r.fail(node, f"{command} takes no value, got {kind(node)}", hint=f"write `- {command}`")
-
-
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
-
-
 def _open_link(r: NodeReader, node: Node, command: str) -> StepArgs:
     if isinstance(node, ScalarNode):
         entries: dict[str, Node] = {"url": node}
@@ -279,14 +275,54 @@ def _open_link(r: NodeReader, node: Node, command: str) -> StepArgs:
     if "url" not in entries:
         raise r.fail(node, "open_link needs a URL", hint="e.g. `open_link: https://example.com`")
     url = r.string(entries["url"], "open_link's URL")
-    if len(url) > 2048 or not _URL.fullmatch(url):
+    try:
+        URL.kind.check(url, "url")
+    except StepArgumentError:
         raise r.fail(
             entries["url"],
             f"open_link needs a link with a scheme and no spaces, got {url[:80]!r}",
             hint="e.g. https://example.com/path or myapp://screen",
-        )
+        ) from None
     app = _app_ref(r, entries["app"], "open_link's app")[0] if "app" in entries else None
     return {"url": url}, app
+
+
+def _generic(r: NodeReader, node: Node, command: str) -> StepArgs:
+    """An action's command read from its flow form alone: nothing (when it may be written alone),
+    a plain value (its short argument), or a mapping of its arguments."""
+    form = flow_commands()[command].flow
+    assert form is not None
+    if isinstance(node, ScalarNode) and node.tag == TAG + "null":
+        if form.bare:
+            return {}, None
+        raise r.fail(node, f"{command} needs a value")
+    action = flow_commands()[command]
+    if not action.params:
+        raise r.fail(node, f"{command} takes no value, got {kind(node)}", hint=f"write `- {command}`")
+    if isinstance(node, ScalarNode):
+        if form.short is None:
+            raise r.fail(node, f"{command} takes a mapping of its arguments, got {kind(node)}")
+        return {form.short: r.scalar_value(node, f"{command}'s {form.short}")}, None
+    entries = r.mapping(node, command, tuple(sorted(action.keys)))
+    return {name: r.scalar_value(value, f"{command}'s {name}") for name, value in entries.items()}, None
+
+
+def read_command(r: NodeReader, node: Node, command: str) -> StepArgs:
+    """``command``'s arguments read from its value ``node``, then checked by its action (a
+    problem at the argument's value when the action names it, else at the command's value)."""
+    args, app = READERS.get(command, _generic)(r, node, command)
+    action = flow_commands()[command]
+    checked = dict(args)
+    if app is not None:  # the per-platform choice is made later; check with any of its ids
+        checked["app_id"] = app.default or next(iter(app.by_platform.values()))
+    try:
+        action.validate(checked)
+    except StepArgumentError as exc:
+        where = node
+        if exc.argument is not None and isinstance(node, MappingNode):
+            where = next((v for k, v in node.value if getattr(k, "value", None) == exc.argument), node)
+        raise r.fail(where, f"{command}: {exc.message}", hint=exc.hint) from None
+    return args, app
 
 
 READERS: dict[str, Callable[[NodeReader, Node, str], StepArgs]] = {
@@ -304,12 +340,13 @@ READERS: dict[str, Callable[[NodeReader, Node, str], StepArgs]] = {
     "remember": _remember,
     "screenshot": _screenshot,
     "scroll_until_visible": _scroll,
-    "hide_keyboard": _nothing,
     "open_link": _open_link,
     "clear_state": _app_step,
 }
 # Commands written alone (`- hide_keyboard`), with no value.
-BARE_COMMANDS: tuple[str, ...] = ("hide_keyboard", "screenshot")
-assert set(READERS) == set(COMMANDS)
+BARE_COMMANDS: tuple[str, ...] = tuple(
+    command for command, action in flow_commands().items() if action.flow and action.flow.bare
+)
+assert set(READERS) <= set(COMMANDS) and set(ACTIONS) >= set(COMMANDS)
 app_ref = _app_ref
 target = _target

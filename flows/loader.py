@@ -5,7 +5,10 @@ PyYAML), so every value keeps its line and column and every problem is a ``FlowE
 ``file:line:column`` with a hint. The whole file is checked before anything can run, with every
 flow it runs (``run_flow``, read here, each with its own file:line:col); all problems are
 collected (one per step, an unknown top-level key included) and raised together as a
-``FlowValidationError``.
+``FlowValidationError``. :func:`check_flow` reads a file the same way but keeps the variables it
+uses that are not set (:class:`~amc.flows.nodes.UnsetVariable`) apart from the file's own problems,
+so a run that its tags may leave out checks every file and asks for variables only of the flows it
+runs.
 
 Limits that keep a hostile file harmless: at most :data:`MAX_FLOW_BYTES` bytes, only regular
 files (no device, FIFO or folder; a ``run_flow`` file is never a symlink either), no anchors or
@@ -28,20 +31,22 @@ from typing import Any
 import yaml
 from yaml.nodes import Node, ScalarNode, SequenceNode
 
+from ..actions.base import MAX_SETTLE
+from ..actions.waiting import MAX_WAIT
 from ..core.errors import FlowError
 from .blocks import MAX_STEPS, read_steps
-from .commands import KNOWN_KEYS, MAX_TIMEOUT
 from .model import Flow, FlowValidationError
-from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, kind, suggest
+from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, UnsetVariable, kind, suggest
 
 __all__ = [
-    "KNOWN_KEYS",
     "MAX_DEPTH",
     "MAX_FLOW_BYTES",
     "MAX_INCLUDES",
     "MAX_INCLUDE_DEPTH",
     "MAX_STEPS",
     "TOP_KEYS",
+    "FlowCheck",
+    "check_flow",
     "load_flow",
     "parse_flow",
     "read_flow_file",
@@ -127,10 +132,35 @@ def _read_tags(r: NodeReader, node: Node) -> tuple[str, ...]:
 
 
 def _read_defaults(r: NodeReader, node: Node) -> float | None:
-    entries = r.mapping(node, "defaults", ("timeout",))
+    """The flow's `defaults:`: how long a step waits for its element (returned), and how long the
+    screen may take to settle after a step that changes it (kept on the reader, as its steps read it)."""
+    entries = r.mapping(node, "defaults", ("timeout", "settle"))
+    if "settle" in entries:
+        r.default_settle = r.number(entries["settle"], "defaults' settle", 0, MAX_SETTLE)
     if "timeout" not in entries:
         return None
-    return r.number(entries["timeout"], "defaults' timeout", 0, MAX_TIMEOUT)
+    return r.number(entries["timeout"], "defaults' timeout", 0, MAX_WAIT)
+
+
+@dataclass(frozen=True)
+class FlowCheck:
+    """A flow file read whole: its name and tags, what was found wrong (``found``, in file order),
+    and the flow when nothing was. ``problems`` are the file's own, ``unset`` the variables it (or
+    a flow it runs) uses that nothing sets: these only matter to a run of this flow."""
+
+    path: str
+    name: str
+    tags: tuple[str, ...]
+    flow: Flow | None
+    found: tuple[FlowError, ...] = ()
+
+    @property
+    def problems(self) -> tuple[FlowError, ...]:
+        return tuple(p for p in self.found if not isinstance(p, UnsetVariable))
+
+    @property
+    def unset(self) -> tuple[FlowError, ...]:
+        return tuple(p for p in self.found if isinstance(p, UnsetVariable))
 
 
 @dataclass
@@ -210,19 +240,20 @@ def _include(load: _Load) -> Any:
             bare = exc.message.removeprefix(f"{exc.file}: ")
             raise r.fail(node, f"run_flow {written!r}: {bare}", hint=exc.hint) from exc
         environ = ChainMap(env, dict(r.environ))
-        return _parse(
+        return _flow_of(
             text,
             os.fspath(target),
             load,
             environ=environ,
             inherited=r.variables(),
             parent_timeout=r.default_timeout,
+            parent_settle=r.default_settle,
         )
 
     return include
 
 
-def _parse(
+def _flow_of(
     text: str,
     file: str,
     load: _Load,
@@ -230,7 +261,33 @@ def _parse(
     environ: Mapping[str, str],
     inherited: Mapping[str, str],
     parent_timeout: float | None,
+    parent_settle: float | None = None,
 ) -> Flow:
+    """The flow in ``text``; every problem (unset variables included) a ``FlowValidationError``."""
+    check = _check(
+        text,
+        file,
+        load,
+        environ=environ,
+        inherited=inherited,
+        parent_timeout=parent_timeout,
+        parent_settle=parent_settle,
+    )
+    if check.flow is None:
+        raise FlowValidationError(check.found)
+    return check.flow
+
+
+def _check(
+    text: str,
+    file: str,
+    load: _Load,
+    *,
+    environ: Mapping[str, str],
+    inherited: Mapping[str, str],
+    parent_timeout: float | None,
+    parent_settle: float | None = None,
+) -> FlowCheck:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_FLOW_BYTES:
         raise FlowError(
             f"the flow is larger than {MAX_FLOW_BYTES} bytes", file=file, hint="split it into smaller flows"
@@ -238,7 +295,9 @@ def _parse(
     root = _compose(text, file)
     if root is None:
         raise FlowError("the flow file is empty", file=file, line=1, column=1, hint="a flow needs `steps:`")
-    r = NodeReader(file, environ, inherited=inherited, default_timeout=parent_timeout)
+    r = NodeReader(
+        file, environ, inherited=inherited, default_timeout=parent_timeout, default_settle=parent_settle
+    )
     load.stack.append(os.path.realpath(file))
     problems: list[FlowError] = []
     nested: list[FlowError] = []
@@ -292,7 +351,16 @@ def _parse(
 
     def read_tags() -> None:
         nonlocal tags
-        tags = _read_tags(r, top["tags"])
+        try:
+            tags = _read_tags(r, top["tags"])
+        except Invalid as bad:
+            if not isinstance(bad.error, UnsetVariable):
+                raise
+            raise r.fail(  # the tags choose the flows a run runs: every run needs them
+                top["tags"],
+                f"the tags use a variable that is not set ({bad.error.message})",
+                hint="write the tags out: they choose which flows run, so every run reads them",
+            ) from None
 
     for key, read in (
         ("env", read_env),
@@ -311,9 +379,10 @@ def _parse(
             flow: Flow = include(reader, node, written, env)
         except FlowValidationError as exc:  # the subflow's own problems, at its own lines
             nested.extend(exc.problems)
-            raise reader.fail(
-                node, f"run_flow {written!r} has problems (listed with its own lines)"
-            ) from None
+            said = f"run_flow {written!r} has problems (listed with its own lines)"
+            if all(isinstance(p, UnsetVariable) for p in exc.problems):  # only a run of it cares
+                raise reader.unset(node, said) from None
+            raise reader.fail(node, said) from None
         except FlowError as exc:  # a problem of the subflow's file as a whole (empty, not YAML …)
             nested.append(exc)
             raise reader.fail(
@@ -334,11 +403,11 @@ def _parse(
     if problems or nested:
         problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         unique = {str(p): p for p in [*problems, *nested]}  # each problem once, in order
-        raise FlowValidationError(tuple(unique.values()))
+        return FlowCheck(file, name, tags, None, tuple(unique.values()))
     secrets = set(r.secrets)
     for step in steps:
         secrets |= _secrets_of(step)
-    return Flow(
+    flow = Flow(
         name,
         file,
         tuple(steps),
@@ -349,6 +418,7 @@ def _parse(
         tags,
         r.default_timeout,
     )
+    return FlowCheck(file, name, tags, flow)
 
 
 def _secrets_of(node: Any) -> set[str]:
@@ -367,7 +437,7 @@ def parse_flow(text: str, *, file: str = "<flow>", environ: Mapping[str, str] | 
     ``environ`` (the variables given: ``--env`` over the process environment) defaults to
     ``os.environ``."""
     load = _Load(os.environ if environ is None else environ)
-    return _parse(text, file, load, environ=load.environ, inherited={}, parent_timeout=None)
+    return _flow_of(text, file, load, environ=load.environ, inherited={}, parent_timeout=None)
 
 
 def load_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> Flow:
@@ -375,3 +445,12 @@ def load_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None
     ``FlowError`` (nothing runs)."""
     file = os.fspath(path)
     return parse_flow(read_flow_file(file), file=file, environ=environ)
+
+
+def check_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str]) -> FlowCheck:
+    """Read the flow file at ``path`` and every flow it runs, keeping what is wrong in the result
+    (:class:`FlowCheck`) instead of raising it; a file that cannot be read as a flow at all (not
+    there, empty, not YAML, not a mapping) is still a ``FlowError``."""
+    file = os.fspath(path)
+    load = _Load(environ)
+    return _check(read_flow_file(file), file, load, environ=environ, inherited={}, parent_timeout=None)

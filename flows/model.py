@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
+from ..actions import flow_commands
 from ..core.errors import FlowError
 from ..core.models import OnFailure, PlannedStep, Platform
 from ..core.steps import describe_step
@@ -21,7 +23,6 @@ __all__ = [
     "APP_COMMANDS",
     "BLOCK_COMMANDS",
     "COMMANDS",
-    "DEFAULT_TIMEOUT",
     "DEFAULT_TIMEOUTS",
     "MAX_PLANNED",
     "AppRef",
@@ -35,43 +36,20 @@ __all__ = [
     "SourcePosition",
 ]
 
-# The commands a flow may use, in the order the docs list them.
-COMMANDS: tuple[str, ...] = (
-    "launch_app",
-    "terminate_app",
-    "tap",
-    "long_press",
-    "type_text",
-    "swipe",
-    "press",
-    "wait_for",
-    "assert_visible",
-    "assert_not_visible",
-    "assert_app",
-    "remember",
-    "screenshot",
-    "scroll_until_visible",
-    "hide_keyboard",
-    "open_link",
-    "clear_state",
-)
+# The commands a flow may use (each an action's, in the actions' order) and the blocks; the actions
+# say everything else about each command (amc.actions: its arguments, short form, default wait).
+COMMANDS: tuple[str, ...] = tuple(flow_commands())
 # Commands that hold other steps (read by the loader, run by the planner, never by the executor).
 BLOCK_COMMANDS: tuple[str, ...] = ("run_flow", "repeat", "retry")
-APP_COMMANDS = frozenset({"launch_app", "terminate_app", "assert_app", "clear_state"})
-
-# How long a step that looks for an element waits for it when neither the step nor the flow's
-# `defaults: {timeout: …}` says; assert_app (no element) has its own.
-DEFAULT_TIMEOUT = 10.0
-DEFAULT_TIMEOUTS: Mapping[str, float] = {
-    "tap": DEFAULT_TIMEOUT,
-    "long_press": DEFAULT_TIMEOUT,
-    "type_text": DEFAULT_TIMEOUT,
-    "wait_for": DEFAULT_TIMEOUT,
-    "assert_visible": DEFAULT_TIMEOUT,
-    "assert_not_visible": DEFAULT_TIMEOUT,
-    "scroll_until_visible": DEFAULT_TIMEOUT,
-    "assert_app": 3.0,
-}
+# Commands whose app is chosen per platform when the flow is planned for a device.
+APP_COMMANDS = frozenset(
+    command for command, action in flow_commands().items() if (p := action.param("app_id")) and p.required
+)
+# How long a step that waits for the screen waits when neither the step nor the flow's
+# `defaults: {timeout: …}` says: the action's own default.
+DEFAULT_TIMEOUTS: Mapping[str, float] = MappingProxyType(
+    {command: action.waits for command, action in flow_commands().items() if action.waits is not None}
+)
 MAX_PLANNED = 100_000  # the most steps one flow run may execute (repeats and retries included)
 
 

@@ -2,7 +2,9 @@
 
 A :class:`NodeReader` turns PyYAML nodes (never constructed objects) into strings, numbers,
 booleans and mappings, and every problem into an :class:`Invalid` carrying a ``FlowError`` at the
-node's line and column.
+node's line and column. A ``${NAME}`` that nothing sets is an :class:`UnsetVariable`, told apart
+from the file's own problems: it only matters to a run of that flow (``amc run`` checks it only for
+the flows its tags choose).
 """
 
 from __future__ import annotations
@@ -20,13 +22,28 @@ from ..core.errors import FlowError
 from ..core.limits import quote
 from .model import SourcePosition
 
-__all__ = ["CONSTRUCTOR", "NAME", "PLAIN_TAGS", "TAG", "Invalid", "NodeReader", "kind", "suggest"]
+__all__ = [
+    "CONSTRUCTOR",
+    "NAME",
+    "PLAIN_TAGS",
+    "TAG",
+    "Invalid",
+    "NodeReader",
+    "UnsetVariable",
+    "kind",
+    "suggest",
+]
 
 TAG = "tag:yaml.org,2002:"
 MAX_MESSAGE = 400  # characters of a problem's message: a value from the file is quoted, never echoed whole
 MAX_NUMBER_TEXT = 40  # characters of a YAML number; longer is no number a flow can use
 VAR = re.compile(r"\$\$\{|\$\{([^}]*)\}?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class UnsetVariable(FlowError):
+    """A flow uses a ``${NAME}`` that neither the environment, ``--env``, its ``env:`` nor the flow
+    running it sets: a problem for a run of that flow, not of the file."""
 
 
 class Invalid(Exception):
@@ -53,6 +70,7 @@ class NodeReader:
     secrets: set[str] = field(default_factory=set)
     inherited: Mapping[str, str] = field(default_factory=dict)  # the including flow's variables
     default_timeout: float | None = None  # the flow's `defaults: {timeout: …}`
+    default_settle: float | None = None  # the flow's `defaults: {settle: …}`
     commands: int = 0  # commands read so far (bounded by the loader)
 
     # --- positions and problems ---------------------------------------------------------------
@@ -77,6 +95,11 @@ class NodeReader:
         except (ValueError, OverflowError) as exc:
             raise self.fail(node, f"{what} is not a number this flow can use ({exc})") from exc
 
+    def unset(self, node: Node, message: str, hint: str | None = None) -> Invalid:
+        """An :class:`UnsetVariable` at ``node``."""
+        at = self.pos(node)
+        return Invalid(UnsetVariable(message, file=at.file, line=at.line, column=at.column, hint=hint))
+
     # --- scalars --------------------------------------------------------------------------------
 
     def substitute(self, node: ScalarNode) -> str:
@@ -100,7 +123,7 @@ class NodeReader:
                 return self.flow_env[name]
             if name in self.inherited:
                 return self.inherited[name]
-            raise self.fail(
+            raise self.unset(
                 node,
                 f"undefined variable ${{{name}}}",
                 hint=f"set {name} in the environment or give it a default under the flow's `env:`",

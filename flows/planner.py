@@ -15,7 +15,9 @@ loop hands it (the latest observation, the frozen world, the steps so far):
   an optional block lets the flow go on after it, anything else ends the flow (the task fails);
 - ``repeat`` runs its block ``times`` times, or while its condition holds (at most ``max``).
 
-``cancel`` (a ``threading.Event``), once set, makes the next ``plan()`` raise ``FlowInterrupted``.
+``cancel`` (a :class:`~amc.runtime.cancel.Cancel` or a ``threading.Event``), once set, makes the next
+``plan()`` raise ``FlowInterrupted`` (the task loop checks its own stop request before every plan
+too, so ``amc run`` gives the planner none).
 """
 
 from __future__ import annotations
@@ -24,9 +26,10 @@ import threading
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 
-from ..core.errors import HarnessError
+from ..core.errors import Interrupted
 from ..core.models import OnFailure, PlannedStep, Platform, Scene
 from ..core.steps import StepRecord
+from ..runtime.cancel import Cancel
 from ..semantic.models import Observation
 from ..world.models import WorldState
 from .conditions import Condition, holds
@@ -37,10 +40,8 @@ __all__ = ["FlowInterrupted", "FlowPlanner", "skip_instead", "skip_reason"]
 Walk = Generator[PlannedStep, StepRecord, bool]
 
 
-class FlowInterrupted(HarnessError):
+class FlowInterrupted(Interrupted):
     """The run was asked to stop (Ctrl-C) between two steps."""
-
-    category = "interrupted"
 
 
 def skip_reason(step: PlannedStep, scene: Scene | None, world: WorldState | None) -> str | None:
@@ -100,7 +101,9 @@ class FlowPlanner:
     names no app for that platform is a ``FlowError`` here, before the task starts.
     """
 
-    def __init__(self, flow: Flow, platform: Platform, *, cancel: threading.Event | None = None) -> None:
+    def __init__(
+        self, flow: Flow, platform: Platform, *, cancel: Cancel | threading.Event | None = None
+    ) -> None:
         self.flow = flow
         self.platform = platform
         self.cancel = cancel

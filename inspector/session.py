@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..actions.swipe import DIRECTIONS
 from ..core.errors import HarnessError, StepArgumentError, TargetNotFound
 from ..core.models import Scene, UIElement
 from ..drivers.base import Driver
@@ -31,7 +32,6 @@ from .selectors import flow_yaml, unique_selectors
 __all__ = ["DIRECTIONS", "MAX_TEXT", "InspectorSession", "Snapshot", "StaleScreen"]
 
 MAX_TEXT = 2000
-DIRECTIONS = ("up", "down", "left", "right")
 _IOS_BUTTON = "XCUIElementTypeButton"
 _IOS_NAVBAR = "XCUIElementTypeNavigationBar"
 

@@ -48,7 +48,6 @@ from .session import (
 )
 
 __all__ = [
-    "LAUNCH_ENVIRON",
     "AppIds",
     "DeviceSlot",
     "RunnerFactory",
@@ -66,9 +65,6 @@ __all__ = [
     "requires_device_mark",
     "state_of",
 ]
-
-# The environment as pytest started, before any conftest changed it (see device_tests/conftest.py).
-LAUNCH_ENVIRON: dict[str, str] = dict(os.environ)
 
 _MARKERS = (
     "device: needs an attached phone, emulator or simulator (run with pytest -m device)",

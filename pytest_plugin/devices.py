@@ -24,7 +24,7 @@ from ..core.models import PlannedStep, Platform, Scene
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
 from ..runtime.context import TaskContext
-from ..runtime.planner import Planner, ScriptedPlanner
+from ..runtime.planner import ObservingPlanner, Planner, ScriptedPlanner
 from ..runtime.task import StepListener, TaskRunner, TaskRunnerConfig
 from ..world.config import WorldConfig
 from .options import DeviceTarget
@@ -256,14 +256,14 @@ class RunnerFactory:
 
     def __call__(
         self,
-        plan: Planner | Iterable[PlannedStep],
+        plan: Planner | ObservingPlanner | Iterable[PlannedStep],
         *,
         config: TaskRunnerConfig | None = None,
         history_size: int | None = None,
         listeners: Sequence[StepListener] = (),
     ) -> TaskRunner:
-        planner: Planner = plan if isinstance(plan, Planner) else ScriptedPlanner(plan)
-        base = config or TaskRunnerConfig()
+        planner = plan if isinstance(plan, Planner | ObservingPlanner) else ScriptedPlanner(plan)
+        base = config or TaskRunnerConfig.from_env()
         world = WorldConfig(
             enabled=True, history_size=history_size if history_size is not None else base.world.history_size
         )

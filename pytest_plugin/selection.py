@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from ..core.errors import HarnessError
+from ..drivers.adb_states import state_fix
 from ..drivers.base import DeviceInfo
 from ..drivers.connect import discover
 from .options import DeviceTarget, parse_target
@@ -70,12 +71,6 @@ def discover_targets() -> tuple[list[DeviceTarget], list[DeviceInfo]]:
     return usable, unusable
 
 
-_STATE_HINTS = {
-    "unauthorized": "unlock the phone and accept the 'Allow USB debugging' prompt",
-    "offline": "reconnect the cable or restart adb (`adb kill-server && adb devices`)",
-}
-
-
 def no_device_reason(unusable: Iterable[DeviceInfo], environ: Mapping[str, str] | None = None) -> str:
     """The skip reason when there is no device: what was looked for, what was found, how to attach one."""
     env = os.environ if environ is None else environ
@@ -92,7 +87,7 @@ def no_device_reason(unusable: Iterable[DeviceInfo], environ: Mapping[str, str] 
     ]
     found = [
         f"{info.spec} is {info.state}"
-        + (f" ({_STATE_HINTS[info.state]})" if info.state in _STATE_HINTS else "")
+        + (f" ({state_fix(info.state, info.spec.partition(':')[2])})" if info.platform == "android" else "")
         for info in unusable
     ]
     if found:

@@ -1,11 +1,13 @@
 """The agent runtime: the Observe -> Plan -> Act loop and its parts."""
 
+from ..actions import ACTIONS, Action, Screen
+from ..actions.targets import describe_scene
 from ..core.steps import StepRecord
 from ..semantic.models import Observation
 from .context import StepView, TaskContext
-from .executor import ACTIONS, Action, Executor, Screen, describe_scene
+from .executor import Executor
 from .observer import Observer
-from .planner import Planner, ScriptedPlanner, StubPlanner
+from .planner import ObservingPlanner, Planner, ScriptedPlanner, StubPlanner
 from .task import StepListener, TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
 __all__ = [
@@ -14,6 +16,7 @@ __all__ = [
     "Executor",
     "Observation",
     "Observer",
+    "ObservingPlanner",
     "Planner",
     "Screen",
     "ScriptedPlanner",

@@ -1,33 +1,56 @@
-"""Planners decide the next steps. The loop only knows the ``Planner`` protocol.
+"""Planners decide the next steps. A planner has one of two shapes, told apart by its ``plan()``'s
+signature (once per runner, see :func:`planner_inputs`):
 
-``plan()`` is handed, each turn, one copy of each input, none of which it can change:
+- the design's shape, :class:`Planner`: ``plan(*, goal, scene, context, world=None)``: the latest
+  Scene, the task's context and its WorldState (``world`` mirrors ``context.world``);
+- the observing shape, :class:`ObservingPlanner`: ``plan(*, goal, observation, world, steps)``: the
+  latest look as an :class:`~amc.semantic.Observation` (the Scene with its SemanticScene), the
+  WorldState and a read-only view of the steps executed so far.
 
-- ``goal``: what the task is for;
-- ``observation``: the latest look at the device, the Scene with its SemanticScene (the first
-  call already gets the look made before any step);
-- ``world``: the task's WorldState as it stands (frozen; None when the world model is off);
-- ``steps``: a read-only view of every step executed so far, with its result.
-
-It returns the steps to run next; an empty list means the planner considers the goal reached (or
-has nothing more it can do).
+A planner is handed every input its signature names (one that takes ``**kwargs`` is also handed
+the observing shape's four, as it always was), and can change none: Scenes and WorldStates are
+frozen, ``context`` is ``TaskContext.read_only()`` and ``steps`` a read-only view. The first
+call already gets the look made before any step, and the world already knows that app and page.
+``plan()`` returns the steps to run next; an empty list means the planner considers the goal
+reached (or has nothing more it can do).
 """
 
 from __future__ import annotations
 
+import inspect
 import threading
-from collections.abc import Iterable, Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
-from ..core.models import PlannedStep
+from ..core.models import PlannedStep, Scene
 from ..core.steps import StepRecord
 from ..semantic.models import Observation
 from ..world.models import WorldState
+from .context import TaskContext
 
-__all__ = ["Planner", "ScriptedPlanner", "StubPlanner"]
+__all__ = [
+    "PLANNER_INPUTS",
+    "ObservingPlanner",
+    "Planner",
+    "ScriptedPlanner",
+    "StubPlanner",
+    "planner_inputs",
+]
 
 
 @runtime_checkable
 class Planner(Protocol):
+    """The design's planner: the latest Scene, the task's (read-only) context, and its world."""
+
+    def plan(
+        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
+    ) -> list[PlannedStep]: ...
+
+
+@runtime_checkable
+class ObservingPlanner(Protocol):
+    """A planner that takes the latest look whole (Scene and SemanticScene) and the steps so far."""
+
     def plan(
         self,
         *,
@@ -38,25 +61,49 @@ class Planner(Protocol):
     ) -> list[PlannedStep]: ...
 
 
+# Everything the loop can hand a planner each turn, and what a ``**kwargs`` planner is handed.
+PLANNER_INPUTS = ("goal", "scene", "context", "world", "observation", "steps")
+_OBSERVING = frozenset({"goal", "observation", "world", "steps"})
+
+
+def planner_inputs(plan: Callable[..., Any]) -> frozenset[str]:
+    """The inputs ``plan`` takes by name: those its signature names, plus the observing shape's
+    four when it takes ``**kwargs``. Raises ``TypeError`` when it needs an argument the loop
+    cannot give."""
+    try:
+        parameters = inspect.signature(plan).parameters.values()
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"cannot read the planner's plan() signature: {exc}") from None
+    named = frozenset(p.name for p in parameters) & frozenset(PLANNER_INPUTS)
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        named |= _OBSERVING
+    unknown = sorted(
+        p.name
+        for p in parameters
+        if p.name not in PLANNER_INPUTS
+        and p.default is inspect.Parameter.empty
+        and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    )
+    if unknown:
+        raise TypeError(
+            f"plan() needs {', '.join(unknown)}, which the loop does not give "
+            f"(it gives {', '.join(PLANNER_INPUTS)})"
+        )
+    return named
+
+
 def _last_failed(steps: Sequence[StepRecord]) -> bool:
     return bool(steps) and steps[-1].failed
 
 
 class StubPlanner:
-    """The first planner: describe the screen once, then call the goal reached.
-
-    It accepts ``world`` and ignores it.
-    """
+    """The first planner, in the design's shape: describe the screen once, then call the goal
+    reached once any step has succeeded. It accepts ``world`` and ignores it."""
 
     def plan(
-        self,
-        *,
-        goal: str,
-        observation: Observation,
-        world: WorldState | None,
-        steps: Sequence[StepRecord],
+        self, *, goal: str, scene: Scene, context: TaskContext, world: WorldState | None = None
     ) -> list[PlannedStep]:
-        if any(record.result.success for record in steps):
+        if any(result.success for result in context.step_results):
             return []
         return [
             PlannedStep(

@@ -119,7 +119,7 @@ class DevicePool:
         ):
             raise ConfigError(f"DevicePool max_workers must be a positive integer, got {max_workers!r}")
         self.max_workers = max_workers or len(devices)
-        self.config = config or TaskRunnerConfig()
+        self.config = config or TaskRunnerConfig.from_env()
         self.retire_on_device_error = retire_on_device_error
         specs = [item for item in devices if isinstance(item, str)]
         if specs and connect is None:

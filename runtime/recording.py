@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from ..core.errors import HarnessError
+from ..core.errors import HarnessError, Interrupted
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
 from ..storage.timeline import TimelineWriter
@@ -27,11 +27,14 @@ SCREENSHOT_POLICIES: tuple[ScreenshotPolicy, ...] = ("failure", "always", "never
 def _wants_picture(record: StepRecord, policy: ScreenshotPolicy) -> bool:
     if record.step.action == "screenshot" and record.result.success:
         return False  # the step's own output is the picture
+    # Not when the device itself failed (asking it again would fail too), nor after a stop request
+    # (Ctrl-C: the run asks the device nothing more).
+    if record.result.error_category in ("device", Interrupted.category):
+        return False
     if policy == "always":
-        return record.result.error_category != "device"
-    if policy == "failure":
-        # The screen it failed on, unless the device itself failed: asking it again would fail too.
-        return not record.result.success and record.result.error_category != "device"
+        return True
+    if policy == "failure":  # the screen it failed on
+        return not record.result.success
     return False
 
 

@@ -9,6 +9,10 @@ a task goes on: :class:`~amc.runtime.task.TaskRunner` asks a planner for steps a
 through a session, stopping on its own rules; the MCP server runs one step per tool call
 through a session that lives as long as the server.
 
+The session's :class:`~amc.runtime.cancel.Cancel` (its observer's) is the stop request of whoever
+runs it: once set, a waiting step ends at its next poll as ``interrupted``, no step is repeated and
+no look is asked of the device.
+
 Building a session does no I/O; the first ``look()`` is the first device request.
 """
 
@@ -19,7 +23,9 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..core.errors import HarnessError
+from ..actions.base import MAX_SETTLE
+from ..actions.settle import SettleConfig, Settled
+from ..core.errors import HarnessError, Interrupted
 from ..core.models import PlannedStep, StepResult
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
@@ -27,6 +33,7 @@ from ..semantic.enricher import Enricher
 from ..semantic.models import Observation
 from ..world.model import WorldModel
 from ..world.models import WorldState
+from .cancel import Cancel
 from .context import DEFAULT_SCENE_HISTORY, TaskContext
 from .executor import Executor
 from .observer import Observer
@@ -82,53 +89,51 @@ class Session:
         step_retries: int = 1,
         scene_history: int = DEFAULT_SCENE_HISTORY,
         listeners: Sequence[StepListener] = (),
+        settle: SettleConfig | None = None,
+        cancel: Cancel | None = None,
     ) -> None:
         self.driver = driver
+        self.cancel = cancel if cancel is not None else Cancel()
         self.executor = executor or Executor(driver)
         self.step_retries = step_retries
-        self.context = TaskContext(goal=goal, device_id=driver.device_id, scene_history=scene_history)
+        self.settle = settle or SettleConfig()
+        # Only a screen that animates is waited for (drivers/base.py: ``Driver.animates``).
+        self.animates = getattr(driver, "animates", False) is True
+        self.context = TaskContext(
+            goal=goal, device_id=driver.device_id, scene_history=scene_history, world_model=world_model
+        )
         self.listeners: list[StepListener] = list(listeners)
         self._names: dict[str, str] = {}
-        context = self.context
-
-        def seen(observation: Observation) -> None:
-            if context.first is None:
-                context.first = observation
-            context.latest = observation
-            context.observations += 1
-
         self.observer = Observer(
-            driver, enricher=enricher, world_model=world_model, retries=step_retries, on_observation=seen
+            driver, self.context, enricher=enricher, retries=step_retries, cancel=self.cancel
         )
-        context.world = self.observer.world
 
     @property
     def world(self) -> WorldState | None:
         """The task's world as it stands (None when the world model is off)."""
-        return self.observer.world
+        return self.context.world
 
     @property
     def world_model(self) -> WorldModel | None:
-        return self.observer.world_model
+        return self.context.world_model
 
     @property
     def steps(self) -> Sequence[StepRecord]:
         """A read-only view of every step executed so far."""
-        return self.context.view
+        return self.context.steps
 
     def look(self) -> Observation:
         """A look that no step caused (a task's first look, an agent's ``observe``), shown to the
         world model. Raises the device's ``HarnessError`` after the observer's retries."""
-        observation = self.observer.observe()
-        self.context.world = self.observer.world
-        return observation
+        return self.observer.observe()
 
     def _execute(self, step: PlannedStep) -> StepResult:
         attempt = 0
         while True:
             attempt += 1
             result = self.executor.execute(step, self.observer)
-            if result.success or not result.retryable or attempt > self.step_retries:
+            done = result.success or not result.retryable or attempt > self.step_retries
+            if done or self.cancel.is_set():  # a stop request: never sent again
                 return dataclasses.replace(result, attempts=attempt) if attempt > 1 else result
             log.warning(
                 "step %s failed transiently (%s); retrying (%d/%d)",
@@ -152,34 +157,34 @@ class Session:
         self._names[name] = name
         return name
 
-    def _forget_old_scene(self) -> None:
-        """Keep full Scenes only on the last ``scene_history`` step records, so a long task grows by
-        its lean records alone, about 0.8 KiB per step (``benchmarks/world.py``; the run timeline
-        keeps every page source on disk)."""
-        steps = self.context.steps
-        old = len(steps) - self.context.scene_history - 1
-        if old >= 0 and steps[old].scene is not None:
-            steps[old] = dataclasses.replace(steps[old], scene=None)
+    def _settle_for(self, step: PlannedStep) -> SettleConfig:
+        """The session's settle, or the step's own ``settle`` (seconds; 0: do not wait)."""
+        own = step.args.get("settle")
+        if isinstance(own, int | float) and not isinstance(own, bool) and 0 <= own <= MAX_SETTLE:
+            return SettleConfig(float(own), self.settle.interval)
+        return self.settle
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
         """Execute ``step``, observe its outcome once (not after a step that sent nothing to the
         device, a planner's ``skip``: its outcome is the latest look), fold both into the world,
         record the step and tell the listeners. Never raises for a failed step or a failed look:
         the outcome says."""
+        log.info("step %d %s: started", len(self.context.steps) + 1, step.action)  # run.log: what runs
         result = self._execute(step)
         observation: Observation | None = None
         look_error: HarnessError | None = None
+        settled: Settled | None = None
         latest = self.observer.latest
-        if result.success and not self.executor.looks_after(step.action) and latest is not None:
-            observation = latest  # nothing was sent to the device: the screen is as last seen
-        elif result.success or result.error_category != "device":
-            try:
+        try:
+            if result.success and not self.executor.looks_after(step.action) and latest is not None:
+                observation = latest  # nothing was sent to the device: the screen is as last seen
+            elif result.success and self.animates and self.executor.changes_screen(step.action):
+                settled = self.observer.settled(self._settle_for(step))
+                observation = settled.observation
+            elif result.success or result.error_category not in ("device", Interrupted.category):
                 observation = self.observer.look()
-            except HarnessError as exc:
-                look_error = exc
-        if self.observer.world_model is not None:
-            self.observer.world_model.observe(observation, step, result)
-            self.context.world = self.observer.world
+        except HarnessError as exc:
+            look_error = exc
         record = StepRecord(
             index=len(self.context.steps),
             step=step,
@@ -187,9 +192,17 @@ class Session:
             page=self._shared(observation.page) if observation is not None else None,
             foreground_app=self._shared(observation.foreground_app) if observation is not None else None,
             scene=observation.scene if observation is not None else None,
+            settle_looks=settled.looks if settled is not None else 0,
+            settled=settled.settled if settled is not None else None,
         )
-        self.context.steps.append(record)
-        self._forget_old_scene()
+        self.context.add_step_result(record)
+        # The design's hook: once per executed step, right after its result is recorded.
+        model = self.context.world_model
+        if model is not None:
+            if observation is not None:
+                model.observe(observation.scene, observation.semantic, step, result)
+            else:
+                model.observe(None, None, step, result)
         for listener in self.listeners:
             listener(record, self.context)
         return StepOutcome(record, observation, look_error)

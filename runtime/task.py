@@ -5,15 +5,20 @@ first plan already knows the app and page in front), asks the planner for steps,
 at a time, observes again after each (that observation is both the step's outcome and the next
 plan's input) and folds each step into the task's WorldState. Every look goes through the task's
 one :class:`~amc.runtime.observer.Observer`, the polls of waiting steps included. The planner is
-handed the latest observation, the current frozen WorldState and a read-only view of the steps:
-nothing it can change. The loop's control flow is explicit and bounded:
+handed what its ``plan()`` names of: the latest Scene and Observation, the task's context (read
+only), the current frozen WorldState (``world=context.world``) and a read-only view of the steps
+(:mod:`amc.runtime.planner` has the two shapes): nothing it can change. The loop's control flow
+is explicit and bounded:
 
 - a step that fails with a transient device error (``DeviceTimeout``, ``SessionLost``) is run
   again up to ``step_retries`` times, and only when the action is safe to repeat;
 - any other device error ends the task with status ``device_error``;
 - ``max_consecutive_failures`` failed steps in a row end it ``failed``;
 - ``max_steps`` executed steps end it ``max_steps``;
-- an empty plan ends it ``succeeded`` unless the last step failed (then ``failed``).
+- an empty plan ends it ``succeeded`` unless the last step failed (then ``failed``);
+- a stop request (the runner's :class:`~amc.runtime.cancel.Cancel`, set by Ctrl-C) ends it
+  ``interrupted``: checked before each plan and each step, and a waiting step ends at its next
+  poll (recorded ``interrupted``, not failed).
 
 A failed step whose ``PlannedStep.on_failure`` is ``warn`` (recorded as a warning) or ``retry``
 (its block runs again) does not fail the task and does not count toward
@@ -35,18 +40,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError
+from ..actions.settle import SettleConfig
+from ..core.errors import ConfigError, DeviceError, GuardrailViolation, HarnessError, Interrupted
 from ..core.models import PlannedStep
-from ..core.steps import StepRecord
 from ..drivers.base import Driver
 from ..semantic.enricher import DefaultEnricher, Enricher, semantic_enabled
 from ..semantic.models import Observation
 from ..world.config import WorldConfig
 from ..world.model import WorldModel
 from ..world.models import WorldState
+from .cancel import Cancel
 from .context import DEFAULT_SCENE_HISTORY, StepView, TaskContext
 from .executor import Executor
-from .planner import Planner
+from .planner import ObservingPlanner, Planner, planner_inputs
 from .session import Session, StepListener
 
 __all__ = ["StepListener", "TaskResult", "TaskRunner", "TaskRunnerConfig", "TaskStatus", "open_session"]
@@ -59,6 +65,7 @@ class TaskStatus(enum.StrEnum):
     FAILED = "failed"
     MAX_STEPS = "max_steps"
     DEVICE_ERROR = "device_error"
+    INTERRUPTED = "interrupted"
 
 
 def _positive_int(name: str, value: Any, minimum: int) -> None:
@@ -74,6 +81,7 @@ class TaskRunnerConfig:
     max_consecutive_failures: int = 3
     semantic: bool = True
     scene_history: int = DEFAULT_SCENE_HISTORY
+    settle: SettleConfig = field(default_factory=SettleConfig)
 
     def __post_init__(self) -> None:
         _positive_int("max_steps", self.max_steps, 1)
@@ -91,6 +99,7 @@ class TaskRunnerConfig:
         values: dict[str, Any] = {
             "world": WorldConfig.from_env(environ),
             "semantic": semantic_enabled(environ),
+            "settle": SettleConfig.from_env(environ),
         }
         values.update(overrides)
         return cls(**values)
@@ -105,11 +114,13 @@ def open_session(
     world_model: WorldModel | None = None,
     enricher: Enricher | None = None,
     listeners: Sequence[StepListener] = (),
+    cancel: Cancel | None = None,
 ) -> Session:
     """A session on ``driver`` as ``config`` says: a world model (``world_model``, else a fresh one)
     unless the world is off; page enrichment by ``enricher``, else by the default enricher unless
-    enrichment is off; the step retries and the scene history. Does no I/O."""
-    config = config or TaskRunnerConfig()
+    enrichment is off; the step retries, the scene history and the settle (the configuration from
+    the environment when none is given); ``cancel``, the stop request its waits obey. Does no I/O."""
+    config = config or TaskRunnerConfig.from_env()
     model = None
     if config.world.enabled:
         model = world_model if world_model is not None else WorldModel(config.world)
@@ -124,6 +135,8 @@ def open_session(
         step_retries=config.step_retries,
         scene_history=config.scene_history,
         listeners=listeners,
+        settle=config.settle,
+        cancel=cancel,
     )
 
 
@@ -143,7 +156,7 @@ class TaskResult:
         return self.status is TaskStatus.SUCCEEDED
 
     @property
-    def steps(self) -> list[StepRecord]:
+    def steps(self) -> StepView:
         return self.context.steps
 
     @property
@@ -169,28 +182,36 @@ class _Stop(Exception):
         self.status, self.error, self.kind = status, error, kind
 
 
+def _interrupted(exc: Interrupted) -> _Stop:
+    return _Stop(TaskStatus.INTERRUPTED, exc.message, Interrupted.__name__)
+
+
 class TaskRunner:
     """Runs goals on one driver with one planner.
 
     Each ``run()`` gets its own context and, unless a ``world_model`` was passed in, its own fresh
     WorldState; a world model passed in is the caller's and carries its state across runs.
+    ``cancel`` is the stop request its sessions obey (a fresh one, never set, when none is given).
     """
 
     def __init__(
         self,
         driver: Driver,
-        planner: Planner,
+        planner: Planner | ObservingPlanner,
         executor: Executor | None = None,
         config: TaskRunnerConfig | None = None,
         world_model: WorldModel | None = None,
         *,
         enricher: Enricher | None = None,
         listeners: Sequence[StepListener] = (),
+        cancel: Cancel | None = None,
     ) -> None:
         self.driver = driver
         self.planner = planner
-        self.executor = executor or Executor(driver)
-        self.config = config or TaskRunnerConfig()
+        self.cancel = cancel if cancel is not None else Cancel()
+        self._inputs = planner_inputs(planner.plan)
+        self.executor = executor  # None: each session builds the default one (Session)
+        self.config = config or TaskRunnerConfig.from_env()
         self._world_model = world_model
         self.enricher: Enricher | None = enricher or (DefaultEnricher() if self.config.semantic else None)
         self.listeners: list[StepListener] = list(listeners)
@@ -208,13 +229,25 @@ class TaskRunner:
             world_model=self._world_model,
             enricher=self.enricher,
             listeners=self.listeners,
+            cancel=self.cancel,
         )
 
     def _plan(
-        self, goal: str, observation: Observation, world: WorldState | None, view: StepView
+        self, goal: str, observation: Observation, context: TaskContext, start: int
     ) -> list[PlannedStep]:
+        view = context.read_only(start)
+        given: dict[str, Any] = {
+            "goal": goal,
+            "scene": observation.scene,
+            "context": view,
+            "world": context.world,
+            "observation": observation,
+            "steps": view.steps,
+        }
         try:
-            steps = self.planner.plan(goal=goal, observation=observation, world=world, steps=view)
+            steps = self.planner.plan(**{name: given[name] for name in self._inputs})
+        except Interrupted as exc:  # a planner that was told of the stop request too
+            raise _interrupted(exc) from exc
         except HarnessError as exc:
             status = TaskStatus.DEVICE_ERROR if isinstance(exc, DeviceError) else TaskStatus.FAILED
             # A guardrail is the planner stopping the task on purpose, not failing to plan.
@@ -241,18 +274,22 @@ class TaskRunner:
     def drive(self, session: Session, goal: str) -> TaskResult:
         """Run ``goal`` in ``session``, which may have run steps before (an MCP client's): the loop
         looks once, then plans and steps; the planner sees, and the bounds count, only the steps
-        of this goal. The result's context is the session's."""
+        of this goal. The result's context is the session's; its stop request is the session's."""
         started = time.perf_counter()
         context = session.context
-        steps = StepView(context.steps, len(context.steps))
+        start = len(context.steps)
+        steps = context.read_only(start).steps
         status, error, kind = TaskStatus.SUCCEEDED, None, None
         try:
             try:
                 observation = session.look()
+            except Interrupted as exc:
+                raise _interrupted(exc) from exc
             except HarnessError as exc:
                 raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
             while True:
-                planned = self._plan(goal, observation, context.world, steps)
+                self._check(session, f"before step {len(steps) + 1}")
+                planned = self._plan(goal, observation, context, start)
                 if not planned:
                     if steps.last_failed:
                         last = steps[-1].result
@@ -261,6 +298,7 @@ class TaskRunner:
                 for step in planned:
                     if len(steps) >= self.config.max_steps:
                         raise _Stop(TaskStatus.MAX_STEPS, f"stopped after {self.config.max_steps} steps")
+                    self._check(session, f"before step {len(steps) + 1}")
                     observation = self._step(step, session, steps)
                     if not steps[-1].result.success:
                         break  # the rest of this plan assumed success: ask the planner again
@@ -268,12 +306,23 @@ class TaskRunner:
             status, error, kind = stop.status, stop.error, stop.kind
         return TaskResult(goal, status, context, time.perf_counter() - started, error, kind)
 
+    @staticmethod
+    def _check(session: Session, where: str) -> None:
+        try:
+            session.cancel.check(where)
+        except Interrupted as exc:
+            raise _interrupted(exc) from exc
+
     def _step(self, step: PlannedStep, session: Session, steps: StepView) -> Observation:
         """Run one step through the session and decide whether the task goes on."""
         outcome = session.run_step(step)
         result = outcome.result
+        if result.error_category == Interrupted.category:
+            raise _Stop(TaskStatus.INTERRUPTED, result.error, result.error_kind)
         if outcome.device_failed:
             raise _Stop(TaskStatus.DEVICE_ERROR, result.error, result.error_kind)
+        if isinstance(outcome.look_error, Interrupted):  # the step ran; its look was not asked for
+            raise _interrupted(outcome.look_error)
         if outcome.look_error is not None:
             exc = outcome.look_error
             raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind)

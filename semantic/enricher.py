@@ -1,6 +1,7 @@
 """Turn a Scene into a SemanticScene with deterministic rules: no I/O, no model call.
 
-The default enricher calls a launcher or SpringBoard in front the ``Home screen``; otherwise it
+The default enricher calls the lock screen or the pulled-down shade by their names (they fill the
+screen), a launcher or SpringBoard in front the ``Home screen``; otherwise it
 names the page after the Android activity when the Scene knows it,
 otherwise after the screen's title (the text of a toolbar / action bar on Android, the
 navigation bar on iOS). When neither is there it returns None and the world model keeps the
@@ -14,7 +15,7 @@ import os
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
-from ..core.apps import is_home_screen
+from ..core.apps import cover_name, is_home_screen
 from ..core.config import parse_bool
 from ..core.lazy import Query, candidates
 from ..core.models import Scene, UIElement
@@ -145,8 +146,11 @@ class DefaultEnricher:
         title = title_of(scene)
         cover = cover_of(scene)
         keyboard, alert_el = cover.keyboard, cover.alert
-        alert = _alert_name(alert_el, scene.platform) if alert_el is not None else None
-        if is_home_screen(scene.foreground_app):
+        named = cover_name(cover.kind, scene.platform)  # the lock screen and the shade have no title
+        alert = named or (_alert_name(alert_el, scene.platform) if alert_el is not None else None)
+        if named:
+            page, source = named, "cover"  # the lock screen or the shade fills the screen
+        elif is_home_screen(scene.foreground_app):
             page, source = HOME_PAGE, "home"
         elif scene.activity:
             page, source = _short_activity(scene.activity, scene.foreground_app), "activity"
@@ -164,6 +168,7 @@ class DefaultEnricher:
             source=source,
             keyboard_visible=keyboard,
             alert=alert,
+            cover=cover.kind if alert is not None else None,
         )
 
 

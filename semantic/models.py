@@ -16,6 +16,8 @@ class SemanticScene:
 
     ``page`` is required and non-empty; every other field is optional. ``source`` says how the
     page was derived (``"activity"``, ``"title"`` …) so a planner can judge how far to trust it.
+    ``alert`` names what covers the app (the dialog's title, or "Lock screen" …) and ``cover`` says
+    what kind of cover it is (:data:`amc.core.apps.COVER_KINDS`).
     """
 
     page: str
@@ -25,6 +27,7 @@ class SemanticScene:
     source: str | None = None
     keyboard_visible: bool = False
     alert: str | None = None
+    cover: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.page, str) or not self.page.strip():
@@ -39,6 +42,7 @@ class SemanticScene:
             "source": self.source,
             "keyboard_visible": self.keyboard_visible,
             "alert": self.alert,
+            "cover": self.cover,
         }
 
 

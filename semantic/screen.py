@@ -1,15 +1,24 @@
-"""What covers the screen: the on-screen keyboard and alerts or dialogs over the app.
+"""What covers the screen: the on-screen keyboard and what is over the app (an alert or dialog,
+the permission prompt, a system dialog, the lock screen, the pulled-down notification shade).
 
-Platform heuristics over a Scene's tree, used by the enricher (``SemanticScene.keyboard_visible``
-and ``.alert``, both from one :func:`cover_of`) and by whoever needs the element itself
-(``alert_of`` returns it).
+Platform heuristics over a Scene's tree, used by the enricher (``SemanticScene.keyboard_visible``,
+``.alert`` and ``.cover``, all from one :func:`cover_of`) and by whoever needs the element itself
+(``alert_of`` returns it). What the backend itself reported (``Scene.cover``: WebDriverAgent's
+``/wda/locked``) counts as well. The kinds are :data:`amc.core.apps.COVER_KINDS`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.apps import ANDROID_SYSTEMUI, PERMISSION_DIALOG_PACKAGES, is_ime_package
+from ..core.apps import (
+    ANDROID_ERROR_DIALOG_IDS,
+    ANDROID_KEYGUARD_ID_PREFIX,
+    ANDROID_SHADE_IDS,
+    ANDROID_SYSTEMUI,
+    PERMISSION_DIALOG_PACKAGES,
+    is_ime_package,
+)
 from ..core.lazy import Query, candidates, first_attribute
 from ..core.models import Scene, UIElement
 
@@ -28,14 +37,27 @@ _IOS_COVER_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_
 _ANDROID_DIALOG_QUERY: Query = (
     tuple(("identifier", "~", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
 )
+# The system's own covers (core.apps): the lock screen's and the shade's SystemUI views, the
+# system dialogs' buttons; and the package the system dialogs are drawn in (real dumps:
+# tests/fixtures/real/android/*isnt-responding*).
+_SYSTEM_DIALOG_PACKAGE = "android"
+_ANDROID_SYSTEM_QUERY: Query = (
+    tuple(
+        ("identifier", "~", f":id/{i}")
+        for i in (ANDROID_KEYGUARD_ID_PREFIX, *sorted(ANDROID_SHADE_IDS), *sorted(ANDROID_ERROR_DIALOG_IDS))
+    ),
+)
+_ALERT_TITLE_QUERY: Query = ((("identifier", "~", ":id/alertTitle"),),)
 
 
 @dataclass(frozen=True, slots=True)
 class Cover:
-    """What covers the app: whether a keyboard is up, and the alert or dialog element (or None)."""
+    """What covers the app: whether a keyboard is up, the element over the app (the alert, the
+    dialog's or the cover's window; None) and its ``kind`` (:data:`amc.core.apps.COVER_KINDS`)."""
 
     keyboard: bool
     alert: UIElement | None
+    kind: str | None = None
 
 
 def keyboard_visible(scene: Scene) -> bool:
@@ -59,7 +81,7 @@ def _ios_cover(root: UIElement) -> Cover:
             alert = el
         if keyboard and alert is not None:
             break
-    return Cover(keyboard, alert)
+    return Cover(keyboard, alert, "alert" if alert is not None else None)
 
 
 def _is_dialog_package(package: str) -> bool:
@@ -67,8 +89,44 @@ def _is_dialog_package(package: str) -> bool:
     return "permissioncontroller" in package or "packageinstaller" in package
 
 
+def _system_cover(shown: list[tuple[UIElement, str]]) -> tuple[str, UIElement] | None:
+    """The system's cover among the visible windows, topmost kind first: a system dialog (its
+    ``aerr_*`` buttons, in package ``android``), the lock screen (SystemUI's ``keyguard_*`` views,
+    also in a vendor's namespace inside SystemUI's window), the expanded shade (SystemUI's panel or
+    notification list). The window returned for a system dialog is the one holding its title."""
+    found: dict[str, UIElement] = {}
+    for w, pkg in shown:
+        if pkg not in ("", ANDROID_SYSTEMUI, _SYSTEM_DIALOG_PACKAGE):
+            continue
+        for el in candidates(w, _ANDROID_SYSTEM_QUERY):
+            namespace, sep, local = (el.identifier or "").partition(":id/")
+            if not sep or not el.visible:
+                continue
+            if local in ANDROID_ERROR_DIALOG_IDS:
+                found.setdefault("system_dialog", w)
+            elif local.startswith(ANDROID_KEYGUARD_ID_PREFIX) and ANDROID_SYSTEMUI in (pkg, namespace):
+                found.setdefault("keyguard", w)
+            elif local in ANDROID_SHADE_IDS and namespace == ANDROID_SYSTEMUI:
+                found.setdefault("shade", w)
+    dialog = found.get("system_dialog")
+    if dialog is not None:
+        titled = (w for w, pkg in shown if pkg in ("", _SYSTEM_DIALOG_PACKAGE) and _has_title(w))
+        return "system_dialog", dialog if _has_title(dialog) else next(titled, dialog)
+    for kind in ("keyguard", "shade"):
+        if kind in found:
+            return kind, found[kind]
+    return None
+
+
+def _has_title(w: UIElement) -> bool:
+    return any(
+        (el.identifier or "").endswith(":id/alertTitle") and el.visible
+        for el in candidates(w, _ALERT_TITLE_QUERY)
+    )
+
+
 def _android_cover(root: UIElement) -> Cover:
-    """The keyboard and the alert from the top-level windows, read once each. A window belongs
+    """The keyboard and the cover from the top-level windows, read once each. A window belongs
     to its own package, else its first descendant's (read from the document: no element is
     built for it); invisible windows count for neither."""
     keyboard = False
@@ -84,26 +142,26 @@ def _android_cover(root: UIElement) -> Cover:
         shown.append((w, pkg))
         if pkg != ANDROID_SYSTEMUI:
             apps.append(w)
+    system = _system_cover(shown)
+    if system is not None:
+        return Cover(keyboard, system[1], system[0])
     largest = apps[0] if len(apps) == 1 else max(apps, key=lambda w: w.bounds.area, default=None)
     for w, pkg in shown:
         if _is_dialog_package(pkg):
-            return Cover(keyboard, w)
+            return Cover(keyboard, w, "permission")
         b = w.bounds
         floating = b.left > 0 and b.top > 0 and not b.is_empty()
         if floating and pkg != ANDROID_SYSTEMUI and (w is not largest or len(apps) == 1):
-            return Cover(keyboard, w)
+            return Cover(keyboard, w, "alert")
     for w, _ in shown:
         for el in candidates(w, _ANDROID_DIALOG_QUERY):
             ident = el.identifier
-            if (
-                ident
-                and el.visible
-                and (
-                    ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS
-                    or ident.startswith(_PERMISSION_ID_PREFIXES)
-                )
-            ):
-                return Cover(keyboard, w)
+            if not ident or not el.visible:
+                continue
+            if ident.startswith(_PERMISSION_ID_PREFIXES):
+                return Cover(keyboard, w, "permission")
+            if ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS:
+                return Cover(keyboard, w, "alert")
     return Cover(keyboard, None)
 
 
@@ -121,5 +179,10 @@ def alert_of(scene: Scene) -> UIElement | None:
 
 
 def cover_of(scene: Scene) -> Cover:
-    """:func:`keyboard_visible` and :func:`alert_of` together, in one pass."""
-    return _ios_cover(scene.root) if scene.platform == "ios" else _android_cover(scene.root)
+    """:func:`keyboard_visible` and :func:`alert_of` together, in one pass, with the cover's kind.
+    A cover the backend reported (``Scene.cover``) is the cover unless the tree shows a system
+    dialog or alert over it; its element is then the screen's root."""
+    found = _ios_cover(scene.root) if scene.platform == "ios" else _android_cover(scene.root)
+    if scene.cover is not None and found.kind not in ("system_dialog", "alert", "permission"):
+        return Cover(found.keyboard, found.alert or scene.root, scene.cover)
+    return found

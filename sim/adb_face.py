@@ -3,8 +3,8 @@
 :class:`AdbFace` speaks the adb smart-socket protocol (4 hex digits of length + a request;
 ``OKAY`` or ``FAIL`` + hex length + message) as the real server does for what the clients send:
 
-- ``host:version`` (41), ``host:devices``, ``host:devices-l`` (states ``device`` / ``offline`` /
-  ``unauthorized``), ``host:kill`` (ignored);
+- ``host:version`` (41), ``host:devices``, ``host:devices-l`` (every connection state adb names,
+  :data:`ADB_STATES`, and ``no permissions (…); see […]``), ``host:kill`` (ignored);
 - ``host:tport:serial:S`` (``OKAY`` + 8-byte transport id), ``host:transport:S``,
   ``host:transport-id:N``, ``host:tport:any`` / ``host:transport-any``, then one device service;
 - ``host-serial:S:features|get-state|get-serialno|get-devpath``;
@@ -19,6 +19,17 @@ per route through the shared :class:`~sim.faults.FaultInjector` (``adb:host:vers
 ``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``rpc:<method>``)
 and may be made to misbehave. ``DIE`` on an ``adb:`` route stops the adb server (later
 connections are refused); ``DIE`` on an ``rpc:`` route kills only the uiautomator2 server.
+
+A phone's state picks its transport as adb's ``acquire_one_transport`` does (packages/modules/adb
+``transport.cpp``, GrapheneOS mirror at 4d73d56): ``offline`` / ``unauthorized`` / ``authorizing``
+/ ``connecting`` are refused with adb's own text, a ``no permissions`` phone is skipped (the error is
+the long help text of ``diagnose_usb.cpp``), and the online states outside Android (``recovery``,
+``sideload``, ``rescue``, ``bootloader``, ``host``) are switched to; their device services are not
+simulated and are answered ``FAIL closed``, what the server sends when the device end closes a
+stream unopened (``sockets.cpp``). A :class:`~sim.replay.Reply` under an ``adb:`` route name
+(``adb:host:transport``, ``adb:host-serial:get-state``, ``adb:tcp:9008`` …) is answered as that
+route's ``FAIL`` with the reply's body as the message; under ``adb:shell:app_process`` it is what
+the uiautomator2 server prints before it exits at start (a crash).
 """
 
 from __future__ import annotations
@@ -36,25 +47,21 @@ from typing import Literal
 
 from ..core.errors import ConfigError
 from .adb_shell import EXIT_MARKER, AndroidShell, FileEntry, command_name
+from .adb_states import ADB_STATES, check_state, pick
 from .adb_sync import recv_exact, serve_sync
 from .device import SimDevice
 from .faults import Fault, FaultInjector
-from .replay import Reply
+from .replay import Reply, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .u2_rpc import U2Server
 
-__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone"]
+__all__ = ["ADB_STATES", "U2_JAR", "AdbFace", "AdbState", "Phone", "check_state"]
 
 AdbState = Literal["device", "offline", "unauthorized"]
-ADB_STATES: tuple[str, ...] = ("device", "offline", "unauthorized")
 U2_JAR = "/data/local/tmp/u2.jar"
 U2_PORT = 9008
 SERVER_VERSION = 41
 FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
-UNAUTHORIZED = (
-    "device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set\n"
-    "Try 'adb kill-server' if that seems wrong.\nOtherwise check for a confirmation dialog on your device."
-)
 _MAX_REQUEST = 0xFFFF
 _HOST_SERVICES = frozenset({"version", "devices", "devices-l", "kill"})
 
@@ -155,29 +162,31 @@ class AdbFace:
 
     # --- phones -----------------------------------------------------------------------------
 
-    def add_device(self, device: SimDevice, *, state: AdbState = "device") -> Phone:
-        """Serve ``device`` under its serial (``device.device_id``)."""
+    def add_device(self, device: SimDevice, *, state: str = "device") -> Phone:
+        """Serve ``device`` under its serial (``device.device_id``) in adb ``state``."""
         if device.platform != "android":
             raise ConfigError(f"the adb face serves Android devices, not {device.platform}")
-        if state not in ADB_STATES:
-            raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
+        check_state(state)
         files = {U2_JAR: _u2_jar_entry()} if self._u2_installed else {}
         with self._lock:
             if device.device_id in self._phones:
                 raise ConfigError(f"serial {device.device_id} is already served")
             u2 = U2Server(
-                device, faults=self.faults, decide=self.decide, running=self._u2_running, stopped=self.stopped
+                device,
+                faults=self.faults,
+                decide=self.decide,
+                running=self._u2_running,
+                stopped=self.stopped,
+                replies=self.replies,
             )
             shell = AndroidShell(device, files, self.replies)
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
             self._phones[device.device_id] = phone
         return phone
 
-    def set_state(self, serial: str, state: AdbState) -> None:
-        """What adb reports for ``serial`` from now on: ``device``, ``offline`` or ``unauthorized``."""
-        if state not in ADB_STATES:
-            raise ConfigError(f"adb state must be one of {', '.join(ADB_STATES)}, got {state!r}")
-        self.phone(serial).state = state
+    def set_state(self, serial: str, state: str) -> None:
+        """What adb reports for ``serial`` from now on (see :func:`check_state`)."""
+        self.phone(serial).state = check_state(state)
 
     def phone(self, serial: str) -> Phone:
         with self._lock:
@@ -254,6 +263,9 @@ class AdbFace:
             return True
         if fault is Fault.DROP:
             return True
+        if fault is Fault.RESET:
+            reset(sock)
+            return True
         if fault is Fault.DIE:
             self.stop()  # a threading server can be shut down from a handler thread
             return True
@@ -284,6 +296,10 @@ class AdbFace:
             return True
         if fault is Fault.EMPTY:
             sock.sendall(empty)
+            return True
+        replayed = self.replies.get(route)
+        if replayed is not None and not route.startswith("adb:shell"):
+            sock.sendall(_fail(replayed.body.decode("utf-8", errors="replace")))
             return True
         return False
 
@@ -327,26 +343,8 @@ class AdbFace:
         return "".join(lines)
 
     def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
-        phones = self.phones
-        if serial is not None:
-            found = [p for p in phones if p.serial == serial]
-            missing = f"device '{serial}' not found"
-        elif transport_id is not None:
-            found = [p for p in phones if p.transport_id == transport_id]
-            missing = f"no device with transport id '{transport_id}'"
-        else:
-            found = [p for p in phones if p.state == "device"] or list(phones)
-            missing = "no devices/emulators found"
-            if len(found) > 1:
-                return None, "more than one device/emulator"
-        if not found:
-            return None, missing
-        phone = found[0]
-        if phone.state == "offline":
-            return None, "device offline"
-        if phone.state == "unauthorized":
-            return None, UNAUTHORIZED
-        return phone, ""
+        """The phone a transport request picks, or adb's error text (see :func:`sim.adb_states.pick`)."""
+        return pick(self.phones, serial, transport_id)
 
     def _transport(self, sock: socket.socket, service: str) -> Phone | None:
         if self._route_fault(sock, "adb:host:transport", b"OKAY"):
@@ -388,11 +386,6 @@ class AdbFace:
             except ValueError:
                 sock.sendall(_fail("invalid transport id"))
                 return
-        if query == "get-state" and phone is None and error != "more than one device/emulator":
-            known = [p for p in self.phones if p.serial == target]
-            if known:
-                sock.sendall(_okay(known[0].state))
-                return
         if phone is None:
             sock.sendall(_fail(error))
             return
@@ -410,6 +403,12 @@ class AdbFace:
     # --- device services --------------------------------------------------------------------
 
     def _device_request(self, sock: socket.socket, phone: Phone, request: str) -> None:
+        if phone.state != "device":
+            # A transport outside Android: adbd there is not simulated (see the module docstring).
+            self.decide("adb:unknown")
+            refusal = "device offline (transport offline)" if phone.state == "detached" else "closed"
+            sock.sendall(_fail(refusal))
+            return
         if request.startswith("shell:") or request.startswith("shell,"):
             options, _, command = request.partition(":")
             self._shell(sock, phone, command, v2="v2" in options.split(","))
@@ -457,6 +456,10 @@ class AdbFace:
 
     def _run_server(self, sock: socket.socket, phone: Phone) -> None:
         """``app_process … com.wetest.uia2.Main``: the server runs until this stream closes."""
+        crash = self.replies.get("adb:shell:app_process")
+        if crash is not None:  # a server that prints this and exits at start (a played-back crash)
+            sock.sendall(b"OKAY" + crash.body)
+            return
         if not phone.u2.launch(owner=sock):
             sock.sendall(
                 b"OKAY[server] INFO: [UiAutomator2Server] Starting Server\n"

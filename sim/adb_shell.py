@@ -35,6 +35,7 @@ from .dumpsys import (
     activities_dump,
     activity_top,
     displays_dump,
+    policy_dump,
     window_dump,
     windows_dump,
 )
@@ -249,6 +250,19 @@ class AndroidShell:
         return self._text(f"Unknown command: {verb}\n", 255)
 
     def _cmd(self, argv: list[str]) -> ShellResult:
+        if argv[1:2] == ["statusbar"] and argv[2:3] in (
+            ["expand-notifications"],
+            ["expand-settings"],
+            ["collapse"],
+        ):
+            # SystemUI's shell command (an API 34 emulator's shade was pulled down with
+            # `cmd statusbar expand-notifications`, kaeawc/auto-mobile#6078); it prints nothing.
+            verb = argv[2]
+            if verb == "collapse":
+                self.device.close_shade()
+            else:
+                self.device.pull_shade("notifications" if verb == "expand-notifications" else "controls")
+            return ShellResult(b"")
         if argv[1:3] == ["package", "resolve-activity"] and "android.intent.category.HOME" in argv:
             return self._text(
                 "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
@@ -267,6 +281,8 @@ class AndroidShell:
                 return self._text(windows_dump(self.device, profile))
             if section in ("displays", "d"):
                 return self._text(displays_dump(self.device, profile))
+            if section in ("policy", "p"):
+                return self._text(policy_dump(self.device))
             return self._text(window_dump(self.device, profile))
         if service == "activity" and args[:1] == ["top"]:
             return self._text(activity_top(self.device, profile))
@@ -324,6 +340,9 @@ class AndroidShell:
             return self._text(f"Physical size: {width}x{height}\n")
         if argv[1:2] == ["density"]:
             return self._text("Physical density: 420\n")
+        if argv[1:2] == ["dismiss-keyguard"]:  # appium-adb's dismissKeyguard on API 22+; no PIN here
+            self.device.unlock()
+            return ShellResult(b"")
         return self._text(f"Unknown command: {' '.join(argv[1:])}\n", 255)
 
     def properties(self) -> dict[str, str]:

@@ -36,7 +36,7 @@ from .appium_input import Gesture, HangRequest, W3CError, execute_route
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .http_guard import guard
-from .replay import Reply, hold
+from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 
 __all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
@@ -182,6 +182,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._write(200, b"", "application/json; charset=utf-8")
         elif fault is Fault.DIE:
             face.background.stop_from_handler()
+            self.close_connection = True
+        elif fault is Fault.RESET:
+            reset(self.connection)
             self.close_connection = True
         else:  # DROP: close without a word
             self.close_connection = True

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from lxml import etree
 
 from ..core.apps import SPRINGBOARD
-from ..core.errors import AppError, AppNotInstalled
+from ..core.errors import AppError, AppLaunchFailed, AppNotInstalled
 from ..core.models import Platform
 from .adb_shell import SYSTEM_PACKAGES, AndroidShell
 from .device import SimDevice
@@ -202,6 +202,8 @@ def _activate_app(phone: Phone, args: Mapping[str, Any]) -> Any:
     app_id = _app_id(phone, args)
     try:
         phone.device.launch(app_id)
+    except AppLaunchFailed as exc:  # iOS on a locked phone: FrontBoard's refusal, relayed as WDA's
+        raise W3CError(400, "invalid argument", exc.message) from exc
     except AppNotInstalled as exc:
         if phone.platform == "android":
             message = (
@@ -266,11 +268,16 @@ def _query_app_state(phone: Phone, args: Mapping[str, Any]) -> Any:
 
 def _front(phone: Phone) -> str:
     """The app the server reports in front: the permission controller (Android) or SpringBoard
-    (iOS) while a permission prompt covers the app."""
+    (iOS) while a permission prompt covers the app; SpringBoard while the lock screen or a panel
+    covers an iPhone (WDA's active app). UiAutomator2 keeps naming the app under Android's lock
+    screen, shade or system dialog: appium-adb's getFocusedPackageAndActivity prefers
+    ``mFocusedApp``, which names it there (``tests/fixtures/real/android/pixel7-…``)."""
     prompt = phone.device.system_prompt()
+    if phone.platform == "ios" and (prompt is not None or phone.device.screen_cover() is not None):
+        return SPRINGBOARD
     if prompt is None:
         return phone.device.foreground()
-    return ANDROID_PERMISSION_CONTROLLER if phone.platform == "android" else SPRINGBOARD
+    return ANDROID_PERMISSION_CONTROLLER
 
 
 def _active_app_info(phone: Phone, args: Mapping[str, Any]) -> Any:
@@ -338,6 +345,30 @@ def _clear_app(phone: Phone, options: Mapping[str, Any]) -> Any:
     return True if phone.platform == "android" else None
 
 
+def _is_locked(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: isLocked``: UiAutomator2 asks appium-adb's isScreenLocked (dumpsys window and
+    power), XCUITest WebDriverAgent's ``/wda/locked`` (appium-xcuitest-driver lib/commands/lock.ts)."""
+    return phone.device.locked
+
+
+def _lock(phone: Phone, args: Mapping[str, Any]) -> Any:
+    """``mobile: lock``: a positive ``seconds`` locks for that long, then unlocks (the call blocks,
+    as Appium-Python-Client's ``lock`` says); bounded here to a minute."""
+    seconds = args.get("seconds") or 0
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds <= 60:
+        raise invalid_argument(f"'seconds' must be a number from 0 to 60, got {seconds!r}")
+    phone.device.lock()
+    if seconds > 0:
+        time.sleep(seconds)
+        phone.device.unlock()
+    return None
+
+
+def _unlock(phone: Phone, args: Mapping[str, Any]) -> Any:
+    phone.device.unlock()
+    return None
+
+
 MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, Any]], Any]]] = {
     "mobile: hideKeyboard": (frozenset({"android", "ios"}), _hide_keyboard),
     "mobile: deepLink": (frozenset({"android", "ios"}), _deep_link),
@@ -350,6 +381,9 @@ MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, A
     "mobile: getCurrentPackage": (frozenset({"android"}), _current_package),
     "mobile: pressKey": (frozenset({"android"}), _press_key),
     "mobile: pressButton": (frozenset({"ios"}), _press_button),
+    "mobile: isLocked": (frozenset({"android", "ios"}), _is_locked),
+    "mobile: lock": (frozenset({"android", "ios"}), _lock),
+    "mobile: unlock": (frozenset({"android", "ios"}), _unlock),
 }
 
 

@@ -41,10 +41,11 @@ from .catalog import (
     Widget,
     catalog,
 )
-from .nodes import SimNode
+from .covers import CoverControls, SystemScreen
+from .nodes import SimNode, shifted
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
-from .timing import INSTANT, REALISTIC, TIMINGS, Timing
+from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
 
 __all__ = [
     "DEFAULT_IDS",
@@ -104,8 +105,9 @@ class AppRun:
         return self.switches.get(widget.key, widget.on)
 
 
-class SimDevice:
-    """A phone in memory. Thread-safe; every public method takes the device lock."""
+class SimDevice(CoverControls):
+    """A phone in memory. Thread-safe; every public method takes the device lock. What covers
+    its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
     def __init__(
         self,
@@ -151,11 +153,14 @@ class SimDevice:
         self._random = random.Random(zlib.crc32(self.device_id.encode()))  # the same run, the same waits
         self._events: list[tuple[float, int, Callable[[], None]]] = []
         self._shown: tuple[float, SimNode, str | None, str | None] | None = None  # until, tree, app, activity
+        self._slide: tuple[float, float] | None = None  # the new screen slides in: (from, until)
+        self.last_transition = 0.0  # seconds the last screen change took to be in place
         self._data: dict[str, dict[str, str]] = {}  # what apps keep on disk (a signed-in user)
         # Android's input methods: whether uiautomator2's AdbKeyboard is installed, and the current
         # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
+        self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
 
     # --- time -------------------------------------------------------------------------------
 
@@ -167,6 +172,8 @@ class SimDevice:
             event()
         if self._shown is not None and self._shown[0] <= now:
             self._shown = None
+        if self._slide is not None and self._slide[1] <= now:
+            self._slide = None
 
     def _later(self, delay: float, event: Callable[[], None]) -> None:
         if delay <= 0:
@@ -180,9 +187,16 @@ class SimDevice:
 
     @contextmanager
     def _changing(self, *, freeze: bool = True) -> Iterator[None]:
-        """Around a change: if it changed the screen, the one before it keeps showing for a
-        transition, and a ``loads_late`` screen it opened gets its rows later. Nested changes (a tap
-        that launches an app) make one transition."""
+        """Around a change: if it changed the screen, a transition of 100-400 ms follows: the
+        screen before it keeps showing for the first moment (:data:`INPUT_DELAY`, the touch reaching
+        the app), then the new one slides in from the right, each look catching it somewhere else
+        until it is in place; a ``loads_late`` screen it opened gets its rows later. Nested changes
+        (a tap that launches an app) make one transition.
+
+        No dump taken during a real transition was found to copy; a window mid-animation is reported
+        at its moving bounds (elements of a page being left reported at off-screen coordinates:
+        appium/appium#6149), which is what a hierarchy-comparing settle (Maestro's
+        ``waitForAppToSettle``) relies on, and what this models."""
         self._settle()
         before = self._screen_key()
         low, high = self.timing.transition
@@ -196,7 +210,11 @@ class SimDevice:
             return
         now = self._clock()
         if shown is not None:
-            self._shown = (now + self._random.uniform(low, high), *shown)
+            total = self._random.uniform(low, high)
+            still = min(INPUT_DELAY, total / 2)
+            self._shown = (now + still, *shown)
+            self._slide = (now + still, now + total)
+            self.last_transition = total
         run = self._current()
         if run is not None and self.timing.list_rows > 0:
             top = run.spec.screen(run.stack[-1])
@@ -250,10 +268,10 @@ class SimDevice:
             return run.screen.activity
 
     def transition_left(self) -> float:
-        """Seconds until the screen showing during a transition gives way to the new one (0: none)."""
+        """Seconds until a transition is over and the new screen is in place (0: none)."""
         with self._lock:
             self._settle()
-            return 0.0 if self._shown is None else max(0.0, self._shown[0] - self._clock())
+            return 0.0 if self._slide is None else max(0.0, self._slide[1] - self._clock())
 
     def running_apps(self) -> tuple[str, ...]:
         with self._lock:
@@ -262,6 +280,9 @@ class SimDevice:
     def app_state(self, app_id: str) -> int:
         """WebDriverAgent's numbers: 1 not running, 3 running in background, 4 foreground."""
         with self._lock:
+            covered = self._covered_state(app_id)
+            if covered is not None:
+                return covered
             if app_id == self._foreground:
                 return 4
             if app_id in self._running:
@@ -271,7 +292,9 @@ class SimDevice:
     def keyboard_shown(self) -> bool:
         with self._lock:
             run = self._current()
-            return run is not None and run.focused is not None and run.alert is None and run.prompt is None
+            if run is None or self._covered():
+                return False
+            return run.focused is not None and run.alert is None and run.prompt is None
 
     def system_prompt(self) -> tuple[str, str] | None:
         """(app id, permission) of the system permission prompt over the app in front, or None."""
@@ -299,7 +322,12 @@ class SimDevice:
             self._settle()
             if self._shown is not None:
                 return self._shown[1]
-            return layout.build(self)
+            tree = layout.build(self)
+            if self._slide is not None:
+                start, end = self._slide
+                left = max(0.0, (end - self._clock()) / max(end - start, 1e-6))
+                return shifted(tree, round(self.window_size[0] * left))
+            return tree
 
     def screenshot_png(self, *, alpha: bool = False) -> bytes:
         """The screen as a PNG (RGBA with ``alpha``), drawn from the tree the UI dumps render."""
@@ -329,6 +357,7 @@ class SimDevice:
                 self.home()
                 return
             spec = self._spec(app_id)
+            self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
                 user = self._data.get(app_id, {}).get("user")
@@ -348,9 +377,10 @@ class SimDevice:
         with self._lock, self._changing(freeze=False):
             was_running = self._running.pop(app_id, None) is not None
             self._tasks.pop(app_id, None)
+            self._forget_dialog_of(app_id)
             if self._foreground == app_id:
                 self._foreground = None
-                self._shown = None
+                self._shown = self._slide = None
             self.changes += 1
             return was_running
 
@@ -398,6 +428,7 @@ class SimDevice:
             if run is not None:
                 run.focused = None
             self._foreground = None
+            self.system.shade = None  # going home closes the shade (a lock or a dialog stays)
             self.changes += 1
 
     # --- input ------------------------------------------------------------------------------
@@ -406,11 +437,13 @@ class SimDevice:
         """Tap at a point; returns what was hit (its ref) or None when nothing reacts there. A tap
         while the screen is still changing is dropped, as a touch on a window mid-animation is."""
         with self._lock, self._changing():
-            if self._shown is not None:
+            if self._shown is not None or self._slide is not None:
                 self.changes += 1
                 return None
             node = layout.build(self).hit(x, y)
             self.changes += 1
+            if self._covered_tap(node.ref if node is not None else None):
+                return node.ref if node is not None else None
             if node is None or node.ref is None:
                 return None
             run = self._current()
@@ -424,7 +457,7 @@ class SimDevice:
         with self._lock:
             self._settle()
             run = self._current()
-            if run is None or run.focused is None or run.prompt is not None:
+            if run is None or run.focused is None or run.prompt is not None or self._covered():
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
@@ -454,7 +487,7 @@ class SimDevice:
             self._settle()
             run = self._current()
             self.changes += 1
-            if run is None or run.alert is not None:
+            if self._covered_swipe(y1, y2) or run is None or run.alert is not None:
                 return
             if run.prompt is not None:
                 return
@@ -472,6 +505,8 @@ class SimDevice:
         with self._lock, self._changing():
             self.changes += 1
             run = self._current()
+            if self._covered_key(key):
+                return
             if key == "home":
                 self.home()
             elif key == "back":

@@ -38,6 +38,18 @@ activity are the permission controller's ``GrantPermissionsActivity`` (window na
 ``fixture-a14-emulator-dumpsys-window-windows-permission-dialog-trimmed.txt``), in the app's task:
 AOSP starts it for result from the asking activity. The ActivityRecord line for it was not
 collected; it is printed as any other activity's.
+
+While something covers the apps (:mod:`sim.covers`) its window has the focus and ``mFocusedApp``
+still names the app under it: ``NotificationShade`` for the lock screen and the shade from Android
+11, ``StatusBar`` on 10 (``honor-alt-nx1-a15-…``, ``pixel7-…``, ``emulator-api34-shade-…``,
+``unknown-a4-…-statusbar-…``), and a system dialog's ``Application Not Responding: PKG`` /
+``Application Error: PKG`` (``emulator-dumpsys-window-*-anr-*``). The display block ends with
+``DisplayPolicy``, as the real Android 14 display dump does (``unknown-a14-…-display-policy-…``):
+``mAwake``, ``mShowingDream``/``mDreamingLockscreen``, ``mStatusBar``, ``mExpandedPanel`` and
+``isKeyguardShowing`` from 11 (AOSP DisplayPolicy.dump); Android 10's, which was not collected,
+prints PhoneWindowManager's ``mStatusBar=… isStatusBarKeyguard=`` instead (find_string id
+36425693564, the PWM dump it took over). ``dumpsys window policy`` prints the
+``KeyguardServiceDelegate`` block appium-adb's tests hold (``appium-adb-…-keyguardservicedelegate-…``).
 """
 
 from __future__ import annotations
@@ -58,6 +70,7 @@ __all__ = [
     "activity_top",
     "displays_dump",
     "focus_of",
+    "policy_dump",
     "window_dump",
     "windows_dump",
 ]
@@ -92,6 +105,7 @@ class Focus:
     task: int
     app: str  # the app whose task it is (the asking app when a permission prompt has focus)
     app_activity: str
+    title: str | None = None  # the focused window's title when it is not an activity's (a cover)
 
 
 def focus_of(device: SimDevice) -> Focus:
@@ -99,13 +113,32 @@ def focus_of(device: SimDevice) -> Focus:
     with device._lock:
         package = device.foreground()
         run = device.current_run()
+        title = _cover_title(device)
         if run is None:
-            return Focus(package, LAUNCHER_ACTIVITY, _LAUNCHER_TASK, package, LAUNCHER_ACTIVITY)
+            return Focus(package, LAUNCHER_ACTIVITY, _LAUNCHER_TASK, package, LAUNCHER_ACTIVITY, title)
         activity = device.foreground_activity() or f"{package}.MainActivity"
         task = device.task_id(package)
-        if device.system_prompt() is not None:
+        if device.system_prompt() is not None and title is None:
             return Focus(ANDROID_PERMISSION_CONTROLLER, GRANT_ACTIVITY, task, package, activity)
-        return Focus(package, activity, task, package, activity)
+        return Focus(package, activity, task, package, activity, title)
+
+
+def _cover_title(device: SimDevice) -> str | None:
+    """The title of the window that covers the apps and has the focus, or None."""
+    s = device.system
+    if s.dialog is not None:
+        kind = "Application Not Responding" if s.dialog.kind == "not_responding" else "Application Error"
+        return f"{kind}: {s.dialog.app_id}"
+    if s.locked or s.shade is not None:
+        profile = device.profile
+        return (
+            "NotificationShade" if isinstance(profile, AndroidProfile) and profile.api >= 30 else "StatusBar"
+        )
+    return None
+
+
+def _cover_package(title: str) -> str:
+    return "android" if title.startswith("Application ") else ANDROID_SYSTEMUI
 
 
 def _record(profile: AndroidProfile, package: str, activity: str, task: int) -> str:
@@ -197,6 +230,8 @@ def windows_dump(device: SimDevice, profile: AndroidProfile) -> str:
         number += 1
 
     add(_window("ScreenDecorOverlayBottom"), ANDROID_SYSTEMUI, 1)
+    if focus.title is not None and focus.title != "StatusBar":
+        add(_window(focus.title), _cover_package(focus.title), 1)
     add(_window("StatusBar"), ANDROID_SYSTEMUI, 1)
     if device.keyboard_shown():
         add(_window("InputMethod"), device.input_method.split("/")[0], 1)  # the current keyboard's
@@ -232,12 +267,62 @@ def _display_block(device: SimDevice, profile: AndroidProfile) -> list[str]:
         f"    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{width},{height}))",
         "",
         "  mLayoutSeq=212",
-        f"  mCurrentFocus={_window(focus.package, focus.activity)}",
+        f"  mCurrentFocus={_window(focus.title) if focus.title else _window(focus.package, focus.activity)}",
         f"  mFocusedApp={_focused_app(profile, focus)}",
         "",
         "  displayId=0",
         "  mWallpaperTarget=null",
+        "",
+        *_display_policy(device, profile),
     ]
+
+
+def _display_policy(device: SimDevice, profile: AndroidProfile) -> list[str]:
+    """The display's DisplayPolicy block: the lines that say whether the keyguard is up."""
+    locked = str(device.system.locked).lower()
+    lines = [
+        "  DisplayPolicy",
+        "    mDockMode=EXTRA_DOCK_STATE_UNDOCKED mLidState=LID_ABSENT",
+        "    mAwake=true mScreenOnEarly=true mScreenOnFully=true",
+        f"    mShowingDream=false mDreamingLockscreen={locked}",
+    ]
+    if profile.api >= 30:
+        lines += [
+            f"    mStatusBar={_window('StatusBar')}",
+            f"    mExpandedPanel={_window('NotificationShade')}",
+            f"    isKeyguardShowing={locked}",
+        ]
+    else:
+        lines.append(f"    mStatusBar={_window('StatusBar')} isStatusBarKeyguard={locked}")
+    return lines
+
+
+def policy_dump(device: SimDevice) -> str:
+    """``dumpsys window policy``: the keyguard's state as PhoneWindowManager prints it (the block
+    appium-adb's lock tests hold; ``showing`` and ``mIsShowing`` say whether it is up)."""
+    locked = str(device.system.locked).lower()
+    return (
+        "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n"
+        "    mSafeMode=false mSystemReady=true mSystemBooted=true\n"
+        "    KeyguardServiceDelegate\n"
+        f"      showing={locked}\n"
+        f"      showingAndNotOccluded={locked}\n"
+        f"      inputRestricted={locked}\n"
+        "      occluded=false\n"
+        "      secure=false\n"
+        "      dreaming=false\n"
+        "      systemIsReady=true\n"
+        "      deviceHasKeyguard=true\n"
+        "      enabled=true\n"
+        "      screenState=SCREEN_STATE_ON\n"
+        "      interactiveState=INTERACTIVE_STATE_AWAKE\n"
+        "      KeyguardStateMonitor\n"
+        f"        mIsShowing={locked}\n"
+        "        mSimSecure=false\n"
+        f"        mInputRestricted={locked}\n"
+        "        mTrusted=false\n"
+        "        mCurrentUserId=0\n"
+    )
 
 
 def displays_dump(device: SimDevice, profile: AndroidProfile) -> str:
@@ -249,10 +334,8 @@ def displays_dump(device: SimDevice, profile: AndroidProfile) -> str:
 def window_dump(device: SimDevice, profile: AndroidProfile) -> str:
     """``dumpsys window``: every section, here the display contents and the windows."""
     rule = "-" * 79
-    return (
-        "WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSafeMode=false mSystemReady=true\n"
-        f"{rule}\n{displays_dump(device, profile)}{rule}\n{windows_dump(device, profile)}"
-    )
+    displays, windows = displays_dump(device, profile), windows_dump(device, profile)
+    return f"{policy_dump(device)}{rule}\n{displays}{rule}\n{windows}"
 
 
 def activities_dump(device: SimDevice, profile: AndroidProfile) -> str:

@@ -25,6 +25,7 @@ class Fault(enum.Enum):
     NONE = "none"  # answer normally
     HANG = "hang"  # never answer (until the fault is cleared or the face stops)
     DROP = "drop"  # close the connection without answering
+    RESET = "reset"  # reset the connection (RST) without answering: a proxy closing it unread
     LOSE_SESSION = "lose_session"  # the automation session is gone (WDA/Appium: invalid session id)
     MALFORMED = "malformed"  # answer with bytes that are not what the protocol promises
     EMPTY = "empty"  # answer with an empty body / empty hierarchy

@@ -21,6 +21,7 @@ from .layout import (
     widget_height,
     widget_text,
 )
+from .layout_covers import android_dialog_window, android_system_window
 from .layout_prompt import android_prompt
 from .nodes import SimNode
 
@@ -35,7 +36,10 @@ def android_screen(device: SimDevice) -> SimNode:
     window = Bounds(0, 0, width, height)
     run = device.current_run()
     windows: list[SimNode] = []
-    if run is None:
+    system = android_system_window(device, window)  # the lock screen or the shade (sim.covers)
+    if system is not None:
+        windows.append(system)  # nothing under it is in the dump: it covers the whole screen
+    elif run is None:
         windows.append(_android_launcher(device, window))
     else:
         windows.append(_android_app(device, run, window))
@@ -43,6 +47,8 @@ def android_screen(device: SimDevice) -> SimNode:
             windows.append(_android_dialog(device, run, window))
         if run.prompt is not None:
             windows.append(android_prompt(run.spec.name, run.prompt, window))
+    if device.system.dialog is not None:
+        windows.append(android_dialog_window(device.system.dialog, window))
     windows.append(
         SimNode(
             "android.widget.FrameLayout",

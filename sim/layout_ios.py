@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..core.models import Bounds
 from .catalog import Widget
 from .layout import I_HEIGHTS, I_NAVBAR, I_STATUS, content_viewport, widget_height, widget_text
+from .layout_covers import ios_cover_screen
 from .layout_prompt import ios_prompt_screen
 from .nodes import SimNode
 
@@ -25,6 +26,9 @@ def ios_screen(device: SimDevice) -> SimNode:
     width, height = device.window_size
     window = Bounds(0, 0, width, height)
     run = device.current_run()
+    covered = ios_cover_screen(device, window)  # the lock screen or a panel (sim.covers)
+    if covered is not None:
+        return covered
     if run is None:
         return _ios_springboard(device, window)
     if run.prompt is not None:

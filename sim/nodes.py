@@ -7,12 +7,13 @@ Scene, uiautomator XML, WebDriverAgent XML/JSON or Appium page source.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..core.models import Bounds
 
-__all__ = ["SimNode"]
+__all__ = ["SimNode", "shifted"]
 
 
 @dataclass(frozen=True)
@@ -58,3 +59,20 @@ class SimNode:
         if self.ref is not None and self.bounds.contains(x, y):
             return self
         return None
+
+
+def shifted(root: SimNode, dx: int) -> SimNode:
+    """``root`` with everything under it moved ``dx`` to the right (a window sliding in): the root,
+    the screen itself, stays where it is."""
+    if dx == 0:
+        return root
+
+    def move(node: SimNode) -> SimNode:
+        b = node.bounds
+        return dataclasses.replace(
+            node,
+            bounds=Bounds(b.left + dx, b.top, b.right + dx, b.bottom),
+            children=tuple(move(child) for child in node.children),
+        )
+
+    return dataclasses.replace(root, children=tuple(move(child) for child in root.children))

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import select
 import socket
+import struct
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Reply", "hold"]
+__all__ = ["Reply", "hold", "reset"]
 
 
 @dataclass(frozen=True)
@@ -48,3 +49,12 @@ def hold(sock: socket.socket, serving: Callable[[], bool], *, limit: float = 600
                 return  # the client gave up (its timeout) and closed the socket
         except (OSError, ValueError):
             return
+
+
+def reset(sock: socket.socket) -> None:
+    """Close ``sock`` with a reset (RST) instead of a FIN: SO_LINGER on with a zero timeout, as the
+    kernel does for a socket closed with data still unread (a proxy dropping a request)."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        return

@@ -9,7 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-__all__ = ["INSTANT", "REALISTIC", "TIMINGS", "Timing"]
+__all__ = ["INPUT_DELAY", "INSTANT", "REALISTIC", "TIMINGS", "Timing"]
+
+# How long the screen before a change keeps showing, unmoved, before the new one starts to slide in:
+# the touch reaching the app. Shorter than any settle interval that makes sense (the default is
+# 0.2 s, the unit tests' 0.01 s), so two looks that agree are never both of a page being left.
+INPUT_DELAY = 0.005
 
 
 @dataclass(frozen=True)

@@ -10,15 +10,21 @@ Faults come from the face's decision function (a :class:`~sim.faults.FaultInject
 seen through the adb face), per route ``rpc:ping`` / ``rpc:<method>``:
 
 - ``HANG``: no answer until the fault is cleared or the face stops; ``DROP``: the stream closes
-  without an answer; ``LOSE_SESSION``: the JSON-RPC error a server whose UiAutomation is gone
+  without an answer; ``RESET``: the stream is reset without an answer; ``LOSE_SESSION``: the
+  JSON-RPC error a server whose UiAutomation is gone
   sends (``UiAutomation not connected``); ``MALFORMED``: a truncated XML dump, or a body that is
   not JSON; ``EMPTY``: an empty dump, or an empty body; ``DIE``: the server process dies (no
   answer; later streams to port 9008 are refused and a relaunch crashes).
+
+``replies`` plays real answers back: a :class:`~sim.replay.Reply` under ``rpc:<method>`` is sent
+as the HTTP answer to that JSON-RPC method (status, content type and body as given), e.g. the
+``{"jsonrpc": "2.0", "id": 1, "error": {…}}`` object the server's jsonrpc4j writes with HTTP 200.
 """
 
 from __future__ import annotations
 
 import base64
+import http
 import io
 import json
 import socket
@@ -31,6 +37,7 @@ from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .nodes import SimNode
 from .render_android import render_hierarchy
+from .replay import Reply, reset
 from .u2_selector import RpcError, candidates, obj_info, selector_matches
 
 __all__ = ["RpcError", "U2Server", "sdk_int"]
@@ -120,8 +127,10 @@ class U2Server:
         running: bool = True,
         poll_interval: float = 0.05,
         stopped: threading.Event | None = None,
+        replies: dict[str, Reply] | None = None,
     ) -> None:
         self.device = device
+        self.replies: dict[str, Reply] = replies if replies is not None else {}
         self.faults = faults
         self._decide = decide or faults.on_request
         self._lock = threading.Lock()
@@ -203,7 +212,7 @@ class U2Server:
             if request is None:
                 return
             method, path, body = request
-            reply = self._handle(method, path, body)
+            reply = self._handle(method, path, body, sock)
             if reply is not None:
                 sock.sendall(reply)
         except OSError:
@@ -211,10 +220,10 @@ class U2Server:
         finally:
             stream.close()
 
-    def _handle(self, method: str, path: str, body: bytes) -> bytes | None:
+    def _handle(self, method: str, path: str, body: bytes, sock: socket.socket) -> bytes | None:
         if path.split("?")[0] == "/ping" and method == "GET":
             fault = self._decide("rpc:ping")
-            if self._misbehave(fault):
+            if self._misbehave(fault, sock):
                 return None
             if fault in (Fault.MALFORMED, Fault.EMPTY):
                 return _response("200 OK", b"" if fault is Fault.EMPTY else b"\x00p0ng", "text/plain")
@@ -233,8 +242,12 @@ class U2Server:
                 {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}
             )
         fault = self._decide(f"rpc:{rpc_method}")
-        if self._misbehave(fault):
+        if self._misbehave(fault, sock):
             return None
+        replayed = self.replies.get(f"rpc:{rpc_method}")
+        if replayed is not None and fault is Fault.NONE:
+            phrase = http.HTTPStatus(replayed.status).phrase
+            return _response(f"{replayed.status} {phrase}", replayed.body, replayed.content_type)
         if fault is Fault.LOSE_SESSION:
             error = {"code": -32001, "message": "java.lang.IllegalStateException", "data": _NOT_CONNECTED}
             return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
@@ -254,8 +267,11 @@ class U2Server:
             return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
         return self._json({"jsonrpc": "2.0", "id": rpc_id, "result": result})
 
-    def _misbehave(self, fault: Fault) -> bool:
+    def _misbehave(self, fault: Fault, sock: socket.socket) -> bool:
         """Act out the faults that leave a request unanswered; True when nothing is to be sent."""
+        if fault is Fault.RESET:
+            reset(sock)
+            return True
         if fault is Fault.HANG:
             while not self.faults.wait_released(self.poll_interval * 4):
                 if self.stopped.is_set():

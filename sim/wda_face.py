@@ -16,8 +16,12 @@ FrontBoard's NSError, ``tests/fixtures/real/ios/wda-5.1.4-…``), which keys ``/
 which attributes the XML source writes (``processId``/``bundleId`` on the application element only
 from WDA 10.1.0, PR #1055). While a system permission prompt is up, SpringBoard is the active app
 (``/wda/activeAppInfo``, ``/source``) and ``/wda/apps/state`` still answers 4 for the app under it.
+SpringBoard is the active app too while the phone is locked or Notification Center or Control Center
+is down (:mod:`sim.covers`); ``/wda/locked`` answers the device's lock (WDA's ``fb_isScreenLocked``,
+SpringBoard's ``com.apple.springboard.lockstate``), ``/wda/lock`` and ``/wda/unlock`` change it, and a
+launch on a locked phone is refused with FrontBoard's ``Locked`` reason.
 
-Knobs that play other phones: ``face.locked`` (what ``/wda/locked`` answers), ``face.app_attributes``
+Knobs that play other phones: ``face.locked`` (the device's lock), ``face.app_attributes``
 (``processId``/``bundleId`` on the application element), ``face.disabled_routes`` (route names
 answered ``unknown command``), and ``face.replies``: real answers played back by route name
 (:class:`~sim.replay.Reply`, the body sent as it is).
@@ -25,6 +29,8 @@ answered ``unknown command``), and ``face.replies``: real answers played back by
 Every request is counted per route name (:data:`ROUTE_NAMES`; ``face.count("tap")``) and passed
 through the shared :class:`~sim.faults.FaultInjector`: ``HANG`` holds the request without
 answering until the fault is cleared or the face stops, ``DROP`` closes the connection unanswered,
+``RESET`` resets it (what iproxy does when the phone's port cannot be reached: libusbmuxd
+tools/iproxy.c closes the accepted socket with the request unread, so the kernel sends a reset),
 ``DIE`` does that and stops the server (later requests are refused), ``MALFORMED`` answers bytes
 that are not JSON, ``EMPTY`` an empty body, and ``LOSE_SESSION`` makes the face forget its session
 before answering. A hung or dropped request never changes the device.
@@ -48,13 +54,13 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from ..core.apps import SPRINGBOARD
-from ..core.errors import AppNotInstalled, ConfigError
+from ..core.errors import AppLaunchFailed, AppNotInstalled, ConfigError
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .http_guard import guard
 from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, render_xml, wda_tree
-from .replay import Reply, hold
+from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .wda_device_routes import settings_for
 from .wda_routes import (
@@ -96,7 +102,6 @@ class WdaFace:
         self.disabled_routes: set[str] = {"tap.element"} if self.profile.has_coordinate_tap else {"tap"}
         # processId/bundleId on the application element: WDA 10.1.0 and later (PR #1055).
         self.app_attributes = self.profile.app_attributes
-        self.locked: bool = False
         self.settings: dict[str, Any] = settings_for(self)
         self.orientation = "PORTRAIT"
         self.pasteboard = b""
@@ -229,10 +234,23 @@ class WdaFace:
             traits=self.profile.wda_at_least("9.12.0"),
         )
 
+    @property
+    def locked(self) -> bool:
+        """What ``/wda/locked`` answers: whether the device is locked."""
+        return self.device.locked
+
+    @locked.setter
+    def locked(self, flag: bool) -> None:
+        if flag:
+            self.device.lock()
+        else:
+            self.device.unlock()
+
     def active_bundle(self) -> str:
-        """The app WDA reports active: SpringBoard while its permission prompt covers the app (the
-        session has no app under test, so WDA takes the app at its detection point: the alert)."""
-        if self.device.system_prompt() is not None:
+        """The app WDA reports active: SpringBoard while its permission prompt, the lock screen or
+        a panel covers the app (the session has no app under test, so WDA takes the app at its
+        detection point: SpringBoard's window there)."""
+        if self.device.system_prompt() is not None or self.device.screen_cover() is not None:
             return SPRINGBOARD
         return self.device.foreground()
 
@@ -277,6 +295,13 @@ class WdaFace:
             self.device.launch(bundle_id)
         except AppNotInstalled as exc:
             raise self.missing(bundle_id) from exc
+        except AppLaunchFailed as exc:
+            # FrontBoard's refusal (the phone is locked): XCTest's NSError, relayed as WDA 5.1.4+
+            # relays a launch error; before, WDA's exception handler answered it as an unknown
+            # error (not collected).
+            if self.profile.wda_at_least("5.1.4"):
+                raise invalid_argument(exc.message) from exc
+            raise WdaError("unknown error", exc.message, 500) from exc
         time.sleep(min(self.device.transition_left(), _MAX_LAUNCH_WAIT))
 
     def missing(self, bundle_id: str) -> WdaError:
@@ -362,6 +387,10 @@ class _HttpHandler(BaseHTTPRequestHandler):
         fault = faults.on_request(name)
         if fault is Fault.HANG:
             faults.wait_released()
+            self.close_connection = True
+            return
+        if fault is Fault.RESET:
+            reset(self.connection)
             self.close_connection = True
             return
         if fault in (Fault.DROP, Fault.DIE):

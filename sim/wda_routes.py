@@ -166,6 +166,9 @@ def _active_app(face: WdaFace, req: Request) -> Any:
 
 
 def _set_locked(flag: bool) -> Handler:
+    """``/wda/lock`` and ``/wda/unlock`` (WDA's fb_lockScreen / fb_unlockScreen: the lock button,
+    or Home twice on a phone with no passcode)."""
+
     def handler(face: WdaFace, req: Request) -> Any:
         face.locked = flag
         return None

@@ -243,6 +243,8 @@ class TimelineWriter:
             "world": world,
             "files": self._files(number, record, screenshot, screenshot_error),
         }
+        if record.settled is not None:  # the screen changed: how long it took to settle, in looks
+            data["settle"] = {"looks": record.settle_looks, "settled": record.settled}
         written = self._append(data)
         self.steps_written += 1
         return written

@@ -1,4 +1,10 @@
-"""Test-wide safety: no real adb server, no network beyond 127.0.0.1."""
+"""The unit tests' safety: no real adb server, no network beyond 127.0.0.1, instant simulated screens.
+
+Everything here is a fixture of the tests under ``tests/``, set up when the first of them runs and
+undone after the last: importing this module changes nothing, so ``pytest -m device`` (which
+collects ``tests/`` beside ``device_tests/`` but runs none of its tests) reaches the adb server,
+WebDriverAgent and Appium that the user's environment names.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +16,40 @@ from typing import Any
 
 import pytest
 
-# adbutils starts its bundled adb daemon when no server answers; make that fail fast instead.
-os.environ["ADBUTILS_ADB_PATH"] = "/bin/false"
-# Nothing in the tests may reach a real adb server on the default port.
-os.environ.setdefault("ANDROID_ADB_SERVER_HOST", "127.0.0.1")
-os.environ.setdefault("ANDROID_ADB_SERVER_PORT", "1")
-# The simulated device takes its time by default (as a phone does); these tests want instant screens
-# unless they ask for `timing=realistic` (tests/flows/test_timing.py and the flows run on every face).
-os.environ["AMC_SIM_TIMING"] = "instant"
+UNIT_TEST_ENVIRONMENT = {
+    # adbutils starts its bundled adb daemon when no server answers; make that fail fast instead.
+    "ADBUTILS_ADB_PATH": "/bin/false",
+    # Nothing in the tests may reach a real adb server on the default port.
+    "ANDROID_ADB_SERVER_HOST": "127.0.0.1",
+    "ANDROID_ADB_SERVER_PORT": "1",
+    # The simulated device takes its time by default (as a phone does); these tests want instant
+    # screens unless they ask for `timing=realistic` (tests/flows/test_timing.py, the flows on every face).
+    "AMC_SIM_TIMING": "instant",
+    # An instant screen is settled at once: the second look need not wait the 0.2 s a real phone's
+    # transitions are given (tests of realistic timing set the interval they need).
+    "AMC_SETTLE_INTERVAL": "0.01",
+}
+# Addresses of real servers a user may have set for `pytest -m device`: never reached from here.
+REAL_SERVERS = ("WDA_URL", "APPIUM_URL")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _unit_test_environment() -> Iterator[None]:
+    """Pin the environment above for the unit tests' whole session (their subprocesses inherit it;
+    a test that needs another value sets it itself) and put the user's back after."""
+    saved = {key: os.environ.get(key) for key in (*UNIT_TEST_ENVIRONMENT, *REAL_SERVERS)}
+    os.environ.update(UNIT_TEST_ENVIRONMENT)
+    for key in REAL_SERVERS:
+        os.environ.pop(key, None)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..core.config import parse_bool
 from ..core.errors import ConfigError
+from .models import DEFAULT_HISTORY_SIZE
 
 __all__ = ["ENV_ENABLED", "ENV_HISTORY_SIZE", "WorldConfig"]
 
@@ -22,7 +23,7 @@ class WorldConfig:
     """``enabled`` turns the per-task world model on (the default); ``history_size`` bounds its history."""
 
     enabled: bool = True
-    history_size: int = 10
+    history_size: int = DEFAULT_HISTORY_SIZE
 
     def __post_init__(self) -> None:
         if not isinstance(self.enabled, bool):

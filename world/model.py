@@ -2,10 +2,11 @@
 
 Two entry points, both pure bookkeeping over their arguments (no I/O, no model call):
 
-- :meth:`WorldModel.see` folds in a look at the device that is not a step's outcome (the first
-  observation of a task, and the polls of a waiting step): the observed app, the page, the overlay;
-- :meth:`WorldModel.observe` folds in one executed step with the observation made after it: the
-  same three, plus the current app, the variables and one history record.
+- :meth:`WorldModel.observe` ``(scene, semantic_scene, step, result)``, the design's single update
+  entry point, folds in one executed step with the look made after it: the observed app, the
+  page, the overlay, the current app, the variables and one history record;
+- :meth:`WorldModel.see` ``(scene, semantic_scene=None)`` folds in a look at the device that is not
+  a step's outcome (the first look of a task, the polls of a waiting step): the first three only.
 
 Each rule is applied on its own: a rule that cannot use its input logs why and leaves its field
 unchanged, and nothing ever raises out of either method, whatever the values inside the typed
@@ -17,11 +18,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from ..core.models import PlannedStep, StepResult
+from ..core.models import PlannedStep, Scene, StepResult
 from ..core.steps import app_id_from_args, hide_secrets
-from ..semantic.models import Observation
+from ..semantic.models import SemanticScene
 from .config import WorldConfig
 from .models import WorldEvent, WorldState, frozen
 
@@ -41,6 +43,14 @@ def _text(value: Any) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Look:
+    """What the rules read of one look: the Scene and its SemanticScene, either possibly None."""
+
+    scene: Any
+    semantic: Any
+
+
 class WorldModel:
     """Owns one task's :class:`WorldState` and applies the update rules to it."""
 
@@ -52,26 +62,38 @@ class WorldModel:
     def state(self) -> WorldState:
         return self._state
 
-    def see(self, observation: Observation) -> None:
+    def see(self, scene: Scene | None, semantic_scene: SemanticScene | None = None) -> None:
         """Fold in a look at the device that no step caused. Never raises."""
-        self._apply((self._screen,), observation, None, None)
+        self._apply((self._screen,), _Look(scene, semantic_scene), None, None)
 
-    def observe(self, observation: Observation | None, step: PlannedStep, result: StepResult) -> None:
-        """Fold one executed step, and the observation made after it (None when the device could
-        not be observed), into the state. Never raises."""
-        self._apply((self._screen, self._app, self._variables, self._history), observation, step, result)
+    def observe(
+        self,
+        scene: Scene | None,
+        semantic_scene: SemanticScene | None,
+        step: PlannedStep,
+        result: StepResult,
+    ) -> None:
+        """Fold one executed step into the state: ``scene`` is the look made after it (None when
+        the device could not be observed), ``semantic_scene`` its enrichment (None when enrichment
+        is off or found nothing), ``step`` what ran and ``result`` how it went. Never raises."""
+        self._apply(
+            (self._screen, self._app, self._variables, self._history),
+            _Look(scene, semantic_scene),
+            step,
+            result,
+        )
 
     def _apply(
         self,
-        rules: tuple[Callable[[Changes, Observation | None, Any, Any], None], ...],
-        observation: Observation | None,
+        rules: tuple[Callable[[Changes, _Look, Any, Any], None], ...],
+        look: _Look,
         step: PlannedStep | None,
         result: StepResult | None,
     ) -> None:
         changes: Changes = {}
         for rule in rules:
             try:
-                rule(changes, observation, step, result)
+                rule(changes, look, step, result)
             except Exception:
                 log.exception("world model: rule %s skipped for step %r", rule.__name__, step)
         if changes:
@@ -83,13 +105,13 @@ class WorldModel:
 
     # --- rules ------------------------------------------------------------------------------
 
-    def _screen(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
-        if observation is None:
+    def _screen(self, changes: Changes, look: _Look, step: Any, result: Any) -> None:
+        if look.scene is None and look.semantic is None:
             return
-        app = getattr(observation.scene, "foreground_app", None)
+        app = getattr(look.scene, "foreground_app", None)
         if isinstance(app, str) and app:
             changes["observed_app"] = app
-        semantic = observation.semantic
+        semantic = look.semantic
         if semantic is None:
             changes["overlay"] = None
             return
@@ -101,7 +123,7 @@ class WorldModel:
         alert = getattr(semantic, "alert", None)
         changes["overlay"] = alert if isinstance(alert, str) and alert else None
 
-    def _app(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
+    def _app(self, changes: Changes, look: _Look, step: Any, result: Any) -> None:
         """``current_app`` from a successful lifecycle step: ``launch_app`` (and ``open_link`` naming
         an app) sets it; ``terminate_app`` and ``clear_state`` (which stops the app) clear it when
         they name it; an ``open_link`` naming no app makes it unknown (the link may open any app)."""
@@ -124,7 +146,7 @@ class WorldModel:
         elif self._now(changes, "current_app") == app_id:
             changes["current_app"] = None
 
-    def _variables(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
+    def _variables(self, changes: Changes, look: _Look, step: Any, result: Any) -> None:
         args = getattr(step, "args", None)
         if not isinstance(args, Mapping) or "remember" not in args:
             return
@@ -150,19 +172,20 @@ class WorldModel:
         changes["variables"] = frozen(variables)
         changes["secret_variables"] = frozenset(secrets)
 
-    def _history(self, changes: Changes, observation: Observation | None, step: Any, result: Any) -> None:
+    def _history(self, changes: Changes, look: _Look, step: Any, result: Any) -> None:
         action = getattr(step, "action", None)
         success = getattr(result, "success", None)
         event = WorldEvent(
-            action=action if isinstance(action, str) else repr(action),
+            # the design's summary: the SemanticScene when there is one, else the Scene
+            look.semantic if look.semantic is not None else look.scene,
+            action if isinstance(action, str) and action else repr(action),
+            success is True,
             args=hide_secrets(getattr(step, "args", None)),
-            success=success is True,
             page=self._now(changes, "current_page"),
             rationale=_text(getattr(step, "rationale", None)),
             thinking=_text(getattr(step, "thinking", None)),
             purpose=_text(getattr(step, "purpose", None)),
             expected_outcome=_text(getattr(step, "expected_outcome", None)),
             error=_text(getattr(result, "error", None)),
-            scene_summary=observation.semantic if observation is not None else None,
         )
         changes["history"] = self._state.with_event(event)

@@ -11,6 +11,15 @@ launchable activity`` is the same for a missing and a non-launchable app, so the
 (0: not installed). An activation that gets no answer within ``launch_timeout`` (or XCUITest's
 ``Could not proxy command … timeout of …ms exceeded``: WebDriverAgent before 5.1.1 waits forever for
 a missing app) is decided by one state query, never as a timeout the task loop would repeat.
+
+The lock screen: UiAutomator2's ``getCurrentPackage`` names the app behind it (appium-adb's
+getFocusedPackageAndActivity prefers ``mFocusedApp``, which names it while the keyguard's window has
+the focus: ``tests/fixtures/real/android/pixel7-…``), so on Android ``current_app`` and a launch
+that found its app in front ask ``mobile: isLocked`` once (appium-adb's isScreenLocked): a locked
+phone has no app in front, and a launch on it fails as ``DeviceOffline``. That is one request more
+than ``getCurrentPackage`` alone, on every call. On iOS the
+activation is refused by FrontBoard (``Locked``), which is ``DeviceOffline`` too, and the active
+app is SpringBoard.
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform
 from ..am_start import LAUNCHER, LEANBACK, MAIN, read_start
+from ..covers import locked
 from ..frontboard import launch_refusal
 from .commands import APP_ID, check_app_id
 from .errors import server_refused, unsupported
@@ -87,6 +97,8 @@ class _Driver(Protocol):
     def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None: ...
 
     def _start_activity(self, app_id: str) -> bool: ...
+
+    def _locked(self) -> bool | None: ...
 
 
 class _Timeout:
@@ -152,7 +164,10 @@ class AppiumApps:
 
     def current_app(self: _Driver) -> str | None:
         """The app in front; the app the driver launched when a system prompt covers it (one more
-        request: its state); None on the home screen."""
+        request: its state); None on the home screen and on a locked phone (Android asks
+        ``mobile: isLocked`` first: two requests, the same on every screen)."""
+        if self.platform == "android" and self._locked():
+            return None  # getCurrentPackage would name the app behind the lock screen
         app = self._foreground()
         covering = is_permission_dialog(app) if self.platform == "android" else app == SPRINGBOARD
         if covering and self._launched is not None:
@@ -160,6 +175,15 @@ class AppiumApps:
             if state == 4 or (self.platform == "android" and state == 3):
                 return self._launched  # UiAutomator2 says 3 for an app under its permission prompt
         return None if is_home_screen(app) or is_permission_dialog(app) else app
+
+    def _locked(self: _Driver) -> bool | None:
+        """``mobile: isLocked``; None when the server cannot say (no such command, an error)."""
+        try:
+            answer = self._mobile("isLocked")
+        except HarnessError as exc:
+            log.info("mobile: isLocked failed on %s: %s", self.server_url, exc)
+            return None
+        return answer if isinstance(answer, bool) else None
 
     def _in_front(self: _Driver, app_id: str) -> tuple[bool, str]:
         """Whether ``app_id`` is in front, and what is: Android reads the foreground package (the
@@ -185,6 +209,10 @@ class AppiumApps:
         deadline = time.monotonic() + self.launch_timeout
         while True:
             ok, front = self._in_front(app_id)
+            if ok and self.platform == "android" and self._locked():
+                raise locked(
+                    self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id
+                )
             if ok:
                 self._launched = app_id
                 return
@@ -255,6 +283,10 @@ class AppiumApps:
             self._unanswered_launch(app_id, DeviceTimeout(text))
             return
         refusal = launch_refusal(text)
+        if refusal is not None and refusal.kind == "locked":
+            raise locked(
+                self.device_id, what="the phone is locked (iOS refused the launch)", app_id=app_id
+            ) from exc
         if refusal is not None and refusal.kind == "not_installed":
             raise AppNotInstalled(
                 f"{app_id} is not installed on {self.device_id} ({refusal.reason})",

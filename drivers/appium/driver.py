@@ -51,10 +51,12 @@ from appium.options.common import AppiumOptions
 from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
 from appium.webdriver.client_config import AppiumClientConfig
 from appium.webdriver.webdriver import WebDriver
+from selenium.common import exceptions as se
 from selenium.webdriver.common.proxy import Proxy, ProxyType
 from selenium.webdriver.remote.command import Command
 from urllib3.util.retry import Retry
 
+from ...core.apps import SPRINGBOARD
 from ...core.errors import (
     ConfigError,
     DeviceError,
@@ -63,11 +65,12 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, gesture_seconds, timeout_seconds
+from ..covers import springboard_cover
 from ..hierarchy import parse_source
 from .apps import AppiumApps
 from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error
+from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, raw_reply_error
 from .spec import connect_spec, options_for, platform_of, split_url
 from .transport import bounded_pool_manager
 
@@ -114,8 +117,13 @@ class _CountingConnection(AppiumConnection):
         return bounded
 
     def execute(self, command: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Send one command; a reply whose body is not JSON is an error here already (also while a
+        session starts, before :class:`StrictErrorHandler` is in place)."""
         self._counter(command)
         response: dict[str, Any] = super().execute(command, params)  # type: ignore[no-untyped-call]
+        raw = raw_reply_error(response)
+        if raw is not None:
+            raise raw
         return response
 
     def get_remote_connection_headers(  # type: ignore[override]
@@ -143,6 +151,7 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 
     backend = "appium"
+    animates = True  # a phone's screen moves on after an action: the loop waits for it to settle
 
     def __init__(
         self,
@@ -264,21 +273,30 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
                 raise map_error(exc, call) from exc
         return wd
 
-    def _discard_session(self) -> None:
+    def _discard_session(self, *, end: bool = False) -> None:
+        """Forget the session, so the next call starts a new one; ``end`` first ends it on the
+        server (``DELETE /session/ID``, errors only logged), for a session the server still holds
+        though what it drives died (a crashed UiAutomator2 instrumentation, a dead WebDriverAgent)."""
         with self._lock:
             wd, self._wd = self._wd, None
-        if wd is not None:
+        if wd is None:
+            return
+        if end:
+            _quit_quietly(wd)
+        else:
             wd.command_executor.close()  # type: ignore[no-untyped-call]
 
     def _run(self, action: str, call: Callable[[WebDriver], T]) -> T:
-        """One client call with errors mapped; a lost session is dropped so the next call starts anew."""
+        """One client call with errors mapped, never repeated here; a lost session is dropped (and
+        ended on the server when it still holds it) so the next call starts a new one: the one
+        recovery, left to the caller to use."""
         wd = self._driver()
         try:
             return call(wd)
         except CLIENT_ERRORS as exc:
             error = map_error(exc, AppiumCall(action, self.server_url, self.timeout))
             if error.kind == "SessionLost":
-                self._discard_session()
+                self._discard_session(end=not isinstance(exc, se.InvalidSessionIdException))
             raise error from exc
 
     def _mobile(self, name: str, args: Mapping[str, Any] | None = None) -> Any:
@@ -311,6 +329,12 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
         scene = parse_source(source, platform=self.platform, device_id=self.device_id, backend=self.backend)
         if self.platform == "ios" and scene.foreground_app is None:
             scene = dataclasses.replace(scene, foreground_app=self._ios_app_for(scene))
+        if self.platform == "ios" and scene.foreground_app == SPRINGBOARD:  # home, or over the app
+            launched = self._launched
+            cover = springboard_cover(
+                scene, self._locked, lambda: self._app_state(launched) if launched is not None else None
+            )
+            scene = dataclasses.replace(scene, cover=cover)
         return dataclasses.replace(
             scene, captured_at=time.time(), capture_duration=time.perf_counter() - started
         )

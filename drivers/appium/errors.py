@@ -2,13 +2,20 @@
 (the shape every backend shares is described in :mod:`drivers.error_table`).
 
 One table, :data:`ERROR_TABLE`, has a row per client exception class (subclasses first), each
-naming the harness error raised for it; :func:`map_error` unwraps urllib3's ``MaxRetryError`` to
-the reason it carries and builds the harness error with a message naming what was being done, the
-server and what it said.
+naming the harness error raised for it; rows with a test read the server's message first, for the
+errors an Appium driver (or a Grid in front of it) reports as ``unknown error`` or ``session not
+created`` with words that say more (:data:`SAID`): the UiAutomator2 instrumentation crashed, the
+WebDriverAgent behind XCUITest died ("Could not proxy command … socket hang up"), the driver for an
+automationName is not installed, the udid is not attached, every Grid node is busy. :func:`map_error`
+unwraps urllib3's ``MaxRetryError`` to the reason it carries and builds the harness error with a
+message naming what was being done, the server and what it said. Every answer is in
+``tests/fixtures/backend_errors/appium.yaml`` and ``grid.yaml`` with the source it was read from.
 
 A W3C ``unknown method`` / ``unknown command`` / ``unsupported operation`` answer becomes a
 plain :class:`~core.errors.DeviceError` saying the server's driver does not support the command
-(the Appium fake driver, for one, has no ``mobile:`` app commands).
+(the Appium fake driver, for one, has no ``mobile:`` app commands). A reply whose body is not W3C
+JSON (:class:`NonW3CReply`: an HTTP proxy's error page, another server at the port) is read by
+:func:`drivers.error_table.proxy_answer`, or is not recognised.
 """
 
 from __future__ import annotations
@@ -30,14 +37,17 @@ from ...core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from ..error_table import Build, ErrorRule, apply_table
+from ..error_table import Build, ErrorRule, apply_table, proxy_answer, unrecognised
+from .said import SAID, NonW3CReply, Said, install_hint, raw_reply_error
 
 __all__ = [
     "CLIENT_ERRORS",
     "ERROR_TABLE",
     "AppiumCall",
+    "NonW3CReply",
     "StrictErrorHandler",
     "map_error",
+    "raw_reply_error",
     "server_refused",
     "unsupported",
 ]
@@ -93,8 +103,43 @@ def _row(
     return ErrorRule(cls.__name__, (cls,), _becomes(error, what, hint))
 
 
-# One row per client exception class, subclasses before their bases.
+def _said_row(said: Said) -> ErrorRule[AppiumCall]:
+    def build(exc: BaseException, call: AppiumCall) -> HarnessError:
+        hint = said.hint or install_hint(_detail(exc))
+        return _becomes(said.error, said.what, hint)(exc, call)
+
+    return ErrorRule(
+        f"the server said: {said.name}", (se.WebDriverException,), build, lambda e: said.matches(_said(e))
+    )
+
+
+def _said(exc: BaseException) -> str:
+    return exc.msg if isinstance(exc, se.WebDriverException) and exc.msg else str(exc)
+
+
+def _not_w3c(exc: BaseException, call: AppiumCall) -> HarnessError:
+    status = exc.status if isinstance(exc, NonW3CReply) else 0
+    body = exc.body if isinstance(exc, NonW3CReply) else str(exc)
+    found = proxy_answer(
+        status, body, server=f"the server at {call.server}", what=call.action, timeout=call.timeout
+    )
+    if found is not None:
+        return found
+    return unrecognised(
+        f"the server at {call.server}",
+        f"{call.action} (HTTP {status}, a body that is not JSON)",
+        body,
+        hint="is an Appium server (or Grid hub) what answers at that URL?",
+    )
+
+
+# One row per client exception class, subclasses before their bases; the rows reading what the
+# server said come before the classes they are raised as.
 ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
+    # a reply that is not W3C JSON: a proxy's error page, another server at the port
+    ErrorRule("a reply that is not W3C JSON", (NonW3CReply,), _not_w3c),
+    # what the server said, in words that say more than its W3C error name
+    *(_said_row(said) for said in SAID),
     # W3C errors the server answered (selenium / appium exception classes)
     _row(
         se.InvalidSessionIdException,
@@ -104,7 +149,12 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
         "new session",
     ),
     _row(se.NoSuchElementException, TargetNotFound, "no element matches"),
+    _row(se.NoSuchShadowRootException, TargetNotFound, "the element has no shadow root"),
+    _row(se.NoSuchFrameException, TargetNotFound, "no such frame"),
+    _row(se.NoSuchWindowException, TargetNotFound, "no such window"),
+    _row(se.NoAlertPresentException, TargetNotFound, "no alert is open"),
     _row(se.StaleElementReferenceException, TargetNotFound, "the element is no longer on the screen"),
+    _row(se.ElementClickInterceptedException, TargetNotFound, "another element covers the target"),
     _row(se.ElementNotInteractableException, TargetNotFound, "the element cannot be acted on"),
     _row(se.InvalidElementStateException, TargetNotFound, "the element cannot be acted on"),
     _row(
@@ -123,8 +173,20 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
     ),
     _row(se.InvalidArgumentException, StepArgumentError, "the server rejected the arguments"),
     _row(se.InvalidSelectorException, StepArgumentError, "the server rejected the locator"),
-    _row(se.UnexpectedAlertPresentException, DeviceError, "an alert is blocking the screen"),
-    _row(se.ScreenshotException, DeviceError, "the server could not capture the screen"),
+    _row(se.InvalidCoordinatesException, StepArgumentError, "the server rejected the coordinates"),
+    _row(se.MoveTargetOutOfBoundsException, StepArgumentError, "the gesture goes off the screen"),
+    _row(
+        se.UnexpectedAlertPresentException,
+        DeviceError,
+        "an alert is blocking the screen",
+        "an alert covers the app: accept or dismiss it (a flow step, or by hand), then go on",
+    ),
+    _row(
+        se.ScreenshotException,
+        DeviceError,
+        "the server could not capture the screen",
+        "the screen may show protected content (FLAG_SECURE, DRM video), or the phone is locked",
+    ),
     _row(se.WebDriverException, DeviceError, "the server reported an error"),
     # transport (urllib3, with its own retries turned off; the OS)
     _row(u3.NewConnectionError, DriverUnavailable, "nothing answers", _UNAVAILABLE_HINT),
@@ -169,16 +231,16 @@ def unsupported(exc: BaseException | None) -> bool:
 
 
 class StrictErrorHandler(MobileErrorHandler):
-    """Appium's W3C error handler, plus: an HTTP error status whose body is not W3C JSON is an
-    error too (the stock handler lets ``{"status": 500, "value": "<html>…"}`` pass as a value), and
-    so is a success whose body is not JSON at all: selenium hands such a body over as
-    ``{"status": 0, "value": "<raw text>"}``, while a real W3C reply is ``{"value": …}`` with no
-    ``status``, so a garbled reply is never taken for a done command."""
+    """Appium's W3C error handler, plus: a reply whose body is not JSON is an error
+    (:func:`~drivers.appium.said.raw_reply_error`: the stock handler lets ``{"status": 500, "value":
+    "<html>…"}`` pass as a value, and takes a success whose body is not JSON, which selenium hands
+    over as ``{"status": 0, "value": "<raw text>"}``, for a done command), and so is an HTTP error
+    status whose JSON body is not a W3C error."""
 
     def check_response(self, response: dict[str, Any]) -> None:
-        if response.get("status") == 0 and isinstance(response.get("value"), str):
-            raw = str(response["value"])
-            raise se.WebDriverException(f"the server's reply is not JSON: {raw[:200]!r}")
+        raw = raw_reply_error(response)
+        if raw is not None:
+            raise raw
         super().check_response(response)
         status = response.get("status")
         if isinstance(status, int) and not isinstance(status, bool) and status >= 400:

@@ -31,6 +31,15 @@ A runtime-permission prompt in front right after a launch (Android's permission 
 :data:`core.apps.PERMISSION_DIALOG_PACKAGES`) means the app started and asked for a permission: the
 prompt is an activity the system starts in the asking app's task. The launch has succeeded and the
 prompt's task is remembered, so :meth:`AndroidApps.current_app` keeps naming the app under it.
+
+The lock screen, the pulled-down shade or a system dialog over the app take the focus while
+``mFocusedApp`` still names the app (:class:`drivers.u2.focus.FocusCover`). ``current_app`` names no
+app behind the lock screen (nor behind SystemUI's window when the dump cannot tell the lock screen
+from the shade: Android 9 and older, whose focus command prints no keyguard state); a launch that
+ends behind the lock screen fails at once as ``DeviceOffline`` (:mod:`drivers.covers`); the shade
+and a system dialog over the launched app are its screen's state, as elsewhere (the next
+observation names them). Only when SystemUI's window has the focus and the dump does not say
+whether the keyguard is up is one more command sent, ``dumpsys window policy``.
 """
 
 from __future__ import annotations
@@ -41,9 +50,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...core.apps import HOME_SCREEN_APPS, is_permission_dialog
-from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout
+from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout, HarnessError
 from ..am_start import LAUNCHER, LEANBACK, read_start, start_command
-from .focus import DumpFailed, FocusReading, Foreground, focus_command, parse_focus, parse_props
+from ..covers import locked
+from .focus import (
+    DumpFailed,
+    FocusReading,
+    Foreground,
+    focus_command,
+    keyguard_state,
+    parse_focus,
+    parse_props,
+)
 
 __all__ = ["AndroidApps", "DeviceFacts"]
 
@@ -151,6 +169,10 @@ class AndroidApps:
 
     def foreground(self, operation: str = "current_app") -> Foreground | None:
         """The app in front as the window manager reports it (None: nothing has focus)."""
+        return self.reading(operation).foreground
+
+    def reading(self, operation: str = "current_app") -> FocusReading:
+        """What the window manager says has the focus, and what covers the app (see the module)."""
         reading = self._read(operation, self.command)
         if reading.ambiguous and not self._several_displays:
             shown = ", ".join(f"{fg.package} (display {fg.display})" for fg in reading.ambiguous)
@@ -166,12 +188,17 @@ class AndroidApps:
                 f"not say which one is on top: {shown}",
                 hint="drive the phone's main display, or name the app you expect with assert_app",
             )
-        return reading.foreground
+        return reading
 
     def current_app(self) -> str | None:
-        """The package in front; the app under a permission prompt it asked for; None on the home screen."""
-        found = self.foreground()
-        if found is None:
+        """The package in front; the app under a permission prompt it asked for; None on the home
+        screen and behind the lock screen (see the module)."""
+        reading = self.reading()
+        found = reading.foreground
+        cover = reading.cover
+        if found is None or (
+            cover is not None and cover.kind == "systemui" and reading.keyguard is not False
+        ):
             return None
         package = found.package
         if is_permission_dialog(package):
@@ -237,7 +264,11 @@ class AndroidApps:
         checks = 0
         while True:
             checks += 1
-            found = self.foreground("launch_app")
+            reading = self.reading("launch_app")
+            blocked = self._blocked(package, reading)
+            if blocked is not None:
+                raise blocked
+            found = reading.foreground
             if found is not None and found.package == package:
                 return
             if found is not None and is_permission_dialog(found.package):
@@ -256,3 +287,23 @@ class AndroidApps:
                     hint="the app may crash on start, or show its UI slowly: raise 'launch_timeout'",
                 )
             time.sleep(min(self.launch_poll, remaining))
+
+    def _blocked(self, package: str, reading: FocusReading) -> HarnessError | None:
+        """The error for a launch that ended behind SystemUI's lock screen (one ``dumpsys window
+        policy`` when the dump did not say whether the keyguard is up), else None."""
+        cover = reading.cover
+        if cover is None or cover.kind != "systemui":
+            return None  # a system dialog over the app: the app is in front under it
+        keyguard = reading.keyguard
+        if keyguard is None:
+            keyguard = keyguard_state(self._shell("launch_app", ["dumpsys", "window", "policy"]))
+        if keyguard is True:
+            return locked(self.serial, what="the phone is locked (the lock screen is up)", app_id=package)
+        if keyguard is False:
+            return None  # the shade is down over the app
+        return AppLaunchFailed(
+            f"{package} did not come to the front of {self.serial}: SystemUI's {cover.window} window "
+            "has the focus (the lock screen or the pulled-down shade; the phone does not say which)",
+            app_id=package,
+            hint="unlock the phone, or close the shade, and launch again",
+        )

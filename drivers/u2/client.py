@@ -114,9 +114,11 @@ class HarnessU2Device(uiautomator2.Device):  # type: ignore[misc]
 
     def __init__(self, dev: HarnessAdbDevice, *, port: int, start_timeout: float) -> None:
         self._start_timeout = start_timeout
+        self.last_rpc: str | None = None  # the JSON-RPC method called last (named in error messages)
         super().__init__(dev, port=port)
 
     def jsonrpc_call(self, method: str, params: Any = None, timeout: float = 10) -> Any:
+        self.last_rpc = method
         return _jsonrpc_call(self._dev, self._device_server_port, method, params, timeout, self._debug)
 
     def _wait_ready(self, launch_timeout: float = 30) -> None:

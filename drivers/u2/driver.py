@@ -52,25 +52,28 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 import uiautomator2.exceptions as u2e
-from adbutils.errors import AdbConnectionError, AdbError, AdbTimeout
 
 from ...core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
     ConfigError,
     DeviceError,
+    DriverUnavailable,
     HarnessError,
     SessionLost,
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, gesture_seconds
+from ..base import coordinate, gesture_seconds
+from ..error_table import quote
 from ..hierarchy import parse_source
-from .adb import HarnessAdbClient, HarnessAdbDevice, adb_address
+from .adb import HarnessAdbClient, HarnessAdbDevice
+from .adb_errors import state_error
 from .apps import AndroidApps
 from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 from .ime import INSTALL_HINT, AdbKeyboard
+from .listing import discover_android, read_listing
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -84,6 +87,7 @@ class U2Driver:
     """The ``Driver`` protocol over uiautomator2 for one Android serial (see the module docstring)."""
 
     backend = "u2"
+    animates = True  # a phone's screen moves on after an action: the loop waits for it to settle
 
     def __init__(
         self,
@@ -137,11 +141,23 @@ class U2Driver:
     # --- connection -------------------------------------------------------------------------
 
     def connect(self) -> U2Driver:
-        """Reach the phone through adb, make sure its uiautomator2 server answers, and learn its
-        SDK level and HOME packages (which decide the foreground command)."""
+        """Reach the phone through adb (it must be in the ``device`` state), make sure its
+        uiautomator2 server answers, and learn its SDK level and HOME packages (which decide the
+        foreground command)."""
+        self._check_state()
         self._device()
         self._learn()
         return self
+
+    def _check_state(self) -> None:
+        """``host-serial:SERIAL:get-state``: adb refuses a phone it cannot reach (offline,
+        unauthorized, no permissions … in its own words, mapped by the table) and names the state of
+        one that is not running Android (recovery, sideload, bootloader …), which is
+        ``DeviceOffline`` with the way out."""
+        adb = self._adb_device()
+        state = str(self._guard("connect", adb.get_state)).strip()
+        if state != "device":
+            raise state_error(self.serial, state)
 
     def _learn(self) -> None:
         with self._lock:
@@ -156,11 +172,12 @@ class U2Driver:
             timeout=self.config.timeout,
             listing=self._listing,
             channel=channel,
+            rpc=self._u2.last_rpc if channel == "rpc" and self._u2 is not None else None,
         )
 
     def _listing(self) -> str:
         client = HarnessAdbClient(self.config.adb_host, self.config.adb_port, timeout=self.config.timeout)
-        return ", ".join(f"{i.serial} ({i.state})" for i in client.list())
+        return ", ".join(f"{i.serial} ({i.state})" for i in read_listing(client))
 
     def _mapped(self, operation: str, exc: BaseException, channel: str = "adb") -> BaseException:
         """The harness error for a client failure; anything else (a bug) is returned as it is."""
@@ -219,11 +236,13 @@ class U2Driver:
             u2.start_uiautomator()
         except Exception as exc:
             mapped = self._mapped(f"{operation} (restarting the uiautomator2 server)", exc, "rpc")
-            if mapped is exc or isinstance(mapped, SessionLost):
+            if mapped is exc or isinstance(mapped, SessionLost | DriverUnavailable):
+                why = mapped.message if isinstance(mapped, HarnessError) else f"{type(exc).__name__}: {exc}"
                 raise SessionLost(
                     f"{operation} on {self.serial}: the uiautomator2 server is gone and could not be "
-                    f"restarted ({type(exc).__name__}: {exc})",
-                    hint="check the phone (locked? out of memory?) or run `python -m uiautomator2 init`",
+                    f"restarted ({quote(why, 400)})",
+                    hint=getattr(mapped, "hint", None)
+                    or "check the phone (locked? out of memory?) or run `python -m uiautomator2 init`",
                 ) from exc
             raise mapped from exc
 
@@ -269,7 +288,7 @@ class U2Driver:
             if isinstance(mapped, SessionLost):
                 raise SessionLost(
                     f"{operation} on {self.serial}: still failing after restarting the uiautomator2 server "
-                    f"({type(exc).__name__}: {exc})",
+                    f"({quote(mapped.message, 400)})",
                     hint=mapped.hint,
                 ) from exc
             raise mapped from exc
@@ -464,30 +483,3 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> U2Driver:
     env = environ if isinstance(environ, Mapping) else None
     config = U2Config.from_options(options, env, also=frozenset({"environ"}))
     return U2Driver(target, config).connect()
-
-
-def discover_android(environ: Mapping[str, str]) -> list[DeviceInfo]:
-    """Every device the adb server lists, with its state; [] at once when no adb server answers."""
-    host, port = adb_address(environ)
-    client = HarnessAdbClient(host, port, timeout=3.0)
-    try:
-        listed = client.list(extended=True)
-    except (AdbConnectionError, AdbTimeout) as exc:
-        log.info("no adb server at %s:%s (%s)", host, port, exc)
-        return []
-    except AdbError as exc:
-        raise DeviceError(f"the adb server at {host}:{port} could not list devices: {exc}") from exc
-    found = []
-    for info in listed:
-        tags = info.tags or {}
-        description = " ".join(f"{k}:{tags[k]}" for k in ("model", "product", "device") if k in tags)
-        found.append(
-            DeviceInfo(
-                spec=f"android:{info.serial}",
-                platform="android",
-                backend="u2",
-                state=str(info.state),
-                description=description,
-            )
-        )
-    return found

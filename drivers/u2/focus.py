@@ -22,7 +22,18 @@ shape of one release: ``ActivityRecord{h u0 pkg/.Act t9}``, ``…/.Act} t9}`` (A
 not win over the app on the main display. A dump that timed out (``*** SERVICE 'window' DUMP
 TIMEOUT (10000ms) EXPIRED ***``, ``Failure while dumping``) or a missing service raises
 :class:`DumpFailed`; an output with no focus line at all raises it too, rather than answering.
-Real outputs for every case: ``tests/fixtures/real/android``. Pure functions, no I/O.
+
+What covers the app is read from the same output (:class:`FocusCover`): a focused window that is
+SystemUI's lock screen or shade (``NotificationShade``, ``StatusBar``, ``Keyguard``) or a system
+dialog (``Application Not Responding: pkg``, ``Application Error: pkg``), while ``mFocusedApp``
+still names the app under it (so the app is not the answer on its own), and
+:func:`keyguard_state`: whether the output says the keyguard is up or the screen off. From
+Android 10 the display's ``DisplayPolicy`` block, printed inside ``dumpsys window displays``,
+says it (``isKeyguardShowing=``, ``mDreamingLockscreen=``, ``mAwake=``: AOSP DisplayPolicy.dump
+and a real Android 14 dump); before, only ``dumpsys window policy`` does (PhoneWindowManager's
+``mShowingLockscreen=``, ``isStatusBarKeyguard=``). Real outputs for every case:
+``tests/fixtures/real/android`` (the covers' are listed in ``tests/contract/cover_samples.py``).
+Pure functions, no I/O.
 """
 
 from __future__ import annotations
@@ -32,14 +43,16 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ...core.apps import ANDROID_SYSTEMUI
+from ...core.apps import ANDROID_SYSTEMUI, SYSTEMUI_COVER_WINDOWS, system_dialog_window
 
 __all__ = [
     "DumpFailed",
+    "FocusCover",
     "FocusReading",
     "Foreground",
     "dump_failure",
     "focus_command",
+    "keyguard_state",
     "parse_focus",
     "parse_props",
 ]
@@ -60,6 +73,19 @@ _FAILURES: tuple[tuple[str, str], ...] = (
     ("Error dumping service info", "unavailable"),
 )
 _PROP_LINE = re.compile(r"^\s*\[([^\]]+)\]: \[(.*)\]\s*$")
+# What says the keyguard is up (or not): DisplayPolicy (Android 10+) and PhoneWindowManager
+# (before) print these (appium-adb's isShowingLockscreen reads the last two; projects that check
+# for a locked phone read all four, e.g. find_string ids 55189949429, 61044341428).
+_KEYGUARD_FLAG = re.compile(
+    r"\b(?:isKeyguardShowing|isStatusBarKeyguard|mShowingLockscreen|mDreamingLockscreen)=(true|false)\b"
+)
+# A screen that is off is a locked phone to a test (appium-adb's isScreenStateOff and
+# isScreenOnFully; DisplayPolicy's mAwake).
+_ASLEEP = re.compile(r"\bmAwake=false|\bscreenState=SCREEN_STATE_OFF\b")
+# KeyguardStateMonitor (Android 10+): appium-adb (PR #566) takes mIsShowing=true as locked only
+# with mInputRestricted=true.
+_MONITOR = re.compile(r"KeyguardStateMonitor\s+mIsShowing=(true|false)")
+_RESTRICTED = re.compile(r"\bmInputRestricted=true\b")
 
 
 class DumpFailed(Exception):
@@ -86,12 +112,26 @@ class Foreground:
 
 
 @dataclass(frozen=True)
+class FocusCover:
+    """A focused window over the app: SystemUI's lock screen or shade (``systemui``; its title does
+    not say which), or a system dialog about ``process`` (``not_responding``, ``error``)."""
+
+    kind: Literal["systemui", "not_responding", "error"]
+    window: str
+    process: str | None = None
+
+
+@dataclass(frozen=True)
 class FocusReading:
     """What one dump says: the app in front (None: nothing has focus) and whether it had to choose
-    between several displays without ``mTopFocusedDisplayId`` (``ambiguous``, with the choices)."""
+    between several displays without ``mTopFocusedDisplayId`` (``ambiguous``, with the choices);
+    the window over that app when it has the focus (``cover``; ``foreground`` is then the app
+    under it), and :func:`keyguard_state` of the output."""
 
     foreground: Foreground | None
     ambiguous: tuple[Foreground, ...] = ()
+    cover: FocusCover | None = None
+    keyguard: bool | None = None
 
 
 @dataclass
@@ -99,6 +139,7 @@ class _Block:
     display: int | None
     windows: list[Foreground | None] = field(default_factory=list)
     apps: list[Foreground | None] = field(default_factory=list)
+    cover: FocusCover | None = None
 
 
 def focus_command(sdk: int | None, *, several_displays: bool = False) -> list[str]:
@@ -141,6 +182,35 @@ def _window(text: str) -> Foreground | None:
     return Foreground(package, activity.strip() or None)
 
 
+def _cover(text: str) -> FocusCover | None:
+    """The cover a focus line's window is, or None (an app's window, ``null``, another title)."""
+    match = _WINDOW.search(text)
+    if match is None:
+        return None
+    title = match.group("name").strip()
+    if title in SYSTEMUI_COVER_WINDOWS:
+        return FocusCover("systemui", title)
+    dialog = system_dialog_window(title)
+    if dialog is not None:
+        kind, process = dialog
+        return FocusCover(kind, title, process or None)  # type: ignore[arg-type]
+    return None
+
+
+def keyguard_state(output: str) -> bool | None:
+    """Whether a ``dumpsys window`` output says the keyguard is up or the screen is off (True),
+    that it is not (False), or says nothing about it (None)."""
+    if _ASLEEP.search(output):
+        return True
+    flags = {m.group(1) for m in _KEYGUARD_FLAG.finditer(output)}
+    monitor = _MONITOR.search(output)
+    if "true" in flags or (monitor is not None and monitor.group(1) == "true" and _RESTRICTED.search(output)):
+        return True
+    if flags or (monitor is not None and monitor.group(1) == "false"):
+        return False
+    return None
+
+
 def _record(text: str) -> Foreground | None:
     if text.strip() == "null":
         return None
@@ -174,6 +244,8 @@ def _blocks(lines: Iterable[str]) -> tuple[list[_Block], int | None, list[str]]:
         current, focused = _CURRENT.search(line), _FOCUSED_APP.search(line)
         try:
             if current is not None:
+                if not blocks[-1].windows:
+                    blocks[-1].cover = _cover(current.group(1))
                 blocks[-1].windows.append(_window(current.group(1)))
             elif focused is not None:
                 blocks[-1].apps.append(_record(focused.group(1)))
@@ -220,21 +292,22 @@ def parse_focus(output: str, *, home: Collection[str] = ()) -> FocusReading:
             raise DumpFailed("unreadable", f"a focus line this harness cannot read: {unreadable[0][:160]}")
         shown = " ".join(output.split())[:160] or "nothing"
         raise DumpFailed("unreadable", f"no mCurrentFocus or mFocusedApp line in the output ({shown})")
+    keyguard = keyguard_state(output)
     if top is not None:
         chosen = [b for b in blocks if b.display == top]
         if chosen:
-            return FocusReading(_block_focus(chosen[0], home)[0])
-    answers = [_block_focus(b, home) for b in blocks]
-    strong = [fg for fg, backed in answers if fg is not None and backed]
-    weak = [fg for fg, backed in answers if fg is not None and not backed]
-    for group in (strong, weak):
-        packages = {fg.package for fg in group}
+            return FocusReading(_block_focus(chosen[0], home)[0], cover=chosen[0].cover, keyguard=keyguard)
+    answers = [(b, *_block_focus(b, home)) for b in blocks]
+    for backing in (True, False):
+        group = [(b, fg) for b, fg, backed in answers if fg is not None and backed is backing]
+        packages = {fg.package for _, fg in group}
         if len(packages) == 1:
-            return FocusReading(group[0])
+            return FocusReading(group[0][1], cover=group[0][0].cover, keyguard=keyguard)
         if len(packages) > 1:
-            by_display = [fg for fg in group if fg.display is not None]
-            return FocusReading(None, tuple(by_display or group))
-    return FocusReading(None)
+            by_display = [fg for _, fg in group if fg.display is not None]
+            return FocusReading(None, tuple(by_display or [fg for _, fg in group]), keyguard=keyguard)
+    cover = next((b.cover for b in blocks if b.cover is not None), None)
+    return FocusReading(None, cover=cover, keyguard=keyguard)
 
 
 def parse_props(output: str, keys: tuple[str, ...]) -> dict[str, str]:

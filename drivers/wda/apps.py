@@ -36,6 +36,7 @@ from ...core.errors import (
     HarnessError,
     StepArgumentError,
 )
+from ..covers import LOCKED_HINT
 from .errors import LAUNCH
 
 __all__ = ["WdaApps"]
@@ -45,20 +46,29 @@ T = TypeVar("T")
 
 
 class _Config(Protocol):
-    timeout: float
-    launch_timeout: float
-    launch_poll_interval: float
+    @property
+    def timeout(self) -> float: ...
+
+    @property
+    def launch_timeout(self) -> float: ...
+
+    @property
+    def launch_poll_interval(self) -> float: ...
 
 
 class _Driver(Protocol):
     """What the mixin needs from ``WdaDriver``."""
 
-    url: str
-    config: _Config
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def config(self) -> _Config: ...
+
     _launched: str | None
     _wda_version: tuple[int, ...] | None
 
-    def _call(self, op: str, fn: Callable[[Any], T], *, app_id: str | None = None) -> T: ...
+    def _call(self, op: str, fn: Callable[[Any], T], *, repeat: bool, app_id: str | None = None) -> T: ...
 
     def _locked(self) -> bool | None: ...
 
@@ -90,6 +100,7 @@ class WdaApps:
             self._call(
                 LAUNCH,
                 lambda c: c._session_http.post("/wda/apps/launch", payload, timeout=bound),
+                repeat=False,
                 app_id=app_id,
             )
         except DeviceTimeout as exc:
@@ -105,6 +116,7 @@ class WdaApps:
         reply = self._call(
             "POST /wda/apps/state",
             lambda c: c._session_http.post("/wda/apps/state", {"bundleId": app_id}, timeout=wait),
+            repeat=True,
             app_id=app_id,
         )
         value = getattr(reply, "value", None)
@@ -157,7 +169,7 @@ class WdaApps:
             raise DeviceOffline(
                 f"the iPhone behind {self.url} is locked",
                 state="locked",
-                hint="unlock the phone (and turn off Auto-Lock while testing)",
+                hint=LOCKED_HINT,
             ) from cause
 
     def _wait_in_front(self: _Driver, app_id: str) -> None:
@@ -184,7 +196,7 @@ class WdaApps:
     def terminate_app(self: _Driver, app_id: str) -> None:
         if not isinstance(app_id, str) or not app_id.strip():
             raise StepArgumentError(f"terminate_app needs a bundle id, got {app_id!r}")
-        self._call("POST /wda/apps/terminate", lambda c: c.app_terminate(app_id), app_id=app_id)
+        self._call("POST /wda/apps/terminate", lambda c: c.app_terminate(app_id), repeat=True, app_id=app_id)
         if self._launched == app_id:
             self._launched = None
 

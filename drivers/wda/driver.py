@@ -4,6 +4,9 @@ What it promises (see ``openspec/specs/drivers/spec.md``):
 
 - ``observe()`` is one ``GET /source`` (XML), parsed by :func:`drivers.hierarchy.parse_source`, plus
   one ``GET /wda/activeAppInfo`` only when the tree does not name its app: at most two requests.
+  While SpringBoard is in front with no alert of its own, ``GET /wda/locked`` (and, when the driver
+  launched an app, that app's state) says whether the lock screen or a panel covers the app
+  (``Scene.cover``, :func:`drivers.covers.springboard_cover`).
 - ``tap``/``long_press``/``swipe``/``type_text``/``press`` are one request each once a session
   exists (``connect()`` opens or adopts it). ``launch_app``, ``terminate_app`` and ``current_app``
   are :class:`drivers.wda.apps.WdaApps`: the launch and one state check when the app comes to the
@@ -26,9 +29,13 @@ What it promises (see ``openspec/specs/drivers/spec.md``):
   repeats the call up to ten times) is removed, ``tap`` is not the client's ``tap()`` (which repeats
   any failed tap on the legacy ``/wda/tap/0`` route, so a tap that timed out would happen twice),
   and typing and ``activeAppInfo`` skip the client's retry decorators. The driver's own retries are
-  explicit and bounded: a lost session is renewed once and the call repeated once (WDA refuses a
-  command under a dead session before running it), then ``SessionLost``; the legacy tap route is
-  tried once, only when WDA answers ``unknown command`` for ``/wda/tap``.
+  explicit, bounded and in one place, :meth:`WdaDriver._call`: a lost session is renewed once; the
+  command is sent again only when WDA's answer shows it never ran (WDA refuses a command under a
+  lost session before any handler runs) *and* the screen it was aimed at is still there (an unknown
+  session: WDA restarted) or the call is safe to repeat (it only reads). After "… is not running,
+  possibly crashed" a tap, a type, a swipe, a press or a launch is not sent again: ``SessionLost``
+  says the app crashed. A failure on the wire (a dropped or reset connection) is never repeated.
+  The legacy tap route is tried once, only when WDA answers ``unknown command`` for ``/wda/tap``.
 - Client errors become :mod:`core.errors` by the table in :mod:`drivers.wda.errors`, chained.
 
 Constructors do no I/O; ``connect()`` (or the first call) talks to WDA.
@@ -45,21 +52,25 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
 
+from ...core.apps import SPRINGBOARD
 from ...core.errors import (
     AppLaunchFailed,
     ConfigError,
     DeviceError,
     DeviceOffline,
     HarnessError,
+    SessionLost,
     StepArgumentError,
     Unsupported,
 )
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, gesture_seconds
+from ..covers import LOCKED_HINT, springboard_cover
 from ..options import seconds, server_url, whole_number
+from .answers import lost_session
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
-from .errors import CLIENT_ERRORS, WdaCall, map_error, session_gone, wda_error
+from .errors import CLIENT_ERRORS, WdaCall, map_error, wda_error
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -79,6 +90,7 @@ class WdaDriver(WdaApps):
     """One iPhone (or iOS simulator) through a WebDriverAgent server, implementing ``Driver``."""
 
     backend = "wda"
+    animates = True  # a phone's screen moves on after an action: the loop waits for it to settle
 
     def __init__(
         self,
@@ -181,24 +193,30 @@ class WdaDriver(WdaApps):
         except CLIENT_ERRORS as exc:
             raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
 
-    def _call(self, op: str, fn: Callable[[TimedClient], T], *, app_id: str | None = None) -> T:
-        """A session call: opens a session if there is none, and renews it once if WDA lost it."""
+    def _call(self, op: str, fn: Callable[[TimedClient], T], *, repeat: bool, app_id: str | None = None) -> T:
+        """A session call (a session is opened if there is none): the one place that decides whether
+        a command goes out again after WDA lost the session (see the module docstring). WDA refused
+        it before running it (FBRoute.m, FBSession.m), so the session is renewed once; the command is
+        sent again only if the screen it was aimed at is still there (an unknown session) or
+        ``repeat`` says the call is safe to repeat. After a crash an action fails as ``SessionLost``."""
         self._ensure_session()
         client = self._ensure_client()
         try:
             return fn(client)
         except CLIENT_ERRORS as exc:
-            if not session_gone(exc):
+            lost = lost_session(exc)
+            if lost is None:
                 raise map_error(exc, WdaCall(op, self.url, self.config.timeout, app_id)) from exc
-            detail = wda_error(exc)[1] or type(exc).__name__
-            log.warning(
-                "WDA at %s lost session %s in %s (%s); opening a new one",
-                self.url,
-                self._session_id,
-                op,
-                detail,
-            )
+            first = exc
+        log.warning("WDA at %s: %s (%s); opening a new session", self.url, lost.what, op)
         self._new_session()
+        if not (lost.screen_kept or repeat):
+            raise SessionLost(
+                f"{lost.what}; WebDriverAgent has a new session, but {op} was not sent again: "
+                "the screen it was aimed at is gone",
+                hint="the app crashed: check its crash log (Xcode's Devices window, or Settings > Privacy > "
+                "Analytics Data), launch it again and observe the screen before the next step",
+            ) from first
         try:
             return fn(client)
         except CLIENT_ERRORS as exc:
@@ -248,7 +266,7 @@ class WdaDriver(WdaApps):
             raise DeviceOffline(
                 f"the iPhone behind {self.url} is locked",
                 state="locked",
-                hint="unlock the phone (and turn off Auto-Lock while testing)",
+                hint=LOCKED_HINT,
             )
 
     def _active_bundle(self) -> str | None:
@@ -322,6 +340,12 @@ class WdaDriver(WdaApps):
         scene = parse_source(source, platform="ios", device_id=self.device_id, backend=self.backend)
         if scene.foreground_app is None:
             scene = dataclasses.replace(scene, foreground_app=self._bundle_of(scene))
+        if scene.foreground_app == SPRINGBOARD:  # the home screen, or something over the app
+            launched = self._launched
+            cover = springboard_cover(
+                scene, self._locked, lambda: self._app_state(launched) if launched is not None else None
+            )
+            scene = dataclasses.replace(scene, cover=cover)
         return dataclasses.replace(scene, capture_duration=time.perf_counter() - started)
 
     def _bundle_of(self, scene: Scene) -> str | None:
@@ -342,31 +366,37 @@ class WdaDriver(WdaApps):
         point = {"x": coordinate(x, "x"), "y": coordinate(y, "y")}
         if not self._legacy_tap:
             try:
-                self._call("POST /wda/tap", lambda c: c._session_http.post("/wda/tap", point))
+                self._call("POST /wda/tap", lambda c: c._session_http.post("/wda/tap", point), repeat=False)
                 return
             except DeviceError as exc:
                 if exc.__cause__ is None or wda_error(exc.__cause__)[0] != "unknown command":
                     raise
                 log.info("WDA at %s has no /wda/tap (WDA < 6); using /wda/tap/0", self.url)
                 self._legacy_tap = True
-        self._call("POST /wda/tap/0", lambda c: c._session_http.post("/wda/tap/0", point))
+        self._call("POST /wda/tap/0", lambda c: c._session_http.post("/wda/tap/0", point), repeat=False)
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
         px, py = coordinate(x, "x"), coordinate(y, "y")
         held = gesture_seconds(duration, "long_press duration", held=True)
-        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held))
+        self._call("POST /wda/touchAndHold", lambda c: c.tap_hold(px, py, held), repeat=False)
 
     def type_text(self, text: str) -> None:
         if not isinstance(text, str):
             raise StepArgumentError(f"type_text needs a string, got {text!r}")
         if not text:
             return
-        self._call("POST /wda/keys", lambda c: c._session_http.post("/wda/keys", {"value": list(text)}))
+        self._call(
+            "POST /wda/keys",
+            lambda c: c._session_http.post("/wda/keys", {"value": list(text)}),
+            repeat=False,
+        )
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
         points = [coordinate(v, n) for n, v in (("x1", x1), ("y1", y1), ("x2", x2), ("y2", y2))]
         travel = gesture_seconds(duration, "swipe duration", held=False)
-        self._call("POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel))
+        self._call(
+            "POST /wda/dragfromtoforduration", lambda c: c.swipe(*points, duration=travel), repeat=False
+        )
 
     def press(self, key: str) -> None:
         if key == "home":
@@ -375,7 +405,7 @@ class WdaDriver(WdaApps):
             self.type_text("\n")
         elif key in ("volume_up", "volume_down"):
             name = "volumeUp" if key == "volume_up" else "volumeDown"
-            self._call("POST /wda/pressButton", lambda c: c.press(name))
+            self._call("POST /wda/pressButton", lambda c: c.press(name), repeat=False)
         else:
             raise StepArgumentError(
                 f"key {key!r} is not supported on iOS through WebDriverAgent; "
@@ -397,7 +427,11 @@ class WdaDriver(WdaApps):
         """``POST /session/:id/wda/keyboard/dismiss`` (WebDriverAgent's FBCustomCommands route; the
         iPhone's keyboard has no generic hide key, so WDA tries the usual dismiss keys). facebook-wda's
         own ``keyboard_dismiss`` refuses to run ("not pass tests"), so the request is sent directly."""
-        self._call("POST /wda/keyboard/dismiss", lambda c: c._session_http.post("/wda/keyboard/dismiss", {}))
+        self._call(
+            "POST /wda/keyboard/dismiss",
+            lambda c: c._session_http.post("/wda/keyboard/dismiss", {}),
+            repeat=False,
+        )
 
     def open_link(self, url: str, app_id: str | None = None) -> None:
         """``POST /session/:id/url`` with ``{"url": …}`` (FBSessionCommands' handleOpenURL, what
@@ -407,7 +441,7 @@ class WdaDriver(WdaApps):
         if app_id is not None:
             body["bundleId"] = app_id
         try:
-            self._call("POST /url", lambda c: c._session_http.post("/url", body), app_id=app_id)
+            self._call("POST /url", lambda c: c._session_http.post("/url", body), repeat=False, app_id=app_id)
         except DeviceError as exc:
             if exc.__cause__ is None or wda_error(exc.__cause__)[0] not in (
                 "unknown error",

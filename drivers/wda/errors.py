@@ -4,19 +4,22 @@ shares is described in :mod:`drivers.error_table`).
 facebook-wda raises two families: transport failures, wrapped by its HTTP layer in
 ``wda.usbmux.exceptions.HTTPError`` (which is *not* a ``WDAError``; the original socket error is its
 first argument), and WDA's own answers, read from the reply body into ``WDARequestError`` and its
-subclasses. Replies the client cannot read surface as ``WDAEmptyResponseError``, ``WDAError`` (not
-JSON) or as plain ``ValueError``/``TypeError``/``KeyError``/``AttributeError`` from the client's
-reading code. :data:`ERROR_TABLE` lists, in order, which of these becomes which harness error;
-:func:`map_error` applies it.
+subclasses. Replies the client cannot read surface as ``WDAEmptyResponseError``, ``WDABadGateway``
+(HTTP 502), :class:`~drivers.wda.answers.NotWdaReply` (any other body that is not JSON: the harness's
+reading keeps its status and text) or as plain ``ValueError``/``TypeError``/``KeyError``/
+``AttributeError`` from the client's reading code. :data:`ERROR_TABLE` lists, in order, which of
+these becomes which harness error; :func:`map_error` applies it. What WDA answers, and where each
+answer comes from in its source, is ``tests/fixtures/backend_errors/wda.yaml``.
 
-Session loss (``invalid session id``, ``possibly crashed``) is recognised by :func:`session_gone`
-so the driver can open a new session once before reporting ``SessionLost``.
+WDA's W3C error names are read by kind (:data:`W3C_KINDS`): an element that is not there or cannot
+be acted on is ``TargetNotFound``, a refused argument ``StepArgumentError``, WDA's own timeout
+``DeviceTimeout``, a route this WDA lacks a ``DeviceError`` saying to update it; a name no row knows
+is a ``DeviceError`` that says it was not recognised. The archived Facebook WebDriverAgent's
+JSON-wire replies are turned into the same names first (:func:`drivers.wda.answers.json_wire_error`).
 
-The archived Facebook WebDriverAgent (iOS 13 and older) answers every error with HTTP 200 and a
-non-zero JSON-wire ``status`` (FBCommandStatus.h: 1 unhandled endpoint, 6 no such session, 7 no
-such element, 13 unknown error …; ``tests/fixtures/real/ios/fbwda-2015-…-status1.json``), which
-facebook-wda since 2020 passes as a value. :func:`json_wire_error` turns such a reply into the W3C
-error it means, so it goes through the same table.
+A lost session (``invalid session id``, ``possibly crashed``) is read by
+:func:`~drivers.wda.answers.lost_session`, so the driver can decide whether to open a new session
+and send the command again (:meth:`drivers.wda.driver.WdaDriver._call`).
 
 A failed launch (``POST /wda/apps/launch``) is an app error, never a planner's bad argument:
 WebDriverAgent 5.1.4+ answers ``invalid argument`` with FrontBoard's NSError, read by
@@ -39,7 +42,6 @@ from wda.exceptions import (
     WDAKeyboardNotPresentError,
     WDAPossiblyCrashedError,
     WDARequestError,
-    WDAUnknownError,
 )
 from wda.usbmux.exceptions import HTTPError, MuxError
 
@@ -53,9 +55,11 @@ from ...core.errors import (
     SessionLost,
     StepArgumentError,
     TargetNotFound,
+    Unsupported,
 )
-from ..error_table import ErrorRule, apply_table
+from ..error_table import Build, ErrorRule, apply_table, proxy_answer, quote, unrecognised
 from ..frontboard import LaunchRefusal, launch_refusal
+from .answers import JSON_WIRE_ERRORS, NotWdaReply, answered, json_wire_error, lost_session, wda_error
 
 __all__ = [
     "CLIENT_ERRORS",
@@ -63,6 +67,7 @@ __all__ = [
     "JSON_WIRE_ERRORS",
     "LAUNCH",
     "LAUNCH_TABLE",
+    "W3C_KINDS",
     "WdaCall",
     "json_wire_error",
     "map_error",
@@ -86,46 +91,13 @@ CLIENT_ERRORS: tuple[type[BaseException], ...] = (
 _MAX_DETAIL = 300
 LAUNCH = "POST /wda/apps/launch"
 
-# JSON-wire status codes of the archived Facebook WebDriverAgent (FBCommandStatus.h at e364eea0)
-# -> the W3C error name this harness's table reads.
-JSON_WIRE_ERRORS: dict[int, str] = {
-    1: "unknown command",  # FBCommandStatusUnsupported: "Unhandled endpoint: …"
-    6: "invalid session id",
-    7: "no such element",
-    9: "unknown command",
-    10: "stale element reference",
-    11: "element not interactable",
-    12: "invalid element state",
-    13: "unknown error",
-    15: "invalid argument",
-    21: "timeout",
-    26: "unexpected alert open",
-    27: "no such alert",
-    32: "invalid selector",
-    33: "session not created",
-    405: "unknown method",
-    888: "unknown error",  # application deadlock detected
-    889: "unknown error",  # application crash detected
-}
-
-
-def json_wire_error(status: object, value: object) -> WDARequestError | None:
-    """The error a JSON-wire reply with a non-zero ``status`` means (None for 0 or no status)."""
-    if isinstance(status, bool) or not isinstance(status, int) or status == 0:
-        return None
-    name = JSON_WIRE_ERRORS.get(status, "unknown error")
-    message = value if isinstance(value, str) else str(value)
-    payload = {"error": name, "message": message, "status": status}
-    if name == "invalid session id":
-        return WDAInvalidSessionIdError(status, payload)
-    return WDARequestError(status, payload)
-
-
 _HINT_START = (
     "start WebDriverAgent on the phone (xcodebuild test-without-building, go-ios or tidevice) and check "
     "the URL and port forwarding (e.g. `iproxy 8100 8100`)"
 )
 _HINT_TIMEOUT = "raise the driver's timeout, or check whether WDA is stuck behind an alert or a busy app"
+_HINT_UPDATE = "update WebDriverAgent (appium/WebDriverAgent) on the phone"
+_HINT_ALERT = "an alert covers the app: accept or dismiss it (a flow step, or by hand), then go on"
 
 
 @dataclass(frozen=True)
@@ -160,32 +132,16 @@ def _transport(*kinds: type[BaseException]) -> Callable[[BaseException], bool]:
     return test
 
 
-def wda_error(exc: BaseException) -> tuple[str, str]:
-    """WDA's ``(error, message)`` from a ``WDARequestError`` (empty strings otherwise)."""
-    value = getattr(exc, "value", None)
-    if isinstance(value, dict):
-        return str(value.get("error") or ""), str(value.get("message") or "")
-    return "", str(value or "")
-
-
 def _detail(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
-
-
-def _answer(kind: str, *needles: str) -> Callable[[BaseException], bool]:
-    """WDA answered error ``kind`` (any, when empty) with a message holding one of ``needles``."""
-
-    def test(exc: BaseException) -> bool:
-        error, message = wda_error(exc)
-        return (not kind or error == kind) and (not needles or any(n in message for n in needles))
-
-    return test
+    return quote(text, _MAX_DETAIL)
 
 
 def session_gone(exc: BaseException) -> bool:
-    """True when WDA says the session is gone (a new session may fix it; the command did not run)."""
-    return isinstance(exc, WDAInvalidSessionIdError | WDAPossiblyCrashedError)
+    """True when WDA refused a command under a session it lost (see :func:`answers.lost_session`)."""
+    return lost_session(exc) is not None
+
+
+# --- transport ------------------------------------------------------------------------------
 
 
 def _timeout(exc: BaseException, call: WdaCall) -> HarnessError:
@@ -207,17 +163,60 @@ def _refused(exc: BaseException, call: WdaCall) -> HarnessError:
 def _dropped(exc: BaseException, call: WdaCall) -> HarnessError:
     return DriverUnavailable(
         f"WebDriverAgent at {call.url} closed the connection without answering {call.op} "
-        "(it may have crashed)",
+        "(it may have crashed, or iproxy could not reach the phone)",
         hint=_HINT_START,
     )
 
 
-def _session_lost(exc: BaseException, call: WdaCall) -> HarnessError:
-    _, message = wda_error(exc)
+def _transport_other(exc: BaseException, call: WdaCall) -> HarnessError:
+    cause = _cause(exc) or exc
+    return DriverUnavailable(
+        f"could not reach WebDriverAgent at {call.url} for {call.op} "
+        f"({type(cause).__name__}: {_detail(str(cause))})",
+        hint=_HINT_START,
+    )
+
+
+def _proxy_page(exc: BaseException, call: WdaCall) -> HarnessError:
+    status, text = _page(exc)
+    found = proxy_answer(
+        status, text, server=f"WebDriverAgent at {call.url}", what=call.op, timeout=call.timeout
+    )
+    return found if found is not None else _not_wda(exc, call)
+
+
+def _page(exc: BaseException) -> tuple[int, str]:
+    if isinstance(exc, NotWdaReply):
+        return exc.status, exc.text
+    if isinstance(exc, WDABadGateway):
+        return 502, str(exc.args[1]) if len(exc.args) > 1 else ""
+    return 0, ""
+
+
+def _not_wda(exc: BaseException, call: WdaCall) -> HarnessError:
+    status, text = _page(exc)
+    what = f"{call.op} (HTTP {status})" if status else call.op
+    return unrecognised(
+        f"WebDriverAgent at {call.url}",
+        what,
+        text,
+        hint="is WebDriverAgent what listens at that URL? check the port (and `iproxy`)",
+    )
+
+
+# --- WDA's answers ---------------------------------------------------------------------------
+
+
+def _lost(exc: BaseException, call: WdaCall) -> HarnessError:
+    lost = lost_session(exc)
+    what = lost.what if lost is not None else "WebDriverAgent lost its session"
+    crashed = lost is not None and not lost.screen_kept
     return SessionLost(
-        f"WebDriverAgent at {call.url} lost its session during {call.op} and a new one did not help "
-        f"({_detail(message)})",
-        hint="restart WebDriverAgent; if the app under test crashed, check the device's crash logs",
+        f"{what}; during {call.op} a new session did not help ({_detail(wda_error(exc)[1])})",
+        hint="the app crashed: check its crash log (Xcode's Devices window, or Settings > Privacy > "
+        "Analytics Data) and launch it again"
+        if crashed
+        else "restart WebDriverAgent; if the app under test crashed, check the device's crash logs",
     )
 
 
@@ -262,29 +261,82 @@ def _no_keyboard(exc: BaseException, call: WdaCall) -> HarnessError:
     )
 
 
-def _bad_argument(exc: BaseException, call: WdaCall) -> HarnessError:
-    return StepArgumentError(
-        f"WebDriverAgent refused the arguments of {call.op}: {_detail(wda_error(exc)[1])}"
-    )
+def _said(error: type[HarnessError], what: str, hint: str | None = None) -> Build[WdaCall]:
+    """A builder: ``error`` with "WebDriverAgent WHAT (its error: its message)", ``{op}`` in WHAT
+    standing for the request."""
+
+    def build(exc: BaseException, call: WdaCall) -> HarnessError:
+        kind, message = wda_error(exc)
+        text = f"WebDriverAgent {what.format(op=call.op)} ({kind or 'error'}: {_detail(message)})"
+        if error is DeviceTimeout:
+            return DeviceTimeout(text, timeout=call.timeout, hint=hint or _HINT_TIMEOUT)
+        return error(text, hint=hint)
+
+    return build
 
 
-def _unknown_command(exc: BaseException, call: WdaCall) -> HarnessError:
-    return DeviceError(
-        f"this WebDriverAgent does not support {call.op}",
-        hint="update WebDriverAgent (appium/WebDriverAgent) on the phone",
-    )
+# WDA's W3C error names (FBCommandStatus.m, and the JSON-wire statuses read into them), by what they
+# mean to a step: the harness error and the words for it.
+W3C_KINDS: dict[str, tuple[str, ...]] = {
+    "target": (
+        "no such element",
+        "stale element reference",
+        "element not visible",
+        "element not interactable",
+        "element not selectable",
+        "no such alert",
+        "no such frame",
+        "no such window",
+    ),
+    "argument": (
+        "invalid argument",
+        "invalid selector",
+        "invalid coordinates",
+        "move target out of bounds",
+    ),
+    "timeout": ("timeout", "script timeout"),
+    "route": ("unknown command", "unknown method"),
+    "unsupported": ("unsupported operation",),
+    "no session": ("session not created",),
+    "alert": ("unexpected alert open",),
+    "screen": ("unable to capture screen",),
+    "failed": ("unknown error", "invalid element state", "javascript error"),
+}
+_KIND_ROWS: dict[str, Build[WdaCall]] = {
+    "target": lambda exc, call: _target(exc, call),
+    "argument": _said(StepArgumentError, "refused the arguments of {op}"),
+    "timeout": _said(DeviceTimeout, "timed out on {op}", "the app or WDA is busy: " + _HINT_TIMEOUT),
+    "route": _said(DeviceError, "here does not support {op}", _HINT_UPDATE),
+    "unsupported": _said(Unsupported, "cannot do {op} on this phone"),
+    "no session": _said(
+        DriverUnavailable, "could not create a session ({op})", "restart WebDriverAgent on the phone"
+    ),
+    "alert": _said(DeviceError, "found an alert in the way of {op}", _HINT_ALERT),
+    "screen": _said(
+        DeviceError,
+        "could not capture the screen ({op})",
+        "the screen may show protected content (a secure screen or DRM video), or the phone is locked",
+    ),
+    "failed": _said(DeviceError, "failed {op}"),
+}
 
 
-def _answered_error(exc: BaseException, call: WdaCall) -> HarnessError:
+def _named(kind: str) -> Callable[[BaseException], bool]:
+    return answered(*W3C_KINDS[kind])
+
+
+def _target(exc: BaseException, call: WdaCall) -> HarnessError:
+    """An element that is not there is the step's target only for a request that acts; for a read
+    (``GET /source``: WDA 'stale element reference' to the application element when the
+    accessibility server is gone) it is WDA failing."""
+    if call.op.startswith("GET "):
+        return _KIND_ROWS["failed"](exc, call)
+    return _said(TargetNotFound, "found nothing to act on for {op}")(exc, call)
+
+
+def _unknown_name(exc: BaseException, call: WdaCall) -> HarnessError:
     error, message = wda_error(exc)
-    return DeviceError(f"WebDriverAgent answered {call.op} with {error or 'an error'}: {_detail(message)}")
-
-
-def _bad_gateway(exc: BaseException, call: WdaCall) -> HarnessError:
-    return DriverUnavailable(
-        f"the proxy in front of WebDriverAgent at {call.url} answered 502 Bad Gateway to {call.op}",
-        hint=_HINT_START,
-    )
+    return unrecognised(f"WebDriverAgent at {call.url}", call.op, f"{error}: {message}")
 
 
 def _empty(exc: BaseException, call: WdaCall) -> HarnessError:
@@ -292,19 +344,9 @@ def _empty(exc: BaseException, call: WdaCall) -> HarnessError:
 
 
 def _garbled(exc: BaseException, call: WdaCall) -> HarnessError:
-    detail = _detail(" ".join(str(a) for a in exc.args[2:]) if isinstance(exc, WDAError) else str(exc))
-    return DeviceError(
-        f"WebDriverAgent at {call.url} sent a reply to {call.op} that is not WDA's JSON "
-        f"({type(exc).__name__}: {detail})"
-    )
-
-
-def _transport_other(exc: BaseException, call: WdaCall) -> HarnessError:
-    cause = _cause(exc) or exc
-    return DriverUnavailable(
-        f"could not reach WebDriverAgent at {call.url} for {call.op} "
-        f"({type(cause).__name__}: {_detail(str(cause))})",
-        hint=_HINT_START,
+    detail = " ".join(str(a) for a in exc.args[2:]) if isinstance(exc, WDAError) else str(exc)
+    return unrecognised(
+        f"WebDriverAgent at {call.url}", f"{call.op} (not WDA's JSON)", f"{type(exc).__name__}: {detail}"
     )
 
 
@@ -326,8 +368,8 @@ ERROR_TABLE: tuple[ErrorRule[WdaCall], ...] = (
     ErrorRule("dropped connection", _SOCKET, _dropped, _transport(*_DROPPED)),
     ErrorRule("refused / no route / no usbmuxd", (*_SOCKET, MuxError), _refused, _transport(*_REFUSED)),
     ErrorRule("other transport failure", (HTTPError,), _transport_other),
-    ErrorRule("bad gateway", (WDABadGateway,), _bad_gateway),
-    ErrorRule("session gone", (WDAInvalidSessionIdError, WDAPossiblyCrashedError), _session_lost),
+    ErrorRule("a proxy's error page", (WDABadGateway, NotWdaReply), _proxy_page),
+    ErrorRule("session gone", (WDAInvalidSessionIdError, WDAPossiblyCrashedError), _lost),
     ErrorRule(
         "app not installed (FrontBoard's NotFound, WDA 5.1.1+ texts)",
         (WDARequestError,),
@@ -335,10 +377,39 @@ ERROR_TABLE: tuple[ErrorRule[WdaCall], ...] = (
         _missing_app,
     ),
     ErrorRule("keyboard not present", (WDAKeyboardNotPresentError,), _no_keyboard),
-    ErrorRule("invalid argument", (WDARequestError,), _bad_argument, _answer("invalid argument")),
-    ErrorRule("unknown command", (WDARequestError,), _unknown_command, _answer("unknown command")),
-    ErrorRule("unknown error", (WDAUnknownError,), _answered_error),
-    ErrorRule("other WDA error answer", (WDARequestError,), _answered_error),
+    ErrorRule(
+        "keyboard not present (archived WDA)",
+        (WDARequestError,),
+        _no_keyboard,
+        answered(says=("Keyboard is not present",)),
+    ),
+    ErrorRule(
+        "keyboard still moving (archived WDA)",
+        (WDARequestError,),
+        _said(DeviceTimeout, "timed out waiting for the keyboard ({op})"),
+        answered(says=("keybord to stop animating", "keyboard to stop animating")),
+    ),
+    ErrorRule(
+        "the app under test hangs",
+        (WDARequestError,),
+        _said(
+            DeviceError,
+            "found the app under test frozen ({op})",
+            "restart the app (terminate_app, launch_app)",
+        ),
+        answered(says=("deadlock",)),
+    ),
+    ErrorRule(
+        "an alert in the way (archived WDA)",
+        (WDARequestError,),
+        _KIND_ROWS["alert"],
+        answered(says=("Alert is obstructing view",)),
+    ),
+    *(
+        ErrorRule(f"WDA answered: {kind}", (WDARequestError,), build, _named(kind))
+        for kind, build in _KIND_ROWS.items()
+    ),
+    ErrorRule("a W3C error no row knows", (WDARequestError,), _unknown_name),
     ErrorRule("empty reply", (WDAEmptyResponseError,), _empty),
     ErrorRule("unreadable reply", _UNREADABLE, _garbled),
 )
@@ -361,7 +432,7 @@ LAUNCH_TABLE: tuple[ErrorRule[WdaCall], ...] = (
 
 
 def _other(exc: BaseException, call: WdaCall) -> HarnessError:
-    return DeviceError(f"WebDriverAgent call {call.op} failed: {type(exc).__name__}: {_detail(str(exc))}")
+    return unrecognised(f"WebDriverAgent at {call.url}", call.op, f"{type(exc).__name__}: {exc}")
 
 
 def map_error(exc: BaseException, call: WdaCall) -> HarnessError:

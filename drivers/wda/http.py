@@ -39,6 +39,7 @@ from wda.utils import convert
 
 from ...core.errors import HarnessError
 from ..bounded import BoundedSocket
+from .answers import NotWdaReply
 
 __all__ = ["KeepAlive", "decode"]
 
@@ -135,7 +136,9 @@ class KeepAlive:
 
 
 def decode(response: HTTPResponseWrapper, method: str, url: str, data: Any) -> Any:
-    """facebook-wda's reading of a reply (``wda._unsafe_httpdo``): an ``AttrDict``, or its errors."""
+    """facebook-wda's reading of a reply (``wda._unsafe_httpdo``): an ``AttrDict``, or its errors;
+    a body that is not JSON is :class:`~drivers.wda.answers.NotWdaReply` with its status and text
+    (facebook-wda's ``WDAError`` there keeps 100 characters and no status)."""
     if response.status_code == 502:  # Bad Gateway
         raise wda.WDABadGateway(response.status_code, response.text)
     try:
@@ -143,7 +146,7 @@ def decode(response: HTTPResponseWrapper, method: str, url: str, data: Any) -> A
     except json.JSONDecodeError:
         if response.text == "":
             raise wda.WDAEmptyResponseError(method, url, data) from None
-        raise wda.WDAError(method, url, response.text[:100] + "...") from None
+        raise NotWdaReply(method, url, response.status_code, response.text) from None
     if isinstance(retjson, dict):
         retjson["status"] = retjson.get("status", 0)
     reply = convert(retjson)

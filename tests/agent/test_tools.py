@@ -6,6 +6,8 @@ import dataclasses
 from typing import Any
 
 import pytest
+from amc.actions import ACTIONS, Action, Param
+from amc.actions.kinds import Number
 from amc.agent.tools import (
     DONE,
     LLM_REASON_FIELDS,
@@ -17,11 +19,9 @@ from amc.agent.tools import (
     openai_tools,
     read_call,
     step_from_call,
-    undescribed_arguments,
 )
 from amc.core.errors import StepArgumentError
 from amc.core.selectors import Selector
-from amc.runtime.executor import ACTIONS, Action
 
 # The names the issue promises MCP clients (issue 16): a contract, not a copy of the table.
 MCP_CONTRACT = {
@@ -68,15 +68,26 @@ def test_the_llm_tools_are_the_mcp_action_tools_plus_done_with_thinking() -> Non
 
 
 def test_every_argument_a_tool_shows_is_described() -> None:
-    assert undescribed_arguments() == {}
+    for spec in mcp_tools():
+        for name, schema in spec.input_schema()["properties"].items():
+            assert str(schema.get("description", "")).strip(), f"{spec.name}.{name} has no description"
 
 
-def test_an_action_added_to_the_table_becomes_a_tool_and_its_new_argument_is_named_missing() -> None:
+def test_an_action_added_to_the_table_becomes_a_tool_with_its_arguments_described() -> None:
     table = dict(ACTIONS)
-    table["rotate"] = Action(lambda ex, args, screen: None, frozenset({"angle"}), False, "rotate the screen")
+    angle = Param("angle", Number(0, 360), "degrees to turn", required=True)
+    table["rotate"] = Action(
+        "rotate", "rotate the screen", lambda driver, args, screen: None, params=(angle,)
+    )
     tools = {t.name: t for t in action_tools(table)}
-    assert "rotate" in tools and "angle" in tools["rotate"].input_schema()["properties"]
-    assert undescribed_arguments(table) == {"rotate": ["angle"]}
+    schema = tools["rotate"].input_schema()
+    assert schema["properties"]["angle"] == {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 360,
+        "description": "degrees to turn",
+    }
+    assert schema["required"] == ["angle"]
 
 
 def test_a_tool_shows_one_spelling_of_each_argument() -> None:

@@ -203,8 +203,10 @@ def test_capabilities_pick_the_phone_and_no_match_fails_fast(grid: Grid) -> None
         assert node.endswith(f":{_node_port_of(grid, PHONES[1])}")
     finally:
         driver.close()
-    with pytest.raises(DriverUnavailable, match="could not create a session"):
+    with pytest.raises(DriverUnavailable, match="no node of the grid offers these capabilities") as caught:
         _driver(grid, udid="no-such-phone").connect()
+    assert "No nodes support the capabilities" in caught.value.message  # the hub's words, quoted
+    assert caught.value.hint is not None and "stereotypes" in caught.value.hint
 
 
 def _node_port_of(grid: Grid, udid: str) -> int:

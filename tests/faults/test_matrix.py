@@ -78,6 +78,7 @@ FAULTS: dict[str, FaultCase] = {
     "refused": FaultCase("refused connection (the server is gone)", lambda rig: rig.stop(), "tap"),
     "dies": _case("the server dies mid-step", Fault.DIE, "tap"),
     "drop": _case("the connection closes without an answer", Fault.DROP, "tap"),
+    "reset": _case("the connection is reset without an answer", Fault.RESET, "tap"),
     "session": _case("lost session", Fault.LOSE_SESSION, "tap"),
     "hang-tap": _case("a tap that never answers", Fault.HANG, "tap"),
     "hang-source": _case("a source request that never answers", Fault.HANG, "observe"),
@@ -129,6 +130,13 @@ MATRIX: dict[str, dict[str, Cell]] = {
     # WDA and Appium: DriverUnavailable. u2: the answer was lost after the click may have been
     # made, so the server is checked (restarted) and the tap is not sent again: SessionLost.
     "drop": {
+        "wda": Cell("DriverUnavailable"),
+        "u2": Cell("SessionLost"),
+        "appium-android": Cell("DriverUnavailable"),
+        "appium-ios": Cell("DriverUnavailable"),
+    },
+    # A reset (a proxy or iproxy closing the request unread) is a dropped answer to the adapters.
+    "reset": {
         "wda": Cell("DriverUnavailable"),
         "u2": Cell("SessionLost"),
         "appium-android": Cell("DriverUnavailable"),

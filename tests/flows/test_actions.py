@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from amc.actions import ACTIONS
 from amc.core.models import PlannedStep, Scene
 from amc.core.steps import REDACTED, describe_step
-from amc.runtime.executor import ACTIONS, Executor
-from amc.semantic.models import Observation
+from amc.runtime.executor import Executor
 from amc.world.model import WorldModel
 
 from tests.unit.fakes import FakeDriver, SeenScreen, scene
@@ -59,7 +59,7 @@ def test_assert_not_visible_passes_once_the_element_is_gone() -> None:
 def test_assert_not_visible_fails_while_the_element_stays() -> None:
     driver = FakeDriver(scenes=[scene("Sign-in failed")])
     result = Executor(driver).execute(
-        PlannedStep("assert_not_visible", {"text": "Sign-in failed"}),
+        PlannedStep("assert_not_visible", {"text": "Sign-in failed", "timeout": 0}),
         _context(driver, scene("Sign-in failed")),
     )
     assert not result.success
@@ -70,7 +70,7 @@ def test_assert_not_visible_fails_while_the_element_stays() -> None:
 
 def test_assert_visible_failure_says_what_the_screen_shows() -> None:
     result = Executor(FakeDriver()).execute(
-        PlannedStep("assert_visible", {"text": "Welcome"}),
+        PlannedStep("assert_visible", {"text": "Welcome", "timeout": 0}),
         _context(FakeDriver(), scene("Sign-in failed", "OK")),
     )
     assert result.error_kind == "AssertionFailed"
@@ -120,7 +120,7 @@ def test_remember_stores_variables_through_the_world_model_and_hides_secret_ones
         result = executor.execute(step, context)
         assert result.success
         assert "abc-123" not in repr(result.output)
-        world.observe(Observation(scene()), step, result)
+        world.observe(scene(), None, step, result)
     assert world.state.variables == {"user": "qa", "tries": 3, "token": "abc-123"}
     shown = world.state.to_dict()
     assert shown["variables"] == {"user": "qa", "tries": 3, "token": REDACTED}

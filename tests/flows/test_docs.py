@@ -98,3 +98,10 @@ def test_the_readme_python_example_runs_on_the_simulated_device_and_prints_what_
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == promised
+
+
+def test_the_generated_command_table_is_current() -> None:
+    from amc.flows.reference import render
+
+    text = DOCS.read_text(encoding="utf-8")
+    assert render(text) == text, "run: python -m amc.flows.reference --write docs/flows.md"

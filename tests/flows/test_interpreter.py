@@ -8,6 +8,7 @@ import threading
 
 from amc.core.errors import AppLaunchFailed, AssertionFailed
 from amc.flows import FlowPlanner, parse_flow
+from amc.runtime.cancel import Cancel
 from amc.runtime.task import TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
 
 from tests.unit.fakes import FakeDriver, scene
@@ -201,5 +202,20 @@ def test_cancel_stops_the_flow_before_its_next_step() -> None:
         cancel.set()
 
     result = TaskRunner(driver, planner, listeners=[stop_after_first]).run("flow")
-    assert result.status is TaskStatus.FAILED and result.error_kind == "FlowInterrupted"
-    assert [r.step.args["key"] for r in result.steps] == ["home"]
+    # Stopped, not failed: the task ends interrupted and the step that ran is as it was.
+    assert result.status is TaskStatus.INTERRUPTED and result.error_kind == "Interrupted"
+    assert [(r.step.args["key"], r.status) for r in result.steps] == [("home", "passed")]
+
+
+def test_the_runners_stop_request_stops_the_flow_before_its_next_step_too() -> None:
+    cancel = Cancel()
+    flow = parse_flow("steps:\n  - press: home\n  - press: back\n", environ={})
+    driver = FakeDriver()
+
+    def stop_after_first(record: object, context: object) -> None:
+        cancel.set()
+
+    runner = TaskRunner(driver, FlowPlanner(flow, "android"), listeners=[stop_after_first], cancel=cancel)
+    result = runner.run("flow")
+    assert result.status is TaskStatus.INTERRUPTED and "before step 2" in (result.error or "")
+    assert driver.count("press") == 1

@@ -35,6 +35,8 @@ steps:
   - hide_keyboard
   - open_link: amcdemo://login
   - clear_state: {android: com.example.amc.demo, ios: com.example.amc.demo}
+  - wait_for_animation_to_end
+  - wait_for_animation_to_end: 2
 """
 
 
@@ -80,6 +82,7 @@ def test_every_command_becomes_an_executor_step_with_its_reasons(tmp_path: Path)
     }
     assert steps[18].args == {} and steps[19].args == {"url": "amcdemo://login"}
     assert steps[20].args == {"app_id": "com.example.amc.demo"}
+    assert steps[21].args == {} and steps[22].args == {"timeout": 2}
     # Each planned step says where it came from and what should happen.
     assert steps[2].purpose == "flow everything step 3"
     assert steps[2].rationale is not None and steps[2].rationale.endswith(

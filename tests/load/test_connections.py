@@ -99,7 +99,8 @@ def test_a_20_step_flow_over_adb_opens_one_connection_per_request() -> None:
             result = TaskRunner(driver, ScriptedPlanner(_plan("android")), config=config).run("twenty")
             assert result.succeeded and len(result.steps) == STEPS, result.error
             requests = face.requests("rpc:") + face.requests("adb:shell")
-            assert requests == 1 + 2 * STEPS  # the first look, then a tap and a look per step
+            # the first look, then per step a tap, its look, and one more that finds it settled
+            assert requests == 1 + 3 * STEPS
             # one adb connection per RPC (host:transport, then tcp:9008 on it): no host:version
             # or device listing per command
             assert face.connections - before == requests

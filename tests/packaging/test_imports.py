@@ -67,11 +67,14 @@ ALLOWED = {
     "sim": {"core"},
     # Only drivers/connect.py and drivers/simulated.py may import sim (tests/packaging/test_layers.py).
     "drivers": {"core", "sim"},
-    "runtime": {"core", "semantic", "world", "drivers", "sim", "storage"},
+    # One module per action: arguments, handler, how flows write it (it looks through the runtime's
+    # Screen protocol, which it declares, and drives the driver).
+    "actions": {"core", "semantic", "world", "drivers"},
+    "runtime": {"core", "semantic", "world", "drivers", "sim", "storage", "actions"},
 }
 # The front ends import the loop and what is under it, never the reverse; the command line is the
 # one composition root that may name every other front end.
-_LOOP = {"core", "semantic", "world", "drivers", "sim", "storage", "runtime"}
+_LOOP = {"core", "semantic", "world", "drivers", "sim", "storage", "actions", "runtime"}
 ALLOWED |= {
     "flows": _LOOP,
     "agent": _LOOP | {"flows"},

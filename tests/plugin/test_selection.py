@@ -151,7 +151,7 @@ def test_a_device_found_but_unusable_is_named_in_the_skip_reason(
     result = amc_pytester.runpytest("-m", "device", "-rs")
 
     result.assert_outcomes(skipped=1, deselected=1)
-    assert "android:R58M123 is unauthorized (unlock the phone and accept the 'Allow USB debugging'" in (
+    assert "android:R58M123 is unauthorized (unlock the phone and accept the 'Allow USB debugging?'" in (
         result.stdout.str()
     )
 

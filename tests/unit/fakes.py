@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -143,3 +144,9 @@ class SeenScreen:
     def observe(self) -> Observation:
         self._latest = Observation(self.driver.observe())
         return self._latest
+
+    def current_app(self) -> str | None:
+        return self.driver.current_app()
+
+    def pause(self, seconds: float) -> None:
+        time.sleep(seconds)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from amc.actions import ACTIONS
 from amc.core.errors import AppNotInstalled, DeviceTimeout
 from amc.core.models import PlannedStep
 from amc.core.selectors import Selector
-from amc.runtime.executor import ACTIONS, Executor
+from amc.runtime.executor import Executor
 
 from tests.unit.fakes import FakeDriver, SeenScreen, scene
 
@@ -44,7 +45,7 @@ def test_unknown_action_is_a_failed_step_naming_the_known_ones() -> None:
         (PlannedStep("swipe", {"direction": "sideways"}), "direction"),
         (PlannedStep("swipe", {"x1": 0, "y1": 0, "x2": 1, "y2": 1, "duration": 999}), "duration"),
         (PlannedStep("press", {"key": 7}), "'key' must be a string"),
-        (PlannedStep("type_text", {}), "'text' must be a string"),
+        (PlannedStep("type_text", {}), "type_text needs argument 'text'"),
         (PlannedStep("tap", {"target": {"colour": "red"}}), "unknown selector field"),
         (PlannedStep("wait_for", {"text": "x", "timeout": -1}), "timeout"),
     ],
@@ -175,3 +176,23 @@ def test_describe_screen_and_screenshot() -> None:
 def test_every_action_in_the_table_declares_its_idempotence() -> None:
     assert ACTIONS["launch_app"].idempotent and not ACTIONS["tap"].idempotent
     assert all(isinstance(a.idempotent, bool) for a in ACTIONS.values())
+
+
+@pytest.mark.parametrize(
+    ("step", "named"),
+    [
+        (PlannedStep("tap", {"x": 5000, "y": 10}), "'x' (5000) is outside the screen, which is 1080 wide"),
+        (PlannedStep("tap", {"x": 10, "y": 2400}), "'y' (2400) is outside the screen, which is 2400 high"),
+        (PlannedStep("long_press", {"x": 10, "y": 99999}), "'y'"),
+        (PlannedStep("swipe", {"x1": 0, "y1": 0, "x2": 1080, "y2": 5}), "'x2' (1080) is outside"),
+        (PlannedStep("tap", {"x": 1e308, "y": 2}), "'x' must be from 0 to 100000"),
+        (PlannedStep("tap", {"x": -5, "y": 2}), "'x' must be from 0 to 100000"),
+    ],
+)
+def test_a_point_outside_the_screen_is_refused_before_the_device_is_touched(
+    step: PlannedStep, named: str
+) -> None:
+    driver = FakeDriver()
+    result = Executor(driver).execute(step, _context("a"))
+    assert result.error_kind == "StepArgumentError" and named in (result.error or ""), result.error
+    assert [n for n, _ in driver.calls if n != "observe"] == []

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from amc.core.errors import DeviceOffline, DeviceTimeout, SessionLost
-from amc.core.models import PlannedStep
+from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.simulated import SimDriver
+from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner, StubPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus
 from amc.semantic.models import Observation
@@ -163,9 +164,9 @@ def test_waiting_steps_look_through_the_runner_and_the_world_follows_them() -> N
 
 
 def test_stub_planner_ignores_the_world() -> None:
-    seen = Observation(scene())
-    plain = StubPlanner().plan(goal="g", observation=seen, world=None, steps=())
-    with_world = StubPlanner().plan(goal="g", observation=seen, world=WorldState(), steps=())
+    context = TaskContext(goal="g")
+    plain = StubPlanner().plan(goal="g", scene=scene(), context=context)
+    with_world = StubPlanner().plan(goal="g", scene=scene(), context=context, world=WorldState())
     assert plain == with_world and [s.action for s in plain] == ["describe_screen"]
 
 
@@ -330,3 +331,96 @@ def test_a_long_task_keeps_every_record_and_only_the_last_50_scenes_with_one_cop
     first, third = result.steps[0], result.steps[2]
     assert first.page == third.page and first.page is third.page  # one copy, not one per record
     assert first.foreground_app == "com.android.settings" and first.foreground_app is third.foreground_app
+
+
+class _Meddler:
+    """A planner in the design's shape that tries to change what the task believes, every way."""
+
+    def __init__(self) -> None:
+        self.refused: list[str] = []
+        self.first_world: WorldState | None = None
+
+    def plan(
+        self, *, goal: str, scene: object, context: TaskContext, world: WorldState | None = None
+    ) -> list[PlannedStep]:
+        if self.first_world is None:
+            self.first_world = world
+        attempts = {
+            "add_step_result": lambda: context.add_step_result(StepResult(success=False, error="forged")),
+            "context.world": lambda: setattr(context, "world", WorldState(current_app="com.evil")),
+            "scenes.append": lambda: context.scenes.append(scene),  # type: ignore[attr-defined]
+            "steps.append": lambda: context.steps.append(None),  # type: ignore[attr-defined]
+            "history.append": lambda: world.history.append(None),  # type: ignore[union-attr,arg-type]
+            "world.current_app": lambda: setattr(world, "current_app", "com.evil"),
+            "world_model": lambda: context.world_model.observe(
+                None, None, PlannedStep("tap"), StepResult(True)
+            ),  # type: ignore[union-attr]
+        }
+        for name, attempt in attempts.items():
+            try:
+                attempt()
+            except (TypeError, AttributeError, dataclasses.FrozenInstanceError):
+                self.refused.append(name)
+        if len(context.step_results) >= 2:
+            return []
+        return [PlannedStep("launch_app", {"app_id": "com.android.settings"})]
+
+
+def test_a_design_shaped_planner_can_change_nothing_the_task_believes() -> None:
+    planner = _Meddler()
+    result = TaskRunner(SimDriver("android"), planner).run("meddle")
+    assert result.status is TaskStatus.SUCCEEDED, result.error
+    assert sorted(set(planner.refused)) == sorted(
+        [
+            "add_step_result",
+            "context.world",
+            "scenes.append",
+            "steps.append",
+            "history.append",
+            "world.current_app",
+            "world_model",
+        ]
+    )
+    assert [r.step.action for r in result.steps] == ["launch_app", "launch_app"]
+    assert all(r.result.success for r in result.steps)
+    assert result.world is not None and result.world.current_app == "com.android.settings"
+    assert len(result.world.history) == 2
+
+
+def test_the_first_design_shaped_plan_already_sees_the_first_screen_in_the_world() -> None:
+    planner = _Meddler()
+    TaskRunner(SimDriver("android"), planner).run("look first")
+    first = planner.first_world
+    assert first is not None and first.observed_app is not None and first.current_page is not None
+    assert len(first.history) == 0
+
+
+def test_both_planner_shapes_run_in_one_process() -> None:
+    seen: dict[str, object] = {}
+
+    class Design:
+        def plan(
+            self, *, goal: str, scene: object, context: TaskContext, world: object = None
+        ) -> list[PlannedStep]:
+            seen["design"] = (type(scene).__name__, type(context).__name__)
+            return []
+
+    class Observing:
+        def plan(
+            self, *, goal: str, observation: Observation, world: object, steps: object
+        ) -> list[PlannedStep]:
+            seen["observing"] = type(observation).__name__
+            return []
+
+    assert TaskRunner(FakeDriver(), Design()).run("a").succeeded
+    assert TaskRunner(FakeDriver(), Observing()).run("b").succeeded
+    assert seen == {"design": ("Scene", "TaskContext"), "observing": "Observation"}
+
+
+def test_a_planner_that_needs_an_input_the_loop_cannot_give_is_refused_when_the_runner_is_built() -> None:
+    class Odd:
+        def plan(self, *, goal: str, budget: int) -> list[PlannedStep]:
+            return []
+
+    with pytest.raises(TypeError, match="budget"):
+        TaskRunner(FakeDriver(), Odd())  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from amc.core.models import PlannedStep, StepResult
-from amc.semantic.models import Observation, SemanticScene
+from amc.semantic.models import SemanticScene
 from amc.world.config import WorldConfig
 from amc.world.model import WorldModel
 from hypothesis import given, settings
@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from tests.unit.fakes import scene
 
 
-def _seen(scene: Any, semantic: Any = None) -> Observation:
-    """An observation as the loop makes one; tests put malformed values inside it on purpose."""
-    return Observation(scene, semantic)
+def _seen(scene: Any, semantic: Any = None) -> tuple[Any, Any]:
+    """A look's two halves as the loop passes them to ``observe(scene, semantic_scene, step,
+    result)``; tests put malformed values inside them on purpose."""
+    return scene, semantic
 
 
 json_values = st.recursive(
@@ -52,7 +53,7 @@ def test_observe_never_raises_and_history_stays_bounded(
 ) -> None:
     model = WorldModel(WorldConfig(history_size=size))
     for n, (sc, sem, step, result) in enumerate(inputs, start=1):
-        model.observe(_seen(sc, sem), step, result)
+        model.observe(*_seen(sc, sem), step, result)
         assert len(model.state.history) == min(n, size)
         state = model.state
         assert state.current_app is None or isinstance(state.current_app, str)

@@ -136,14 +136,18 @@ BUDGETS: dict[str, tuple[Any, dict[str, dict[str, int]]]] = {
     "launch_app": (
         lambda d, p: d.launch_app(SETTINGS[p]),
         {
-            "android": {"mobile: startActivity": 1, "mobile: getCurrentPackage": 1},
+            # and mobile: isLocked: getCurrentPackage names the app behind a lock screen too
+            "android": {"mobile: startActivity": 1, "mobile: getCurrentPackage": 1, "mobile: isLocked": 1},
             "ios": {"mobile: activateApp": 1, "mobile: queryAppState": 1},
         },
     ),
     "terminate_app": (lambda d, p: d.terminate_app(SETTINGS[p]), _both("mobile: terminateApp")),
     "current_app": (
         lambda d, p: d.current_app(),
-        {"android": {"mobile: getCurrentPackage": 1}, "ios": {"mobile: activeAppInfo": 1}},
+        {
+            "android": {"mobile: isLocked": 1, "mobile: getCurrentPackage": 1},
+            "ios": {"mobile: activeAppInfo": 1},
+        },
     ),
     "tap": (lambda d, p: d.tap(100, 600), _both("actions")),
     "long_press": (lambda d, p: d.long_press(100, 600, 0.8), _both("actions")),

@@ -116,8 +116,10 @@ def test_an_appium_spec_drives_the_face_end_to_end() -> None:
             assert driver.observe().foreground_app == "com.android.settings"
         finally:
             driver.close()
-        with pytest.raises(DriverUnavailable, match="could not create a session"):
+        # a udid the server has not attached: the spec (or the cable) is to fix, not the server
+        with pytest.raises(ConfigError, match="no device with that udid attached") as caught:
             connect(f"appium:{face.url}?platform=android&udid=someone-else")
+        assert caught.value.hint is not None and "attach the phone" in caught.value.hint
 
 
 def test_credentials_in_the_url_are_kept_out_of_it() -> None:

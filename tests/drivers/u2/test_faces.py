@@ -51,7 +51,10 @@ def test_transport_refusals_say_what_adb_says(face: AdbFace, adb: adbutils.AdbCl
         adb.device(serial="cable-1").shell("true")
     with pytest.raises(adbutils.AdbError, match="device 'nope' not found"):
         adb.device(serial="nope").shell("true")
-    assert adb.device(serial="cable-1").get_state() == "offline"
+    # get-state picks its transport as a shell does (adb.cpp handle_host_request, transport.cpp
+    # acquire_one_transport without accept_any_state): an offline phone is refused, not named
+    with pytest.raises(adbutils.AdbError, match="device offline"):
+        adb.device(serial="cable-1").get_state()
     face.set_state("cable-1", "device")
     assert adb.device(serial="cable-1").shell(["getprop", "ro.serialno"]) == "cable-1"
 

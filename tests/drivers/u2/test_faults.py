@@ -81,7 +81,7 @@ def test_adb_server_dying_mid_command(face: AdbFace, driver: U2Driver) -> None:
 
 @pytest.mark.parametrize(
     ("state", "fix"),
-    [("unauthorized", "accept the USB debugging prompt"), ("offline", "adb reconnect")],
+    [("unauthorized", "accept the 'Allow USB debugging?' prompt"), ("offline", "adb reconnect")],
 )
 def test_offline_and_unauthorized_name_the_state_and_the_fix(
     face: AdbFace, driver: U2Driver, state: str, fix: str
@@ -254,7 +254,7 @@ def test_a_malformed_dump_is_a_parse_error(face: AdbFace, driver: U2Driver) -> N
 def test_a_malformed_rpc_answer_is_a_device_error(face: AdbFace, driver: U2Driver) -> None:
     driver.launch_app(SETTINGS)
     face.faults.inject(Fault.MALFORMED, routes={"rpc:click"})
-    with pytest.raises(DeviceError, match="unreadable"):
+    with pytest.raises(DeviceError, match="not recognised"):
         driver.tap(*NETWORK_ROW)
     assert face.faults.count("rpc:click") == 1
     face.faults.reset_counts()

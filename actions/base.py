@@ -1,0 +1,173 @@
+"""What an action is: the one description every part of the harness derives its view of it from.
+
+An :class:`Action` holds, once, everything about one thing a step can do: its arguments with their
+kinds and bounds (:class:`Param`, checked by :meth:`Action.validate` when the step is built, the
+same way for a flow step, an agent's call and an MCP call), how the project's flow files write it
+(:class:`FlowForm`), its handler, whether it may be sent again after a transient failure
+(``idempotent``), whether the screen changes after it (``changes_screen``: the next look waits for
+the screen to settle), how long it waits for the screen by default (``waits``) and what a tool or
+the docs say about it. The executor's table, the flow commands, the agent's and MCP tools, the
+inspector's recorder and the command table in docs/flows.md are all read from these.
+
+A handler gets the driver, the checked arguments and the :class:`Screen` (the task's one way to
+look at the device: the latest observation, another look, a pause between looks). It returns what
+the step's result records, or raises a ``HarnessError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..core.errors import StepArgumentError
+from ..core.steps import SELECTOR_KEYS
+from ..drivers.base import Driver
+from ..semantic.models import Observation
+from ..world.models import WorldState
+from .kinds import Kind, Seconds
+
+__all__ = ["COMMON_KEYS", "MAX_SETTLE", "Action", "FlowForm", "Handler", "Param", "Screen"]
+
+# Arguments every step may carry: values to remember in the world, whether they (or the typed text)
+# are secret, and how long the screen may take to settle after the step (seconds; 0: do not wait).
+COMMON_KEYS = frozenset({"remember", "secret", "settle"})
+MAX_SETTLE = 60.0
+
+
+class Screen(Protocol):
+    """What a step sees of the device, through the task's one observer: the latest look, another
+    look, the app in front when a look does not say, and a pause between looks (which a stop
+    request, such as Ctrl-C, cuts short by raising)."""
+
+    @property
+    def latest(self) -> Observation | None: ...
+
+    @property
+    def world(self) -> WorldState | None: ...
+
+    def observe(self) -> Observation: ...
+
+    def current_app(self) -> str | None: ...
+
+    def pause(self, seconds: float) -> None: ...
+
+
+Handler = Callable[[Driver, Mapping[str, Any], Screen], Any]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument: its name, its kind (what values it takes), what it means (``doc``, shown to
+    agents and in the docs), whether it is required, its default, and other names flows accept
+    for it (``aliases``). ``inline``: a selector whose fields may also be given beside it."""
+
+    name: str
+    kind: Kind
+    doc: str
+    required: bool = False
+    default: Any = None
+    aliases: tuple[str, ...] = ()
+    inline: bool = False
+
+
+@dataclass(frozen=True)
+class FlowForm:
+    """How a flow dialect writes an action: its command name, the argument a plain value fills
+    (``tap: OK`` is a tap on the text OK), whether it may be written alone (``- hide_keyboard``),
+    and, when a flow writes its value otherwise than as its arguments, how (``written``, for the
+    docs: ``remember: {name: value}``)."""
+
+    command: str
+    short: str | None = None
+    bare: bool = False
+    written: str | None = None
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action, described once (see the module's docstring)."""
+
+    name: str
+    summary: str
+    handler: Handler
+    params: tuple[Param, ...] = ()
+    idempotent: bool = False
+    changes_screen: bool = False
+    looks_after: bool = True
+    waits: float | None = None
+    flow: FlowForm | None = None
+    check: Callable[[dict[str, Any]], None] | None = None
+    note: str = ""
+    offered: bool = True
+    _by_name: Mapping[str, Param] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names: dict[str, Param] = {}
+        for param in self.params:
+            for name in (param.name, *param.aliases):
+                if name in names:
+                    raise ValueError(f"action {self.name}: argument name {name!r} is used twice")
+                names[name] = param
+        object.__setattr__(self, "_by_name", names)
+
+    @property
+    def keys(self) -> frozenset[str]:
+        """Every argument name the action takes (aliases and inline selector fields included)."""
+        inline = SELECTOR_KEYS if any(p.inline for p in self.params) else frozenset()
+        return frozenset(self._by_name) | inline
+
+    def param(self, name: str) -> Param | None:
+        return self._by_name.get(name)
+
+    def validate(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """``args`` checked, by the action's own parameter names (an alias becomes the name it stands
+        for, inline selector fields become the selector), defaults filled in and the common
+        arguments kept; ``StepArgumentError`` naming the first wrong argument otherwise."""
+        if not isinstance(args, Mapping):
+            raise StepArgumentError(
+                f"{self.name}: the arguments must be a mapping, got {type(args).__name__}"
+            )
+        keys = self.keys
+        unknown = sorted(str(k) for k in args if k not in keys and k not in COMMON_KEYS)
+        if unknown:
+            taken = ", ".join(sorted(keys | COMMON_KEYS)) or "no arguments"
+            raise StepArgumentError(
+                f"{self.name} does not take argument(s) {', '.join(unknown)}; it takes: {taken}",
+                argument=unknown[0],
+            )
+        out: dict[str, Any] = {}
+        for param in self.params:
+            given = [name for name in (param.name, *param.aliases) if name in args]
+            if param.inline:
+                fields = {k: v for k, v in args.items() if k in SELECTOR_KEYS}
+                if fields and given:
+                    raise StepArgumentError(
+                        f"{self.name} takes its selector under {param.name!r} or as fields, not both",
+                        argument=sorted(fields)[0],
+                    )
+                if fields:
+                    out[param.name] = param.kind.check(fields, param.name)
+                    continue
+            if not given or args[given[0]] is None:
+                if param.required:
+                    names = ", ".join((param.name, *param.aliases))
+                    wanted = f"one of {names}" if param.aliases else f"argument {param.name!r}"
+                    raise StepArgumentError(f"{self.name} needs {wanted}", argument=param.name)
+                if param.default is not None:
+                    out[param.name] = param.default
+                continue
+            out[param.name] = param.kind.check(args[given[0]], given[0])
+        if "secret" in args and "secret" not in out:
+            if not isinstance(args["secret"], bool):
+                raise StepArgumentError(
+                    f"argument 'secret' must be true or false, got {args['secret']!r:.80}", argument="secret"
+                )
+            out["secret"] = args["secret"]
+        if "settle" in args:
+            out["settle"] = Seconds(MAX_SETTLE).check(args["settle"], "settle")
+        if "remember" in args and "remember" not in out:
+            out["remember"] = args["remember"]  # the world model's to read (tolerant by design)
+        if self.check is not None:
+            self.check(out)
+        return out

@@ -1,0 +1,100 @@
+"""One thread per script context: the engine's runtime belongs to the thread that made it.
+
+jsbox binds a runtime to its thread (a call from another one is refused), and a flow run may move
+between threads (a device pool's workers, an MCP server's). So each context keeps one thread of its
+own, started on its first evaluation, and every call into the engine is a job for that thread; the
+caller waits for it, at most as long as the job is allowed plus a grace. A job that outlives that
+(one long native operation the engine can only interrupt when it returns) leaves the thread behind:
+the caller gets its answer now, the context is given up.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import traceback
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Generic, TypeVar
+
+__all__ = ["Stuck", "Worker"]
+
+T = TypeVar("T")
+_Job = tuple[Callable[[], object], "Future[object]"]
+
+
+class Stuck(Exception):
+    """The job did not finish within its wait; the worker's thread may still be running it."""
+
+
+class Worker(Generic[T]):
+    """Runs jobs one at a time on its own thread; the thread's state (``T``) is made there by
+    ``setup`` on the first job and kept. No thread before the first job, none after :meth:`close`."""
+
+    def __init__(self, name: str, setup: Callable[[], T]) -> None:
+        self._name = name
+        self._setup = setup
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._state: T | None = None
+        self._lock = threading.Lock()  # one job in flight: callers from several threads queue here
+        self._closed = False
+
+    def run(self, job: Callable[[T], object], wait: float) -> object:
+        """``job(state)`` on the worker's thread; its result or its exception. ``Stuck`` past ``wait`` s."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError(f"{self._name} is closed")
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
+                self._thread.start()
+            future: Future[object] = Future()
+            self._jobs.put((lambda: job(self._ready()), future))
+            try:
+                return future.result(timeout=wait)
+            except TimeoutError:
+                raise Stuck(f"{self._name} did not finish within {wait:.1f} s") from None
+
+    def close(self) -> None:
+        """Stop the thread once its job is done (a daemon: a stuck one dies with the process)."""
+        with self._lock:
+            self._closed = True
+            if self._thread is not None:
+                self._jobs.put(None)
+
+    def _ready(self) -> T:
+        if self._state is None:
+            self._state = self._setup()
+        return self._state
+
+    def _serve(self) -> None:
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                self._state = None
+                return
+            job, future = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = job()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller, who re-raises it
+                _drop_locals(exc)
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+            del item, job, future
+
+
+def _drop_locals(error: BaseException) -> None:
+    """Clear the local variables of the frames an exception (and those it chains) went through, so no
+    object of this thread (the engine's runtime: it must die here) leaves with it."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        traceback.clear_frames(current.__traceback__)
+        pending += [current.__cause__, current.__context__]

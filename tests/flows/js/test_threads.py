@@ -1,0 +1,58 @@
+"""A context may be called from any thread, one call at a time; contexts in parallel share nothing."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from amc.flows.js import ScriptContext
+
+
+def _engine_threads() -> set[threading.Thread]:
+    return {thread for thread in threading.enumerate() if thread.name.startswith("amc-js-")}
+
+
+def test_one_context_called_from_several_threads_keeps_one_output() -> None:
+    with ScriptContext(platform="android") as js:
+        js.evaluate("output.count = 0")
+        with ThreadPoolExecutor(4) as pool:
+            list(pool.map(lambda _: js.evaluate("output.count = output.count + 1"), range(200)))
+        assert js.evaluate("output.count").value == 200
+
+
+def test_contexts_in_parallel_threads_share_nothing() -> None:
+    def flow(n: int) -> list[object]:
+        with ScriptContext(platform="ios") as js:
+            js.run_script(f"output.mine = {n}; output.seen = typeof other", filename=f"flow{n}.js")
+            for _ in range(20):
+                js.evaluate("output.mine += 0; other = 1")
+            return [js.evaluate("output.mine").value, js.output()["seen"]]
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(flow, range(8))) == [[n, "undefined"] for n in range(8)]
+
+
+def test_the_context_thread_starts_on_first_use_and_stops_on_close() -> None:
+    before = _engine_threads()
+    js = ScriptContext(platform="android")
+    assert _engine_threads() - before == set()
+    js.evaluate("1")
+    (started,) = _engine_threads() - before
+    js.close()
+    started.join(5)
+    assert not started.is_alive()
+    with pytest.raises(RuntimeError, match="closed"):
+        js.evaluate("1")
+
+
+def test_a_context_nobody_closed_stops_its_thread_when_collected() -> None:
+    before = _engine_threads()
+    js = ScriptContext(platform="android")
+    js.evaluate("output.x = 1")
+    (started,) = _engine_threads() - before
+    del js
+    gc.collect()
+    started.join(5)
+    assert not started.is_alive()
