@@ -64,7 +64,7 @@ class Number:
     def check(self, value: Any, name: str) -> Any:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise _wrong(name, f"must be a number, got {value!r:.80}")
-        if not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value):  # an int is finite, however long
             raise _wrong(name, f"must be a finite number, got {value!r}")
         if self.integer and value != int(value):
             raise _wrong(name, f"must be a whole number, got {value!r}")

@@ -34,15 +34,17 @@ import json
 import logging
 from collections.abc import Collection, Sequence
 from typing import Any, cast
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
 
-from ..core.errors import GuardrailViolation, ModelServerError, StepArgumentError
+from ..core.errors import GuardrailViolation, ModelServerError, ReplyTooLarge, StepArgumentError
 from ..core.models import PlannedStep
 from ..core.steps import StepRecord
 from ..flows.planner import skip_instead
 from ..semantic.models import Observation
 from ..world.models import WorldState
+from .bounded_http import bounded_client
 from .guard import REPLY_ERROR, outside_allowed
 from .prompt import DEFAULT_HISTORY, request_messages
 from .screen import DEFAULT_LIMIT
@@ -108,9 +110,19 @@ class LLMPlanner:
         max_retries: int = DEFAULT_RETRIES,
         **options: Any,
     ) -> LLMPlanner:
-        """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing."""
+        """A planner on the server at ``base_url`` (``…/v1``); builds the client, sends nothing. A
+        query in the URL (``?api-key=…``, as Azure-style gateways take the key) is sent with every
+        request, not glued before the path the client adds."""
+        parts = urlsplit(base_url)
+        query = dict(parse_qsl(parts.query, keep_blank_values=True))
+        shown = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2], query="", fragment=""))
         client = openai.OpenAI(
-            base_url=base_url, api_key=api_key or NO_KEY, timeout=timeout, max_retries=max_retries
+            base_url=urlunsplit(parts._replace(query="", fragment="")),
+            api_key=api_key or NO_KEY,
+            timeout=timeout,
+            max_retries=max_retries,
+            default_query=query or None,
+            http_client=bounded_client(shown, seconds=timeout),  # every reply bounded in time and size
         )
         return cls(client, model, **options)
 
@@ -148,11 +160,15 @@ class LLMPlanner:
                 tools=cast(Any, self._offered),
                 tool_choice="auto",
             )
+        except ReplyTooLarge as exc:  # the bounded client's own refusal, as it reads the body
+            raise self._server_failed(exc.message) from exc
         except openai.APITimeoutError as exc:
-            raise self._server_failed(f"no answer in time ({exc})") from exc
+            raise self._server_failed(f"no answer in time: {_timed_out(exc, self.client)}") from exc
         except openai.APIStatusError as exc:
             raise self._server_failed(f"HTTP {exc.status_code}: {_cut(str(exc))}") from exc
         except openai.APIConnectionError as exc:
+            if isinstance(exc.__cause__, ReplyTooLarge):  # the bounded client's own refusal
+                raise self._server_failed(exc.__cause__.message) from exc
             cause = f" ({_cut(str(exc.__cause__), 120)})" if exc.__cause__ is not None else ""
             raise self._server_failed(f"{_cut(str(exc)).rstrip('.')}{cause}") from exc
         except Exception as exc:  # a body the client could not read as a completion
@@ -252,6 +268,13 @@ class LLMPlanner:
             )
         self.summary = summary[:MAX_REASON]
         return None
+
+
+def _timed_out(exc: BaseException, client: Any) -> str:
+    """What ran out: the reply's deadline (the client's timeout, for the whole reply)."""
+    seconds = getattr(client, "timeout", None)
+    limit = f"no whole reply within {seconds:g} s" if isinstance(seconds, int | float) else "no reply"
+    return f"{limit} ({exc})"
 
 
 def _reply_error(problem: str, *, tool: str | None = None, arguments: str | None = None) -> PlannedStep:

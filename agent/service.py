@@ -175,12 +175,18 @@ class DeviceService:
                 "ended", duration=time.perf_counter() - self._started, extra={"failed_steps": failed}
             )
             self._started = None
-            return render_report(self.run_dir)
+            return render_report(self.run_dir, redactor=self.redactor)
 
     # --- calls ----------------------------------------------------------------------------------
 
     def call(self, name: str, arguments: Mapping[str, Any] | None = None) -> ToolReply:
-        """Answer one tool call; never raises."""
+        """Answer one tool call; never raises. The run's secrets are hidden in the reply as the
+        client gets it, its text (errors included) and its data: the last thing done to it."""
+        reply = self._call(name, arguments)
+        data = self.redactor.value(reply.data) if reply.data is not None else None
+        return dataclasses.replace(reply, text=self.redactor.text(reply.text), data=data)
+
+    def _call(self, name: str, arguments: Mapping[str, Any] | None) -> ToolReply:
         spec = self._specs.get(name)
         if spec is None:
             return ToolReply(f"StepArgumentError: there is no tool {name!r}", is_error=True)

@@ -25,6 +25,7 @@ from typing import Any
 from ..actions import ACTIONS, Action, Param
 from ..actions.kinds import SelectorKind
 from ..core.errors import StepArgumentError
+from ..core.limits import check_structure
 from ..core.models import PlannedStep
 from ..core.selectors import Selector
 
@@ -313,6 +314,9 @@ def read_call(spec: ToolSpec, arguments: Any, reasons: Sequence[str] = REASON_FI
     if not isinstance(arguments, Mapping):
         got = type(arguments).__name__
         raise StepArgumentError(f"{spec.name}: the arguments must be a JSON object, got {got}")
+    problem = check_structure(arguments)
+    if problem is not None:  # before anything walks them (the world model, the timeline, the redactor)
+        raise StepArgumentError(f"{spec.name}: the arguments are {problem}")
     taken = spec.arguments(reasons)
     unknown = sorted(str(k) for k in arguments if k not in taken)
     if unknown:

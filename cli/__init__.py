@@ -8,13 +8,15 @@ returns the process exit code: 0 passed, 1 a task or flow failed, 2 bad usage or
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from importlib import metadata
-from typing import TextIO
+from typing import TextIO, cast
 
 from ..core.errors import ConfigError, DeviceError, FlowError, HarnessError, StepArgumentError
 from ..flows import FlowValidationError
+from ..storage.redaction import Redactor
 from .agent import run_agent, setup_agent
 from .check import run_check, setup_check
 from .common import EXIT_DEVICE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, Handler, Setup, Streams
@@ -24,8 +26,11 @@ from .doctor import run_doctor, setup_doctor
 from .inspect import run_inspect, setup_inspect
 from .mcp import run_mcp, setup_mcp
 from .run import run_flows, run_report, setup_report, setup_run
+from .terminal import VisibleStream
 
 __all__ = ["COMMANDS", "EXIT_DEVICE", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+
+URL_VARIABLES = ("WDA_URL", "APPIUM_URL")  # the URLs amc doctor and discovery read
 
 COMMANDS: dict[str, tuple[str, Setup, Handler]] = {
     "run": ("run flow files on a device (the simulated one by default)", setup_run, run_flows),
@@ -75,12 +80,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    io = Streams(out or sys.stdout, err or sys.stderr)
+    # every line printed hides the command's secrets and shows control characters instead of
+    # obeying them (cli/terminal.py)
+    redactor = Redactor()
+    io = Streams(
+        cast(TextIO, VisibleStream(out or sys.stdout, redactor)),
+        cast(TextIO, VisibleStream(err or sys.stderr, redactor)),
+        redactor,
+    )
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the usage error (or --help, --version)
         return EXIT_USAGE if exc.code else EXIT_OK
+    for url in _urls(args):  # a password or key in a URL given (--device, --llm-url …) is a secret
+        redactor.add_url(url)
     _summary, _setup, handler = COMMANDS[args.command]
     try:
         return handler(args, io)
@@ -103,6 +117,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader of our output went away (`amc … | head`)
         return EXIT_FAILED
+
+
+def _urls(args: argparse.Namespace) -> list[str]:
+    """Every URL the command line and the harness's URL variables name."""
+    values: list[object] = [os.environ.get(name) for name in URL_VARIABLES]
+    for value in vars(args).values():
+        values.extend(value if isinstance(value, list) else [value])
+    return [v for v in values if isinstance(v, str) and "://" in v]
 
 
 if __name__ == "__main__":

@@ -30,13 +30,13 @@ from ..agent.flowsave import flow_from_run, save_flow
 from ..agent.guard import REPLY_ERROR, agent_executor
 from ..core.durations import check_seconds
 from ..core.errors import ConfigError
+from ..core.limits import one_line
 from ..core.steps import StepRecord, secret_values
 from ..flows.recorded import FORMATS, check_path
 from ..runtime.cancel import Cancel
 from ..runtime.context import TaskContext
 from ..runtime.recording import TimelineRecorder
 from ..runtime.task import TaskResult, TaskRunner, TaskRunnerConfig
-from ..storage.redaction import Redactor
 from ..storage.report import render_report
 from ..storage.timeline import TIMELINE_FILE, RunInfo, TimelineWriter, new_run_dir
 from .common import (
@@ -48,6 +48,7 @@ from .common import (
     connect_device,
     exit_code,
 )
+from .console import indented
 from .interrupt import stop_on_ctrl_c
 from .schedule import LOG_FILE, run_logging
 
@@ -244,22 +245,24 @@ class _Console:
         target = str(rec.get("target"))
         if rec["action"] == REPLY_ERROR:  # what the model sent, not what a step acts on
             target = str((step.get("args") or {}).get("tool") or "no tool call")
+        target = one_line(target)
         shown = target if len(target) <= _WIDTH else target[: _WIDTH - 1] + "…"
         ms = float(result.get("duration") or 0.0) * 1000
         text = (
             f"[{rec['number']:>{self.width}}] {rec['action']!s:<18} {shown:<{_WIDTH}} {rec['status']:<7} "
-            f"{ms:8.1f} ms  app={rec.get('foreground_app') or '?'} page={rec.get('page') or '?'}\n"
+            f"{ms:8.1f} ms  app={one_line(str(rec.get('foreground_app') or '?'))} "
+            f"page={one_line(str(rec.get('page') or '?'))}\n"
         )
         if step.get("rationale"):
-            text += f"        why: {step['rationale']}\n"
+            text += f"        why: {one_line(str(step['rationale']))}\n"
         verification = result.get("verification") or {}
         if step.get("expected_outcome"):
             verified = verification.get("verified")
             said = {True: "verified", False: "NOT verified", None: "not checkable"}.get(verified, "?")
-            text += f"        expected: {step['expected_outcome']} -> {said}"
-            text += f" (saw: {verification['saw']})\n" if verification.get("saw") else "\n"
+            text += f"        expected: {one_line(str(step['expected_outcome']))} -> {said}"
+            text += f" (saw: {one_line(str(verification['saw']))})\n" if verification.get("saw") else "\n"
         if rec["status"] == "failed":
-            text += f"        {result.get('error_kind')}: {result.get('error')}\n"
+            text += f"        {result.get('error_kind')}: {indented(str(result.get('error')))}\n"
         self.io.out.write(text)
         self.io.out.flush()
 
@@ -277,6 +280,9 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
         raise ConfigError("--model is empty", hint="name the model, e.g. --model gpt-4.1-mini")
     url = _check_url(args.llm_url)
     key, key_source = _api_key(args.llm_key_env, os.environ)
+    if key is not None:
+        io.redactor.add(key)  # never printed or written, even where a server repeats it back
+    io.redactor.add_url(url)
     allowed = allowed_apps(args.allow_app)
     check_out_dir(args.out)
     save = None
@@ -316,7 +322,7 @@ def _run(
     save: tuple[Path, str] | None = None,
 ) -> int:
     driver = runner.driver
-    redactor = Redactor()
+    redactor = io.redactor  # the console's: the URL's credentials, the key, and each secret step
     writer = TimelineWriter(run_dir, redactor=redactor)
     writer.start(
         RunInfo(
@@ -343,15 +349,15 @@ def _run(
         writer.finish(
             status, duration=result.duration, error=result.error, error_kind=result.error_kind, extra=extra
         )
-    report = render_report(run_dir)
+    report = render_report(run_dir, redactor=redactor)
     counts = ", ".join(f"{console.counts.get(k, 0)} {k}" for k in ("passed", "failed", "skipped"))
     verdict = "succeeded" if result.succeeded else status.upper()
     text = f"agent {verdict}: {len(result.steps)} steps ({counts}), {planner.requests} model requests "
     text += f"in {result.duration:.2f} s\n"
     if planner.summary:
-        text += f"  summary: {planner.summary}\n"
+        text += f"  summary: {one_line(planner.summary)}\n"
     if result.error:
-        text += f"  error: {result.error_kind}: {result.error}\n"
+        text += f"  error: {result.error_kind}: {indented(result.error, '    ')}\n"
     text += f"  timeline: {run_dir / TIMELINE_FILE}\n  report:   {report}\n"
     io.out.write(text)
     if save is not None and not _save(result, goal, save, io):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..core.errors import ConfigError
 from ..drivers import connect as connect_module
 from ..drivers.base import Driver
 from ..runtime.task import TaskStatus
+from ..storage.redaction import Redactor
 
 __all__ = [
     "EXIT_DEVICE",
@@ -34,10 +35,13 @@ EXIT_INTERRUPTED = 130  # as a shell reports a command stopped by SIGINT (128 + 
 
 @dataclass(frozen=True)
 class Streams:
-    """Where a command writes: ``out`` for its results, ``err`` for notes and errors."""
+    """Where a command writes: ``out`` for its results, ``err`` for notes and errors. ``redactor``
+    holds the secrets the command learns (URL credentials, an API key, a flow's secret values): the
+    streams `amc` builds hide them in every line, and the command's files use the same one."""
 
     out: TextIO
     err: TextIO
+    redactor: Redactor = field(default_factory=Redactor)
 
 
 Setup = Callable[[argparse.ArgumentParser], None]

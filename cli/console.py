@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..core.limits import one_line
 from ..core.steps import STEP_STATUSES
 from ..drivers.base import Driver
 from ..flows import Flow
@@ -23,9 +24,15 @@ from ..storage.redaction import Redactor
 from ..storage.timeline import TIMELINE_FILE
 from .common import Streams
 
-__all__ = ["Console", "FlowOutcome", "step_position"]
+__all__ = ["Console", "FlowOutcome", "indented", "step_position"]
 
 _TARGET_WIDTH = 40
+
+
+def indented(text: str, by: str = "          ") -> str:
+    """A text of several lines under a step line: each line after the first indented, so no line of
+    it can pass for a step line of its own."""
+    return text.replace("\r\n", "\n").replace("\n", "\n" + by)
 
 
 def step_position(record: dict[str, Any]) -> str | None:
@@ -109,7 +116,7 @@ class Console:
             except BrokenPipeError:
                 # The reader went away (`amc run … | head`): the run goes on, its folder keeps everything.
                 self.closed = True
-                if self.io.out is sys.stdout:
+                if getattr(self.io.out, "inner", self.io.out) is sys.stdout:
                     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
     def note(self, text: str) -> None:
@@ -148,6 +155,7 @@ class Console:
         if action == "skip":
             args = (rec.get("step") or {}).get("args") or {}
             action, target = str(args.get("skipped") or "step"), str(args.get("reason") or "")
+        target = one_line(target)
         shown = target if len(target) <= _TARGET_WIDTH else target[: _TARGET_WIDTH - 1] + "…"
         ms = float(result.get("duration") or 0.0) * 1000
         width = len(str(total)) if total is not None else 3
@@ -155,12 +163,13 @@ class Console:
         status = str(rec["status"])
         text = (
             f"[{number}] {action:<20} {shown:<{_TARGET_WIDTH}} {status:<7} "
-            f"{ms:8.1f} ms  app={rec.get('foreground_app') or '?'} page={rec.get('page') or '?'}\n"
+            f"{ms:8.1f} ms  app={one_line(str(rec.get('foreground_app') or '?'))} "
+            f"page={one_line(str(rec.get('page') or '?'))}\n"
         )
         where = step_position(rec)
         if status in ("failed", "warning", "retried", "interrupted"):
             at = f" at {where}" if where else ""
-            text += f"        {result.get('error_kind')}{at}: {result.get('error')}\n"
+            text += f"        {result.get('error_kind')}{at}: {indented(str(result.get('error')))}\n"
         data = {
             "flow": flow.name,
             "number": rec["number"],
@@ -186,10 +195,10 @@ class Console:
         text = f"flow {outcome.flow} {verdict}: {outcome.steps}{of} steps run ({counts}) "
         text += f"in {outcome.duration:.2f} s\n"
         if outcome.error:
-            text += f"  error: {outcome.error_kind}: {outcome.error}\n"
+            text += f"  error: {outcome.error_kind}: {indented(outcome.error, '    ')}\n"
         if outcome.first_failure:
             said = "stopped at" if outcome.status == "interrupted" else "first failure"
-            text += f"  {said}: {outcome.first_failure}\n"
+            text += f"  {said}: {indented(outcome.first_failure, '    ')}\n"
         if outcome.run_dir is not None:
             text += f"  timeline: {outcome.run_dir / TIMELINE_FILE}\n  report:   {outcome.report}\n"
         self._emit("flow_end", outcome.to_dict(), text + "\n", outcome.device)

@@ -9,19 +9,21 @@ runs under an overall deadline, so the command never hangs, whatever answers (or
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import shutil
 import socket
 import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..core.errors import ReplyTooLarge
 from ..drivers.adb_states import state_fix
+from ..drivers.bounded import BoundedSocket
 from .common import EXIT_DEVICE, EXIT_OK, Streams
 
 __all__ = ["CHECKS", "PLATFORM_CHECKS", "Check", "run_checks", "run_doctor", "setup_doctor"]
@@ -141,10 +143,30 @@ def check_adb_devices(env: Mapping[str, str]) -> Check:
 # --- HTTP servers -------------------------------------------------------------------------------
 
 
+class _Answered(Exception):
+    """The server answered with an HTTP error status."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
 def _get_status(url: str) -> Any:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never through a proxy
-    with opener.open(url.rstrip("/") + "/status", timeout=NET_TIMEOUT) as reply:
-        body = reply.read(_MAX_REPLY)
+    """``GET URL/status`` straight to the server (never through a proxy), its reply whole within
+    :data:`NET_TIMEOUT` and at most 1 MiB (the socket is a :class:`~amc.drivers.bounded.BoundedSocket`)."""
+    parts = urllib.parse.urlsplit(url)
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    conn = kind(parts.hostname or "", parts.port, timeout=NET_TIMEOUT)
+    try:
+        conn.connect()
+        conn.sock = BoundedSocket(conn.sock, what=f"the server at {url}", max_bytes=_MAX_REPLY)
+        conn.request("GET", parts.path.rstrip("/") + "/status", headers={"Accept": "application/json"})
+        reply = conn.getresponse()
+        body = reply.read()
+    finally:
+        conn.close()
+    if reply.status >= 400:
+        raise _Answered(reply.status)
     return json.loads(body)
 
 
@@ -158,9 +180,11 @@ def _http_check(
         return Check(name, "fail", f"{variable}={url!r} is not an http:// URL", f"set {variable}={example}")
     try:
         value = _get_status(url)
-    except urllib.error.HTTPError as exc:
+    except _Answered as exc:
         return Check(name, "fail", f"{url}/status answered HTTP {exc.code}", fix)
-    except (OSError, ValueError) as exc:
+    except ReplyTooLarge as exc:
+        return Check(name, "fail", exc.message, fix)
+    except (OSError, ValueError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", None) or exc
         return Check(name, "fail", f"nothing usable answers at {url} ({reason})", fix)
     return Check(name, "ok", f"{url} answers{about(value)}")

@@ -21,7 +21,6 @@ from ..core.errors import ConfigError
 from ..drivers import connect as connect_module
 from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
-from ..storage.redaction import Redactor
 from ..storage.timeline import new_run_dir
 from .agent import add_allow_app, add_out, allowed_apps, check_out_dir, device_spec, extra_missing
 from .common import EXIT_INTERRUPTED, EXIT_OK, Streams, add_device_options, connect_device
@@ -65,7 +64,7 @@ def run_mcp(args: argparse.Namespace, io: Streams) -> int:
     driver = connect_device(spec)
     try:
         run_dir = new_run_dir(args.out, "mcp")
-        redactor = Redactor()
+        redactor = io.redactor  # the one stderr hides secrets with: the run's files and replies use it
         service = DeviceService(
             driver,
             spec=spec,

@@ -28,7 +28,6 @@ from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
 from ..storage.index import INDEX_FILE, IndexRow, write_index
 from ..storage.junit import CaseResult, SuiteResult, write_junit
-from ..storage.redaction import Redactor
 from ..storage.report import render_report
 from ..storage.timeline import read_timeline
 from .common import (
@@ -310,7 +309,8 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         choice = choose_device(None)
         if choice.spec is not None:
             specs = [choice.spec]
-    redactor = Redactor(secret for flow in kept for secret in flow.secrets)
+    redactor = io.redactor  # the one the console hides secrets with, and every file of the run
+    redactor.add(*(secret for flow in kept for secret in flow.secrets))
     cancel = Cancel()
     with stop_on_ctrl_c(cancel, io.err, INTERRUPT_NOTE):
         devices: list[Device] = []
@@ -387,10 +387,10 @@ def _finish(
             IndexRow(o.flow, o.file, o.device, o.duration, o.run_dir, o.first_failure, o.error)
             for o in outcomes
         ]
-        index = write_index(out_dir, rows)
+        index = write_index(out_dir, rows, redactor=console.redactor)
         console.note(f"index: {index}")
     if junit is not None:
-        write_junit(junit, _suites(outcomes, devices, str(out_dir)))
+        write_junit(junit, _suites(outcomes, devices, str(out_dir)), redactor=console.redactor)
         console.note(f"junit: {junit}")
     if interrupted:
         console.note("amc: interrupted; the run folders keep every step executed so far")

@@ -216,7 +216,7 @@ class FlowRun:
             total=planner.total,
             duration=result.duration,
             run_dir=run_dir,
-            report=render_report(run_dir, index=self.index),
+            report=render_report(run_dir, index=self.index, redactor=self.redactor),
             device=spec,
             platform=driver.platform,
             started_at=started_at,

@@ -9,7 +9,8 @@ knowing which backend raised it::
     │   ├── DriverUnavailable  nothing answers where the driver was pointed
     │   ├── DeviceOffline      adb says offline / unauthorized, the phone is locked …
     │   ├── SessionLost        the automation session went away (transient)
-    │   └── DeviceTimeout      a request got no answer in time (transient)
+    │   ├── DeviceTimeout      a request got no answer in time (transient)
+    │   └── ReplyTooLarge      a reply held more bytes than the harness reads of one
     ├── AppError               the app under test, not the device
     │   ├── AppNotInstalled
     │   └── AppLaunchFailed
@@ -54,6 +55,7 @@ __all__ = [
     "ModelReplyError",
     "ModelServerError",
     "PoolExhausted",
+    "ReplyTooLarge",
     "SceneParseError",
     "ScriptError",
     "ScriptMemoryExceeded",
@@ -129,6 +131,15 @@ class DeviceTimeout(DeviceError):
     def __init__(self, message: str, *, timeout: float | None = None, hint: str | None = None) -> None:
         super().__init__(message, hint=hint)
         self.timeout = timeout
+
+
+class ReplyTooLarge(DeviceError):
+    """A server (a device's, or a model's) sent a reply larger than the harness reads of one;
+    ``limit`` is that size in bytes. Nothing past it is read or kept."""
+
+    def __init__(self, message: str, *, limit: int, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.limit = limit
 
 
 # --- app ----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.errors import FlowError
+from ..core.limits import quote
 from .model import SourcePosition
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
 ]
 
 TAG = "tag:yaml.org,2002:"
+MAX_MESSAGE = 400  # characters of a problem's message: a value from the file is quoted, never echoed whole
+MAX_NUMBER_TEXT = 40  # characters of a YAML number; longer is no number a flow can use
 VAR = re.compile(r"\$\$\{|\$\{([^}]*)\}?")
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -77,7 +80,20 @@ class NodeReader:
         return SourcePosition(self.file, mark.line + 1, mark.column + 1)
 
     def fail(self, node: Node, message: str, hint: str | None = None) -> Invalid:
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 1] + "…"
         return Invalid(self.pos(node).error(message, hint))
+
+    def _construct(self, node: ScalarNode, what: str) -> Any:
+        """A YAML number or boolean as Python reads it; a number too long to be one is a problem."""
+        if len(str(node.value)) > MAX_NUMBER_TEXT:
+            raise self.fail(
+                node, f"{what} must be a number of at most {MAX_NUMBER_TEXT} characters, got {kind(node)}"
+            )
+        try:
+            return CONSTRUCTOR.construct_object(node)
+        except (ValueError, OverflowError) as exc:
+            raise self.fail(node, f"{what} is not a number this flow can use ({exc})") from exc
 
     def unset(self, node: Node, message: str, hint: str | None = None) -> Invalid:
         """An :class:`UnsetVariable` at ``node``."""
@@ -128,7 +144,10 @@ class NodeReader:
     def number(self, node: Node, what: str, low: float, high: float, *, open_low: bool = False) -> float:
         value: float | None = None
         if isinstance(node, ScalarNode) and node.tag in (TAG + "int", TAG + "float"):
-            value = float(CONSTRUCTOR.construct_object(node))
+            try:
+                value = float(self._construct(node, what))
+            except OverflowError as exc:
+                raise self.fail(node, f"{what} must be at least {low:g} and at most {high:g}") from exc
         elif isinstance(node, ScalarNode) and node.tag == TAG + "str":
             try:
                 value = float(self.substitute(node))
@@ -153,7 +172,7 @@ class NodeReader:
     def scalar_value(self, node: Node, what: str) -> Any:
         """A remembered value: a string (with ``${VAR}``), a number or a boolean."""
         if isinstance(node, ScalarNode) and node.tag in (TAG + "int", TAG + "float", TAG + "bool"):
-            return CONSTRUCTOR.construct_object(node)
+            return self._construct(node, what)
         return self.string(node, what, allow_empty=True)
 
     # --- mappings -------------------------------------------------------------------------------
@@ -190,4 +209,4 @@ def kind(node: Node) -> str:
         return "a list"
     if node.tag == TAG + "null":
         return "nothing (null)"
-    return f"{node.tag.rsplit(':', 1)[-1]} {str(node.value)!r}"
+    return f"{node.tag.rsplit(':', 1)[-1]} {quote(str(node.value))}"

@@ -14,7 +14,6 @@ file's header says to give it (``amc run FILE --env PASSWORD=...``).
 
 from __future__ import annotations
 
-import os
 import threading
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +31,7 @@ from ..flows.recorded import (
     variable_name,
     write_flow,
 )
+from ..storage.files import write_atomic
 
 __all__ = ["MAX_DRAFT_STEPS", "FlowDraft", "check_path", "claim_path"]
 
@@ -117,13 +117,4 @@ class FlowDraft:
 
     def _write(self, text: str) -> None:
         assert self.path is not None
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        try:
-            with open(tmp, "x", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            tmp.unlink(missing_ok=True)
-            raise ConfigError(f"could not write the recording to {self.path}: {exc.strerror or exc}") from exc
+        write_atomic(self.path, text.encode("utf-8"), what="the recording")

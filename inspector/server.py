@@ -17,18 +17,26 @@ file is ever read, whatever the path asks) and a small API over one
 ==========================  ==========================================================
 
 Every request is treated as hostile. The server binds 127.0.0.1 only and answers only requests
-addressed to it (``Host`` naming 127.0.0.1 or localhost and its port, so a web page elsewhere
-cannot reach it through DNS rebinding); a ``POST`` must be JSON (a cross-site form cannot send
-that without a preflight, which is refused) from no other origin, with a ``Content-Length`` of at
-most 64 KiB; connections time out. Errors are JSON ``{"error": {"kind", "message", "hint"}}``
-with a status from :data:`STATUSES`; no traceback ever reaches the page. Responses forbid
-framing, sniffing and any script or picture from elsewhere (a Content-Security-Policy).
+addressed to it (``Host`` naming 127.0.0.1 or localhost and its port) from no other origin. Every
+``/api/`` request must carry the session's token (:data:`TOKEN_HEADER`), a random value made when
+the server starts and written only into the page it serves at ``/``: a page on another site can
+neither read that page (no CORS) nor load it under its own name (the ``Host`` check refuses a
+DNS-rebinding name), so it cannot act, whatever it sends. A ``POST`` must be JSON with a
+``Content-Length`` of at most 64 KiB. Any refusal or error closes the connection, after reading
+and discarding (up to :data:`MAX_BODY`) a body the server did not accept: bytes left on a
+kept-alive connection would otherwise be read as the next request, one that no check saw coming
+from a page. Connections time out. Errors are JSON ``{"error": {"kind", "message", "hint"}}`` with
+a status from :data:`STATUSES`; no traceback ever reaches the page. Responses forbid framing,
+sniffing and any script or picture from elsewhere (a Content-Security-Policy).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hmac
 import json
 import logging
+import secrets
 import threading
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
@@ -49,13 +57,16 @@ from ..core.errors import (
 )
 from .session import InspectorSession, Snapshot, StaleScreen
 
-__all__ = ["LOOPBACK", "MAX_BODY", "STATUSES", "InspectorServer", "screen_json"]
+__all__ = ["LOOPBACK", "MAX_BODY", "STATUSES", "TOKEN_HEADER", "InspectorServer", "screen_json"]
 
 log = logging.getLogger(__name__)
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024
 TIMEOUT = 15.0
+TOKEN_HEADER = "X-Amc-Token"
+# Where the page's token goes: the packaged index.html holds this element, empty.
+_TOKEN_SLOT = b'<meta name="amc-token" content="">'
 # The HTTP status of each kind of error, most specific first.
 STATUSES: tuple[tuple[type[HarnessError], HTTPStatus], ...] = (
     (StaleScreen, HTTPStatus.CONFLICT),
@@ -75,7 +86,7 @@ _ASSETS: dict[str, tuple[str, str]] = {
 }
 _HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
         "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
@@ -163,11 +174,16 @@ class _Handler(BaseHTTPRequestHandler):
         log.debug("%s %s", self.address_string(), format % args)
 
     def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+        refused = status >= HTTPStatus.BAD_REQUEST
+        if refused:  # after any refusal or error the connection ends (see the module docstring)
+            self.close_connection = True
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         for name, value in _HEADERS.items():
             self.send_header(name, value)
+        if refused:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -180,8 +196,12 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(status, {"error": {"kind": kind, "message": message, "hint": hint}})
 
     def _handle(self, serve: Callable[[], None]) -> None:
+        self._body_read = False
         try:
             self._check_host()
+            self._check_origin()
+            if urlsplit(self.path).path.startswith("/api/"):
+                self._check_token()
             serve()
         except _Refused as no:
             self._error(no.status, no.kind, no.message, no.hint)
@@ -192,6 +212,22 @@ class _Handler(BaseHTTPRequestHandler):
         except Exception as exc:  # never a traceback to the page; the log keeps it
             log.exception("inspector: %s %s failed", self.command, self.path)
             self._error(HTTPStatus.INTERNAL_SERVER_ERROR, "InternalError", f"unexpected {type(exc).__name__}")
+        finally:
+            if not self._body_read and self._declares_body():
+                self._discard_body()
+
+    def _declares_body(self) -> bool:
+        return bool(self.headers.get("Transfer-Encoding")) or self.headers.get("Content-Length", "0") != "0"
+
+    def _discard_body(self) -> None:
+        """Read and drop a body the server did not take (at most :data:`MAX_BODY` bytes, within the
+        connection's timeout), then end the connection: its bytes are never read as a request."""
+        self.close_connection = True
+        raw_length = self.headers.get("Content-Length") or ""
+        if self.headers.get("Transfer-Encoding") or not raw_length.isdigit() or int(raw_length) > MAX_BODY:
+            return  # nothing bounded to drain: closing is enough
+        with contextlib.suppress(OSError):  # a stalled or broken client: the connection ends anyway
+            self.rfile.read(int(raw_length))
 
     # --- checks -------------------------------------------------------------------------------
 
@@ -204,10 +240,22 @@ class _Handler(BaseHTTPRequestHandler):
                 f"this inspector answers only requests to {self.server.url}",
             )
 
-    def _body(self) -> Mapping[str, Any]:
+    def _check_origin(self) -> None:
         origin = self.headers.get("Origin")
         if origin is not None and origin not in self.server.origins:
-            raise _Refused(HTTPStatus.FORBIDDEN, "WrongOrigin", f"requests from {origin!r} are refused")
+            raise _Refused(HTTPStatus.FORBIDDEN, "WrongOrigin", f"requests from {origin[:200]!r} are refused")
+
+    def _check_token(self) -> None:
+        given = self.headers.get(TOKEN_HEADER, "")
+        if not hmac.compare_digest(given.encode("utf-8", "replace"), self.server.token.encode("ascii")):
+            raise _Refused(
+                HTTPStatus.FORBIDDEN,
+                "MissingToken" if not given else "WrongToken",
+                f"every /api/ request must carry the {TOKEN_HEADER} the inspector's page was served with",
+                hint=f"open {self.server.url} and act from that page",
+            )
+
+    def _body(self) -> Mapping[str, Any]:
         if self.headers.get("Transfer-Encoding"):
             raise _Refused(HTTPStatus.LENGTH_REQUIRED, "LengthRequired", "send a Content-Length, not chunks")
         media = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
@@ -220,13 +268,12 @@ class _Handler(BaseHTTPRequestHandler):
             raise _Refused(HTTPStatus.LENGTH_REQUIRED, "LengthRequired", "the request needs a Content-Length")
         length = int(raw_length)
         if length > MAX_BODY:
-            self.close_connection = True
             raise _Refused(
                 HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "PayloadTooLarge", f"the body is over {MAX_BODY} bytes"
             )
         data = self.rfile.read(length)
+        self._body_read = True
         if len(data) != length:
-            self.close_connection = True
             raise _Refused(HTTPStatus.BAD_REQUEST, "BadRequest", "the body ended early")
         try:
             body = json.loads(data.decode("utf-8"))
@@ -261,6 +308,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._handle(self._post)
+
+    _body_read = False
 
     def _not_allowed(self) -> None:
         refuse = HTTPStatus.METHOD_NOT_ALLOWED
@@ -317,6 +366,7 @@ class _Server(ThreadingHTTPServer):
     hosts: frozenset[str]
     origins: frozenset[str]
     url: str
+    token: str
     request_timeout: float
     _assets: dict[str, bytes]
 
@@ -353,10 +403,23 @@ class InspectorServer:
             raise ConfigError("the inspector is not serving", hint="call start() first")
         return self._server.url
 
+    @property
+    def token(self) -> str:
+        """The session's token, which the page at :attr:`url` carries (see the module docstring)."""
+        if self._server is None:
+            raise ConfigError("the inspector is not serving", hint="call start() first")
+        return self._server.token
+
     def start(self) -> str:
         """Bind, start serving in a thread, and return the page's address."""
         pages = resources.files(__package__).joinpath("page")
         assets = {name: pages.joinpath(name).read_bytes() for name, _ in _ASSETS.values()}
+        token = secrets.token_urlsafe(32)
+        if assets["index.html"].count(_TOKEN_SLOT) != 1:
+            raise ConfigError("the inspector's packaged page has no place for its token")
+        assets["index.html"] = assets["index.html"].replace(
+            _TOKEN_SLOT, b'<meta name="amc-token" content="' + token.encode("ascii") + b'">'
+        )
         try:
             server = _Server((LOOPBACK, self.port), _Handler)
         except OSError as exc:
@@ -370,6 +433,7 @@ class InspectorServer:
         server.hosts = frozenset({f"{LOOPBACK}:{port}", f"localhost:{port}"})
         server.origins = frozenset({f"http://{LOOPBACK}:{port}", f"http://localhost:{port}"})
         server.request_timeout = self.timeout
+        server.token = token
         server._assets = assets
         self._server = server
         self._thread = threading.Thread(

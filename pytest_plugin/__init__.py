@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from ..core.errors import ConfigError, HarnessError, LeaseTimeout
+from ..core.limits import visible
 from ..core.models import Platform
 from .devices import DeviceSlot, RunnerFactory, StepLog, TrackedDriver
 from .lease import DeviceLease
@@ -271,7 +272,7 @@ def amc_device(request: pytest.FixtureRequest) -> Iterator[DeviceSlot]:
     state = state_of(request.config)
     target = getattr(request, "param", None)
     if not isinstance(target, DeviceTarget):
-        pytest.skip(state.no_device_reason())
+        pytest.skip(visible(state.no_device_reason()))  # device names come from outside
     slot = state.slot(target)
     try:
         yield slot
@@ -285,8 +286,8 @@ def _connected(slot: DeviceSlot) -> Any:
     except HarnessError as exc:
         display = slot.target.display
         if slot.target.explicit:
-            pytest.fail(f"could not connect to {display}: {exc}", pytrace=False)
-        pytest.skip(f"{display} was discovered but could not be connected: {exc}")
+            pytest.fail(visible(f"could not connect to {display}: {exc}"), pytrace=False)
+        pytest.skip(visible(f"{display} was discovered but could not be connected: {exc}"))
 
 
 @pytest.fixture
@@ -315,7 +316,7 @@ def amc_driver(
         driver = _connected(amc_device)
         reason = _wrong_platform(item, driver.platform, target.display)
         if reason is not None:
-            pytest.skip(reason)
+            pytest.skip(visible(reason))
         if amc_device.facts is not None:
             item.user_properties.append((PROP_DEVICE, amc_device.facts.to_json()))
         tracked = TrackedDriver(driver)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..drivers.base import Driver
+from ..storage.files import write_atomic
 
 __all__ = ["capture", "evidence_dir"]
 
@@ -48,10 +49,7 @@ def capture(driver: Driver, dest: Path, steps: Sequence[dict[str, Any]]) -> list
 
     def write(name: str, data: bytes | str) -> None:
         path = dest / name
-        if isinstance(data, bytes):
-            path.write_bytes(data)
-        else:
-            path.write_text(data, encoding="utf-8")
+        write_atomic(path, data if isinstance(data, bytes) else data.encode("utf-8"), what="the evidence")
         written.append(path)
 
     try:

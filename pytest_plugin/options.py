@@ -12,12 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs
 
 from ..core.durations import MAX_LEASE_WAIT, check_seconds
 from ..core.errors import ConfigError
 from ..core.models import Platform
 from ..drivers.connect import parse_sim_target, parse_spec
+from ..storage.redaction import redact_url
 
 __all__ = [
     "DEFAULT_APPS",
@@ -43,26 +44,11 @@ DEFAULT_SECOND_APPS: dict[Platform, str] = {
     "ios": "com.apple.mobilesafari",
 }
 
-_SECRET_QUERY_KEYS = re.compile(r"key|token|secret|password|passwd", re.IGNORECASE)
-
 
 def redact_spec(spec: str) -> str:
-    """``spec`` safe to show in a test id or a report: URL passwords and secret query values hidden."""
-    scheme, sep, target = spec.partition(":")
-    if not sep or "://" not in target:
-        return spec
-    parts = urlsplit(target)
-    netloc = parts.netloc
-    if parts.password is not None:
-        host = netloc.rsplit("@", 1)[1]
-        netloc = f"{parts.username or ''}:***@{host}"
-    query = parts.query
-    if query:
-        pairs = [pair.partition("=") for pair in query.split("&")]
-        query = "&".join(
-            f"{k}{eq}{'***' if eq and _SECRET_QUERY_KEYS.search(k) else v}" for k, eq, v in pairs
-        )
-    return f"{scheme}:{urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))}"
+    """``spec`` safe to show in a test id or a report: URL passwords and secret query values hidden
+    (by the harness's one rule for URL credentials, :func:`amc.storage.redaction.redact_url`)."""
+    return redact_url(spec)
 
 
 def _query(target: str) -> dict[str, list[str]]:

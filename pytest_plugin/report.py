@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from ..storage.files import write_atomic
 from .devices import DeviceFacts
 
 __all__ = ["CLIENT_PACKAGES", "CompatibilityBook", "DeviceRecord", "OutcomeRecord", "client_versions"]
@@ -148,7 +149,8 @@ class CompatibilityBook:
         written = []
         for label, devices in sorted(by_label.items()):
             path = directory / f"{_safe(label)}.md"
-            path.write_text(_render(label, devices, versions), encoding="utf-8")
+            text = _render(label, devices, versions)
+            write_atomic(path, text.encode("utf-8"), what="the compatibility report")
             written.append(path)
         return written
 

@@ -35,6 +35,7 @@ from .appium_commands import AppiumState
 from .appium_input import Gesture, HangRequest, W3CError, execute_route
 from .device import SimDevice
 from .faults import Fault, FaultInjector
+from .http_guard import guard
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 
@@ -80,7 +81,6 @@ ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
 MALFORMED_BODY = (
     b'{"value": "<?xml version=\'1.0\' encoding=\'UTF-8\'?><hierarchy rotation=\\"0\\"><android.wid'
 )
-MAX_BODY = 16 * 1024 * 1024
 
 
 def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
@@ -122,8 +122,9 @@ class _Handler(BaseHTTPRequestHandler):
         if face.background.server is not self.server:  # stopped: answer nothing on kept-alive sockets
             self.close_connection = True
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(min(length, MAX_BODY)) if length > 0 else b""
+        raw = guard(self)  # a browser's request, or a body over the limit, is refused here
+        if raw is None:
+            return
         route, params = _route(method, urlsplit(self.path).path)
         body: Any = None
         bad_json = False

@@ -59,6 +59,7 @@ from ..core.apps import SPRINGBOARD
 from ..core.errors import AppLaunchFailed, AppNotInstalled, ConfigError
 from .device import SimDevice
 from .faults import Fault, FaultInjector
+from .http_guard import guard
 from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, render_xml, wda_tree
 from .replay import Reply, hold, reset
@@ -394,8 +395,9 @@ class _HttpHandler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         face: WdaFace = self.server.face  # type: ignore[attr-defined]
         faults: FaultInjector = self.server.faults  # type: ignore[attr-defined]
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length > 0 else b""
+        body = guard(self)  # a browser's request, or a body over the limit, is refused here
+        if body is None:
+            return
         name, answer = face.resolve(self.command, self.path, body)
         fault = faults.on_request(name)
         if fault is Fault.HANG:

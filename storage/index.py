@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .redaction import Redactor
 from .report import INDEX_FILE, environment, write_text_file
 from .report_views import summarize
 
@@ -58,9 +59,13 @@ def render_index(rows: Sequence[IndexRow], folder: Path, *, title: str = "amc ru
     return template.render(title=title, rows=shown, counts=counts, total=len(rows))
 
 
-def write_index(folder: str | os.PathLike[str], rows: Sequence[IndexRow]) -> Path:
-    """Write ``folder/index.html`` for ``rows``; a ``ConfigError`` when it cannot be written."""
+def write_index(
+    folder: str | os.PathLike[str], rows: Sequence[IndexRow], *, redactor: Redactor | None = None
+) -> Path:
+    """Write ``folder/index.html`` for ``rows``, the ``redactor``'s secrets hidden in the page as
+    written; a ``ConfigError`` when it cannot be written."""
     base = Path(folder)
     target = base / INDEX_FILE
-    write_text_file(target, render_index(rows, base), what="the index page")
+    page = render_index(rows, base)
+    write_text_file(target, redactor.text(page) if redactor is not None else page, what="the index page")
     return target

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .redaction import Redactor
 from .report import write_text_file
 
 __all__ = ["CASE_STATUSES", "CaseResult", "SuiteResult", "junit_xml", "write_junit"]
@@ -27,9 +28,20 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _MAX_MESSAGE = 1000
 
 
-def _clean(text: str, limit: int | None = None) -> str:
-    text = _NOT_XML.sub("", text)
-    return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+Clean = Callable[..., str]
+
+
+def _cleaner(redactor: Redactor | None) -> Clean:
+    """What every text of the document goes through: the run's secrets hidden (before any cut),
+    the characters XML cannot carry dropped, and at most ``limit`` characters kept."""
+
+    def clean(text: str, limit: int | None = None) -> str:
+        if redactor is not None:
+            text = redactor.text(text)
+        text = _NOT_XML.sub("", text)
+        return text if limit is None or len(text) <= limit else text[: limit - 1] + "…"
+
+    return clean
 
 
 @dataclass(frozen=True)
@@ -76,7 +88,7 @@ def _seconds(value: float) -> str:
     return f"{max(0.0, value):.3f}"
 
 
-def _case(parent: ET.Element, case: CaseResult) -> None:
+def _case(parent: ET.Element, case: CaseResult, _clean: Clean) -> None:
     element = ET.SubElement(
         parent, "testcase", name=_clean(case.name), classname=_clean(case.classname), time=_seconds(case.time)
     )
@@ -97,11 +109,15 @@ def _case(parent: ET.Element, case: CaseResult) -> None:
         ET.SubElement(element, "system-out").text = _clean("\n".join(lines))
 
 
-def junit_xml(suites: Sequence[SuiteResult], *, name: str = "amc run") -> bytes:
-    """The JUnit XML document for ``suites``, UTF-8 with an XML declaration."""
+def junit_xml(
+    suites: Sequence[SuiteResult], *, name: str = "amc run", redactor: Redactor | None = None
+) -> bytes:
+    """The JUnit XML document for ``suites``, UTF-8 with an XML declaration; every text with the
+    ``redactor``'s secrets hidden."""
+    _clean = _cleaner(redactor)
     root = ET.Element(
         "testsuites",
-        name=name,
+        name=_clean(name),
         tests=str(sum(len(s.cases) for s in suites)),
         failures=str(sum(s.count("failed") for s in suites)),
         errors=str(sum(s.count("error") for s in suites)),
@@ -125,15 +141,15 @@ def junit_xml(suites: Sequence[SuiteResult], *, name: str = "amc run") -> bytes:
             for key, value in suite.properties.items():
                 ET.SubElement(properties, "property", name=_clean(key), value=_clean(value))
         for case in suite.cases:
-            _case(element, case)
+            _case(element, case, _clean)
     ET.indent(root)
     document: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
     return document + b"\n"
 
 
-def write_junit(path: str | Path, suites: Sequence[SuiteResult]) -> Path:
-    """Write the JUnit XML of ``suites`` to ``path`` (atomically); a ``ConfigError`` naming the path
-    when it cannot be written."""
+def write_junit(path: str | Path, suites: Sequence[SuiteResult], *, redactor: Redactor | None = None) -> Path:
+    """Write the JUnit XML of ``suites`` to ``path`` (atomically), the ``redactor``'s secrets hidden;
+    a ``ConfigError`` naming the path when it cannot be written."""
     target = Path(path)
-    write_text_file(target, junit_xml(suites).decode("utf-8"), what="the JUnit XML")
+    write_text_file(target, junit_xml(suites, redactor=redactor).decode("utf-8"), what="the JUnit XML")
     return target

@@ -13,7 +13,6 @@ folder), so no server is needed and the folder can be moved or zipped as a whole
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,8 @@ from typing import Any
 import jinja2
 
 from ..core.errors import ConfigError
+from .files import write_atomic
+from .redaction import Redactor
 from .report_views import REPORT_FILE, StepView, run_verdict, step_views
 from .timeline import Timeline, read_timeline
 
@@ -139,8 +140,11 @@ def render_report(
     out: str | os.PathLike[str] | None = None,
     *,
     index: str | os.PathLike[str] | None = None,
+    redactor: Redactor | None = None,
 ) -> Path:
-    """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``).
+    """Render the report of the run in ``run_dir`` to ``out`` (default ``run_dir/report.html``),
+    the ``redactor``'s secrets hidden in the page as written (the timeline it reads has them hidden
+    already; a run that is still going knows them).
 
     ``index`` is the page listing many runs that the report links back to; by default the
     ``index.html`` in the folder above the run folder, when there is one.
@@ -156,22 +160,13 @@ def render_report(
     link = None
     if index is not None or page.is_file():
         link = Path(os.path.relpath(page.resolve(), target.resolve().parent)).as_posix()
-    write_text_file(target, render_html(timeline, index=link), what="the report")
+    html = render_html(timeline, index=link)
+    write_text_file(target, redactor.text(html) if redactor is not None else html, what="the report")
     return target
 
 
 def write_text_file(target: Path, text: str, *, what: str) -> None:
-    """Write ``text`` to ``target`` through a temporary file beside it (its folder made if missing);
-    a ``ConfigError`` naming the path when it cannot be written (under a file, in /proc, no room …)."""
-    tmp = target.with_name(target.name + ".tmp")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise ConfigError(
-            f"cannot write {what} to {target}: {exc.strerror or exc}",
-            hint="choose a path in a folder you can write to",
-        ) from exc
+    """Write ``text`` to ``target`` atomically (:func:`amc.storage.files.write_atomic`: a unique
+    temporary file beside it, never through a link); a ``ConfigError`` naming the path when it
+    cannot be written (under a file, in /proc, no room …)."""
+    write_atomic(target, text.encode("utf-8"), what=what)

@@ -30,10 +30,12 @@ from typing import IO, Any
 from ..core.errors import ConfigError
 from ..core.models import Scene
 from ..core.steps import StepRecord, describe_step, step_status
+from .files import read_bounded
 from .redaction import Redactor
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_TIMELINE_BYTES",
     "TIMELINE_FILE",
     "RunInfo",
     "Timeline",
@@ -45,6 +47,7 @@ __all__ = [
 
 TIMELINE_FILE = "timeline.jsonl"
 FORMAT_VERSION = 1
+MAX_TIMELINE_BYTES = 512 * 1024 * 1024  # what `amc report` reads of a timeline (100,000 steps: ~200 MB)
 MAX_TEXTS = 60
 MAX_TEXT = 200
 
@@ -308,13 +311,10 @@ def read_timeline(run_dir: str | os.PathLike[str]) -> Timeline:
     """Read a run folder's timeline; a ``ConfigError`` when there is none."""
     folder = Path(run_dir)
     path = folder / TIMELINE_FILE
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(
-            f"{folder} is not a run folder: cannot read {TIMELINE_FILE} ({exc.strerror or exc})",
-            hint="pass a folder that `amc run --out DIR` created (DIR/<time>-<flow>)",
-        ) from exc
+    hint = "pass a folder that `amc run --out DIR` created (DIR/<time>-<flow>)"
+    if not path.exists():
+        raise ConfigError(f"{folder} is not a run folder: it has no {TIMELINE_FILE}", hint=hint)
+    data = read_bounded(path, MAX_TIMELINE_BYTES, what="the run timeline", hint=hint)
     lines = data.split(b"\n")
     tail = lines.pop()  # after the last newline: b"" when the file ends cleanly
     header: Mapping[str, Any] | None = None

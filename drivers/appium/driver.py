@@ -43,9 +43,10 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 from urllib.parse import ParseResult, SplitResult, urlsplit
 
+import urllib3
 from appium.options.common import AppiumOptions
 from appium.webdriver.appium_connection import HEADER_IDEMOTENCY_KEY, AppiumConnection
 from appium.webdriver.client_config import AppiumClientConfig
@@ -71,6 +72,7 @@ from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, raw_reply_error
 from .spec import connect_spec, options_for, platform_of, split_url
+from .transport import bounded_pool_manager
 
 __all__ = [
     "ANDROID_KEYCODES",
@@ -104,6 +106,16 @@ class _CountingConnection(AppiumConnection):
     def __init__(self, client_config: AppiumClientConfig, counter: Callable[[str], None]) -> None:
         super().__init__(client_config=client_config)
         self._counter = counter
+
+    def _get_connection_manager(self) -> urllib3.PoolManager:
+        """Selenium's pool manager (its options: timeout, certificates, proxy), but for a direct
+        connection one whose every reply is bounded (:mod:`drivers.appium.transport`)."""
+        manager = super()._get_connection_manager()  # type: ignore[no-untyped-call]
+        if type(manager) is not urllib3.PoolManager:  # a proxy's: its own connection classes
+            return cast(urllib3.PoolManager, manager)
+        bounded = bounded_pool_manager(**manager.connection_pool_kw)
+        manager.clear()
+        return bounded
 
     def execute(self, command: str, params: dict[str, Any]) -> dict[str, Any]:
         """Send one command; a reply whose body is not JSON is an error here already (also while a

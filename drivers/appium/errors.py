@@ -87,9 +87,11 @@ def _becomes(error: type[HarnessError], what: str, hint: str | None = None) -> B
 
     def build(exc: BaseException, call: AppiumCall) -> HarnessError:
         kind = ConfigError if call.creating_session and error is StepArgumentError else error
-        message = f"{call.action}: {what} ({call.server}): {_detail(exc)}"
-        if kind is DeviceTimeout:
+        if kind is DeviceTimeout:  # the limit the answer missed, named
+            limit = f"within {call.timeout:g} s" if call.timeout is not None else "in time"
+            message = f"{call.action}: {what} {limit} ({call.server}): {_detail(exc)}"
             return DeviceTimeout(message, timeout=call.timeout, hint=hint)
+        message = f"{call.action}: {what} ({call.server}): {_detail(exc)}"
         return kind(message, hint=hint)
 
     return build
@@ -189,7 +191,7 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
     # transport (urllib3, with its own retries turned off; the OS)
     _row(u3.NewConnectionError, DriverUnavailable, "nothing answers", _UNAVAILABLE_HINT),
     _row(u3.ConnectTimeoutError, DriverUnavailable, "connecting timed out", _UNAVAILABLE_HINT),
-    _row(u3.ReadTimeoutError, DeviceTimeout, "no answer in time"),
+    _row(u3.ReadTimeoutError, DeviceTimeout, "no whole answer"),
     _row(
         u3.ProtocolError,
         DriverUnavailable,
@@ -197,7 +199,7 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
         _UNAVAILABLE_HINT,
     ),
     _row(u3.HTTPError, DriverUnavailable, "the HTTP connection failed", _UNAVAILABLE_HINT),
-    _row(TimeoutError, DeviceTimeout, "no answer in time"),
+    _row(TimeoutError, DeviceTimeout, "no whole answer"),
     _row(OSError, DriverUnavailable, "the connection failed", _UNAVAILABLE_HINT),
 )
 

@@ -9,6 +9,9 @@ only that:
 - a refused connection raises ``AdbConnectionError`` at once; nothing is spawned;
 - every socket operation waits at most the configured timeout (``timeout``), except the stream
   that keeps a launched uiautomator2 server alive, which lives as long as the server;
+- every reply on an adb connection (a shell command's output, a uiautomator2 RPC's answer) is
+  bounded in total time by that timeout and in size by :data:`~drivers.bounded.MAX_REPLY_BYTES`
+  (the socket is a :class:`~drivers.bounded.BoundedSocket`; see :mod:`drivers.bounded`);
 - the server version is asked once per client (it decides ``host:tport`` vs ``host:transport``);
 - Nagle's algorithm is off on adb sockets (see :class:`_NoSpawnConnection`).
 
@@ -23,12 +26,13 @@ import contextlib
 import socket
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import adbutils
 
 from ...core.errors import ConfigError
 from ..base import timeout_seconds
+from ..bounded import BoundedSocket
 
 __all__ = ["DEFAULT_ADB_HOST", "DEFAULT_ADB_PORT", "HarnessAdbClient", "HarnessAdbDevice", "adb_address"]
 
@@ -69,7 +73,9 @@ class _NoSpawnConnection(adbutils.AdbConnection):  # type: ignore[misc]
     def _safe_connect(self) -> socket.socket:
         sock: socket.socket = self._create_socket()
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        return sock
+        host, port = sock.getpeername()[:2]
+        what = f"the device through the adb server at {host}:{port}"
+        return cast(socket.socket, BoundedSocket(sock, what=what))
 
     def close(self) -> None:
         """Close without adbutils' fixed 10 ms pause after the half-close (it costs every command)."""
@@ -132,6 +138,7 @@ class HarnessAdbDevice(adbutils.AdbDevice):  # type: ignore[misc]
             # waits as long as the process runs.
             conn = super().shell(cmdargs, stream=True)
             conn.conn.settimeout(None)
+            conn.conn.unbounded()
             return conn
         client: HarnessAdbClient = self._client
         return super().shell(cmdargs, timeout=client.cap(timeout), encoding=encoding, rstrip=rstrip)

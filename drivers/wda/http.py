@@ -13,7 +13,10 @@ client does (a kept-alive agent). :class:`KeepAlive` holds one connection and re
   opens a new one. A request that fails on the wire is never repeated here (a tap must not happen
   twice); the connection is dropped and the error raised as facebook-wda raises it
   (``wda.usbmux.exceptions.HTTPError`` around the socket error), so the error table maps it;
-- a reply that says ``Connection: close`` (or HTTP/1.0) closes it after reading.
+- a reply that says ``Connection: close`` (or HTTP/1.0) closes it after reading;
+- the connection's socket is a :class:`~drivers.bounded.BoundedSocket`: a reply must arrive whole
+  within the request's timeout and hold at most :data:`~drivers.bounded.MAX_REPLY_BYTES` (a
+  ``DeviceTimeout`` or ``ReplyTooLarge`` otherwise, and the connection is dropped).
 
 :func:`decode` turns a reply into facebook-wda's ``AttrDict`` and its error classes exactly as
 ``wda._unsafe_httpdo`` does, so callers see what the stock client returns.
@@ -34,6 +37,8 @@ from wda.usbmux import HTTPResponseWrapper, http_create
 from wda.usbmux.exceptions import HTTPError
 from wda.utils import convert
 
+from ...core.errors import HarnessError
+from ..bounded import BoundedSocket
 from .answers import NotWdaReply
 
 __all__ = ["KeepAlive", "decode"]
@@ -85,6 +90,8 @@ class KeepAlive:
                 # as urllib3 does (HTTPConnection.default_socket_options): on a kept connection a
                 # request's last segment must not wait for the server's delayed ACK
                 conn.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            if isinstance(conn.sock, socket.socket):
+                conn.sock = BoundedSocket(conn.sock, what=f"WebDriverAgent at {self.base}")
             self.opened += 1
             self._conn = conn
         if conn.sock is not None:  # also a usbmux socket, which facebook-wda connects without one
@@ -111,6 +118,9 @@ class KeepAlive:
                 if response.will_close:
                     self.close_locked()
                 return HTTPResponseWrapper(content, response.status)
+            except HarnessError:  # a reply over the size limit, already the harness's error
+                self.close_locked()
+                raise
             except Exception as exc:
                 self.close_locked()
                 raise HTTPError(exc) from exc

@@ -1,11 +1,14 @@
 // The amc inspector's page: the device's screen with its elements outlined, the element tree,
 // the selected element's attributes and unique selectors, and the actions. Served by
 // amc.inspector.server; it loads nothing from anywhere else. Text from the device is only
-// ever put into the page as text (textContent), never as markup.
+// ever put into the page as text (textContent), never as markup. Every request carries the
+// session's token, which the server wrote into this page's <meta name="amc-token">; the server
+// refuses any /api/ request without it.
 "use strict";
 
-const state = { screen: null, selected: null, busy: false };
+const state = { screen: null, selected: null, busy: false, pictureUrl: null };
 const $ = (id) => document.getElementById(id);
+const TOKEN = document.querySelector('meta[name="amc-token"]').content;
 
 function shortType(type) {
   return type.startsWith("XCUIElementType") ? type.slice(15) : type.split(".").pop();
@@ -31,7 +34,7 @@ function showError(error) {
 }
 
 async function call(method, path, body) {
-  const options = { method, headers: {} };
+  const options = { method, headers: { "X-Amc-Token": TOKEN } };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -108,6 +111,16 @@ function renderDraft(screen) {
   $("draft").textContent = screen.draft.text;
 }
 
+// The picture is fetched with the token (an <img src> could not send it) and shown from a blob.
+async function loadPicture(url, version) {
+  const reply = await fetch(url, { headers: { "X-Amc-Token": TOKEN } });
+  if (!reply.ok || !state.screen || state.screen.version !== version) return;
+  const blob = URL.createObjectURL(await reply.blob());
+  if (state.pictureUrl) URL.revokeObjectURL(state.pictureUrl);
+  state.pictureUrl = blob;
+  $("picture").src = blob;
+}
+
 function render(screen) {
   state.screen = screen;
   state.selected = null;
@@ -116,8 +129,10 @@ function render(screen) {
     " · " + screen.window[0] + "×" + screen.window[1] + " · screen " + screen.version;
   const picture = $("picture");
   const problem = $("picture-error");
+  if (state.pictureUrl) URL.revokeObjectURL(state.pictureUrl);
+  state.pictureUrl = null;
   if (screen.picture.url) {
-    picture.src = screen.picture.url;
+    loadPicture(screen.picture.url, screen.version);
     picture.hidden = false;
     problem.hidden = true;
   } else {

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+from urllib.parse import urlsplit
 
 __all__ = ["ChatServer", "Reply", "garbage", "hang", "status", "text", "tool"]
 
@@ -124,7 +125,7 @@ class ChatServer:
 
     def _take(self, path: str, body: bytes, headers: dict[str, str]) -> Reply:
         with self._lock:
-            if path != "/v1/chat/completions":
+            if urlsplit(path).path != "/v1/chat/completions":  # a query (?api-key=…) is the client's
                 return status(404, f"no route {path}")
             self.requests.append(json.loads(body))
             self.headers.append(headers)

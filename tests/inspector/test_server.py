@@ -15,7 +15,7 @@ import pytest
 from amc.core.errors import ConfigError, DeviceError
 from amc.drivers.simulated import SimDriver
 from amc.inspector import FlowDraft, InspectorServer, InspectorSession
-from amc.inspector.server import MAX_BODY
+from amc.inspector.server import MAX_BODY, TOKEN_HEADER
 
 from tests.flows.helpers import amc
 
@@ -38,12 +38,16 @@ def _request(
     path: str,
     body: bytes | None = None,
     headers: dict[str, str] | None = None,
+    *,
+    token: bool = True,
 ) -> tuple[int, dict[str, str], bytes]:
+    """One request, carrying the page's token unless ``token`` is False."""
     connection = http.client.HTTPConnection(
         "127.0.0.1", int(server.url.rsplit(":", 1)[1].strip("/")), timeout=5
     )
+    sent = {TOKEN_HEADER: server.token} if token else {}
     try:
-        connection.request(method, path, body=body, headers=headers or {})
+        connection.request(method, path, body=body, headers={**sent, **(headers or {})})
         reply = connection.getresponse()
         return reply.status, {k.lower(): v for k, v in reply.getheaders()}, reply.read()
     finally:
@@ -145,14 +149,14 @@ def test_bodies_must_be_small_json_objects_with_a_length(served: tuple[Inspector
     with socket.create_connection(("127.0.0.1", port), timeout=5) as raw_socket:
         raw_socket.sendall(
             f"POST /api/type HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {MAX_BODY * 100}\r\n\r\n".encode()
+            f"{TOKEN_HEADER}: {server.token}\r\nContent-Length: {MAX_BODY * 100}\r\n\r\n".encode()
         )
         reply = _read_all(raw_socket)  # the server answers and closes: it does not wait for the body
     assert reply.startswith(b"HTTP/1.1 413 ") and b"PayloadTooLarge" in reply
     with socket.create_connection(("127.0.0.1", port), timeout=5) as raw_socket:
         raw_socket.sendall(
             f"POST /api/type HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
-            "Transfer-Encoding: chunked\r\n\r\n".encode()
+            f"{TOKEN_HEADER}: {server.token}\r\nTransfer-Encoding: chunked\r\n\r\n".encode()
         )
         assert raw_socket.recv(4096).startswith(b"HTTP/1.1 411 ")
 
