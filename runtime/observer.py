@@ -48,7 +48,9 @@ class Observer:
     ) -> None:
         self.driver = driver
         self.cancel = cancel if cancel is not None else Cancel()
-        self.context = context if context is not None else TaskContext(device_id=driver.device_id)
+        self.context = (
+            context if context is not None else TaskContext(device_id=str(getattr(driver, "device_id", "")))
+        )
         self.enricher = enricher
         self.retries = retries
 

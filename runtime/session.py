@@ -101,7 +101,10 @@ class Session:
         # Only a screen that animates is waited for (drivers/base.py: ``Driver.animates``).
         self.animates = getattr(driver, "animates", False) is True
         self.context = TaskContext(
-            goal=goal, device_id=driver.device_id, scene_history=scene_history, world_model=world_model
+            goal=goal,
+            device_id=str(getattr(driver, "device_id", "")),  # a scripted stand-in may not say
+            scene_history=scene_history,
+            world_model=world_model,
         )
         self.listeners: list[StepListener] = list(listeners)
         self._names: dict[str, str] = {}
