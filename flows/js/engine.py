@@ -328,9 +328,13 @@ def _reset(state: _Runtime) -> tuple[str, ...]:
 # --- the engine's errors, as the harness's ---------------------------------------------------------
 
 # (the JavaScript error's name, whether its message and stack say so) -> the harness's error; first wins;
-# any other error is the script's own ("thrown")
-_ERRORS: tuple[tuple[str, Callable[[str, str], bool], str], ...] = (
+# any other error is the script's own ("thrown"). When an allocation fails with too little memory
+# left to make the error itself, the engine throws a bare null (measured: a 16 MiB context whose
+# array of strings fills it throws one or the other, depending on what is left), so an uncaught
+# null with no stack is taken for the memory limit too (a script's own `throw null` reads so).
+_ERRORS: tuple[tuple[str | None, Callable[[str, str], bool], str], ...] = (
     ("InternalError", lambda message, stack: message == "out of memory", "memory"),
+    (None, lambda message, stack: message == "null" and not stack.strip(), "memory"),
     ("SyntaxError", lambda message, stack: _COMPILED.match(stack) is not None, "syntax"),
 )
 
@@ -356,8 +360,9 @@ def _translate(
         found = _COMPILED.match(stack) if kind == "syntax" else _THROWN.search(stack)
         line, column = origin.place(int(found[1]), int(found[2])) if found else (None, None)
         if kind == "memory":
+            bare = " (the engine threw null: no memory was left to say more)" if name is None else ""
             return ScriptMemoryExceeded(
-                f"the script ran out of its {limits.memory_limit // (1024 * 1024)} MiB of memory",
+                f"the script ran out of its {limits.memory_limit // (1024 * 1024)} MiB of memory{bare}",
                 limit=limits.memory_limit,
                 file=origin.file,
                 logs=logs,

@@ -133,12 +133,17 @@ PRELUDE = r"""
       logs = [];
       dropped = 0;
       for (const name of Object.keys(variables)) g[name] = variables[name];
+      let value;
       try {
-        const value = globalEval(source);
-        return [render(value), encode(value), takeLogs()];
-      } finally {
-        forget();
+        value = globalEval(source);
+      } catch (e) {
+        // The error goes out as it is: a clean-up that fails (memory still full after an
+        // allocation ran out) must not replace it; the host's reset() finishes the clean-up.
+        try { forget(); } catch (ignored) {}
+        throw e;
       }
+      forget();
+      return [render(value), encode(value), takeLogs()];
     },
     reset() {
       forget();
