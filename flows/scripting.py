@@ -112,38 +112,31 @@ class _Calls:
         self._note(f"{shown} -> {status}, {size:,} bytes, {time.monotonic() - started:.2f} s")
         return response
 
-    def _note(self, line: str) -> None:
-        log.info("http %s", line)
+    def _note(self, line: str) -> None:  # logged by take(), on the run's thread (the engine has its own)
         if len(self.lines) < MAX_CALLS_KEPT:
             self.lines.append(line)
 
 
-def _strings(value: JsValue) -> list[str]:
+def _credentials(value: JsValue, whole: bool) -> tuple[bool, list[str]]:
+    """Whether ``value`` holds a key named like a credential (at any depth), and the strings that
+    are secret in it: every one when ``whole`` (the value's own name is a credential's), else those
+    under such keys."""
     found: list[str] = []
-    pending = [value]
+    named = False
+    pending: list[tuple[JsValue, bool]] = [(value, whole)]
     while pending:
-        item = pending.pop()
+        item, secret = pending.pop()
         if isinstance(item, str):
-            found.append(item)
+            if secret:
+                found.append(item)
         elif isinstance(item, dict):
-            pending.extend(item.values())
+            for key, inner in item.items():
+                credential = named_like_credential(key)
+                named = named or credential
+                pending.append((inner, secret or credential))
         elif isinstance(item, list):
-            pending.extend(item)
-    return found
-
-
-def _credential_keys(value: JsValue) -> bool:
-    """Whether ``value`` holds a key named like a credential, at any depth."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            if any(named_like_credential(key) for key in item):
-                return True
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return False
+            pending.extend((inner, secret) for inner in item)
+    return named, found
 
 
 class FlowScripts:
@@ -314,6 +307,8 @@ class FlowScripts:
         the next step that may carry them)."""
         logs, self._logs = tuple(self._logs), []
         calls, self._calls.lines = tuple(self._calls.lines), []
+        for line in calls:
+            log.info("http %s", line)
         seconds, self._seconds = self._seconds, 0.0
         remember: dict[str, JsValue] = {}
         secret: list[str] = []
@@ -323,13 +318,11 @@ class FlowScripts:
                 text = json.dumps(value, sort_keys=True)
                 if self._remembered.get(key) == text:
                     continue
-                hidden = (
-                    named_like_credential(key)
-                    or _credential_keys(value)
-                    or any(json.dumps(s)[1:-1] in text for s in self._secrets if len(s) >= 4)
-                )
-                if hidden:
-                    self._secret(_strings(value))
+                whole = named_like_credential(key)
+                inside, found = _credentials(value, whole)
+                holds = any(json.dumps(s)[1:-1] in text for s in self._secrets if len(s) >= 4)
+                if whole or inside or holds:
+                    self._secret(found)
                     if not secret_too:
                         self._ran = True  # taken by a later step
                         continue

@@ -31,7 +31,7 @@ import uuid
 from collections.abc import Callable
 from urllib.parse import urljoin, urlsplit
 
-from ...core.errors import HarnessError
+from ...core.errors import HarnessError, ReplyTooLarge
 from ...drivers.bounded import BoundedSocket
 from ...storage.redaction import named_like_credential, url_secrets
 from .http import HttpRefused, HttpRequest, HttpResponse
@@ -154,7 +154,12 @@ class HttpClient:
             return reply.status, list(reply.getheaders()), data
         except TimeoutError:
             raise HttpRefused(f"no whole reply within {request.timeout:g} s") from None
-        except HarnessError as exc:  # ReplyTooLarge: the reply's bytes past the cap
+        except ReplyTooLarge:
+            raise HttpRefused(
+                f"the reply is larger than the cap of {request.max_response_bytes:,} bytes of body "
+                f"(and {HEADER_ALLOWANCE // 1024} KiB of headers); it was cut off"
+            ) from None
+        except HarnessError as exc:
             raise HttpRefused(exc.message) from None
         except (OSError, http.client.HTTPException, ValueError) as exc:
             raise HttpRefused(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__) from None

@@ -64,8 +64,7 @@ def script_file(r: MaestroReader, node: Node, written: str, base: str) -> tuple[
     try:
         check_syntax(source, os.fspath(path))
     except ScriptSyntaxError as exc:
-        r.notes.append(exc)  # listed with the script's own line
-        raise r.fail(node, f"runScript {written!r} has a JavaScript syntax error: {exc.js_message}") from None
+        raise r.fail(node, f"runScript {written!r} has a JavaScript syntax error: {exc.message}") from None
     except FlowError as exc:
         raise r.fail(node, f"runScript {written!r}: {exc.message}") from None
     return os.fspath(path), source
