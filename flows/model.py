@@ -8,6 +8,7 @@ one device.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -54,6 +55,8 @@ DEFAULT_TIMEOUTS: Mapping[str, float] = MappingProxyType(
     {command: action.waits for command, action in flow_commands().items() if action.waits is not None}
 )
 MAX_PLANNED = 100_000  # the most steps one flow run may execute (repeats and retries included)
+# A ``${...}`` that is more than a variable's name: JavaScript (Maestro's interpolation, models/util/Env.kt).
+_SCRIPT = re.compile(r"(?<!\\)\$\{(?!\s*[A-Za-z_][A-Za-z0-9_]*\s*\})[^$]*\}")
 
 
 @dataclass(frozen=True)
@@ -362,7 +365,7 @@ class Flow:
     def scripted(self) -> bool:
         """Whether running the flow runs JavaScript (a script, a ``${...}``, a condition or count)."""
         return any(uses_javascript(node) for node in self.every_step) or any(
-            "${" in value for block in self.bindings for _, value in block
+            _SCRIPT.search(value) for block in self.bindings for _, value in block
         )
 
     @property

@@ -165,6 +165,7 @@ class FlowScripts:
         self._logs: list[str] = []
         self._seconds = 0.0
         self._ran = False
+        self._output: dict[str, JsValue] | None = None  # output after the last evaluation, if known
 
     # --- the context, secrets ------------------------------------------------------------------
 
@@ -225,13 +226,17 @@ class FlowScripts:
         self._ran = True
         started = time.monotonic()
         try:
-            result = self._context().evaluate(expression, variables=self._variables(), where=where)
+            result = self._context().evaluate(
+                expression, variables=self._variables(), where=where, with_output=True
+            )
         except HarnessError as exc:
             self._logs.extend(getattr(exc, "logs", ()))
+            self._output = None  # it may have changed before the failure: read it again
             raise
         finally:
             self._seconds += time.monotonic() - started
         self._logs.extend(result.logs)
+        self._output = result.output
         return result.text
 
     def text(self, written: str, where: SourcePosition) -> str:
@@ -282,14 +287,19 @@ class FlowScripts:
             started = time.monotonic()
             try:
                 result = self._context().run_script(
-                    script.source, filename=script.file or where.file, env=self._variables(env)
+                    script.source,
+                    filename=script.file or where.file,
+                    env=self._variables(env),
+                    with_output=True,
                 )
             except HarnessError as exc:
                 self._logs.extend(getattr(exc, "logs", ()))
+                self._output = None
                 raise
             finally:
                 self._seconds += time.monotonic() - started
             self._logs.extend(result.logs)
+            self._output = result.output
             return None
         value = self.text(script.text, at)
         if script.command == "assertTrue" and not is_true(value):
@@ -314,7 +324,8 @@ class FlowScripts:
         secret: list[str] = []
         if self._ran and self._js is not None:
             self._ran = False
-            for key, value in self._js.output().items():
+            now = self._output if self._output is not None else self._js.output()
+            for key, value in now.items():
                 text = json.dumps(value, sort_keys=True)
                 if self._remembered.get(key) == text:
                     continue

@@ -27,7 +27,8 @@ LINE_OFFSET = 1
 SCRIPT_FILE = "<input>"  # the file name the engine gives evaluated code in its stack traces
 
 # Called with one argument: {platform, maxLogLines, maxLogLine}. Defines the globals, then
-# ``__amc`` (not enumerable): run(source, variables) -> [text, json, logs]; reset() -> logs, after
+# ``__amc`` (not enumerable): run(source, variables, withOutput) -> [text, json, logs, output json or
+# null]; reset() -> logs, after
 # an evaluation that failed (a time or memory limit may have stopped it before its own clean-up);
 # output() -> json; copied(text); names() -> the globals a variable may not take.
 PRELUDE = r"""
@@ -129,7 +130,7 @@ PRELUDE = r"""
   };
 
   define('__amc', Object.freeze({
-    run(source, variables) {
+    run(source, variables, withOutput) {
       logs = [];
       dropped = 0;
       for (const name of Object.keys(variables)) g[name] = variables[name];
@@ -143,7 +144,7 @@ PRELUDE = r"""
         throw e;
       }
       forget();
-      return [render(value), encode(value), takeLogs()];
+      return [render(value), encode(value), takeLogs(), withOutput ? JSON.stringify(output, bigints) : null];
     },
     reset() {
       forget();
