@@ -51,6 +51,7 @@ __all__ = ["FlowFailed", "FlowInterrupted", "FlowPlanner", "skip_instead", "skip
 
 Walk = Generator[PlannedStep, StepRecord, bool]
 Check = Generator[PlannedStep, StepRecord, bool | None]  # None: its JavaScript failed (recorded)
+Count = Generator[PlannedStep, StepRecord, int | None]
 
 
 class FlowInterrupted(Interrupted):
@@ -403,7 +404,7 @@ class FlowPlanner:
         self._note_failure(node.position, record, on_failure)
         return record.result.success or node.optional
 
-    def _count(self, node: Repeat | Retry, flow: str, handlers: tuple[_Handler, ...], high: int) -> Check:
+    def _count(self, node: Repeat | Retry, flow: str, handlers: tuple[_Handler, ...], high: int) -> Count:
         """A ``times`` / ``maxRetries`` a script computes, evaluated as the block starts (None:
         its JavaScript failed, recorded)."""
         assert node.times_text is not None
@@ -415,12 +416,13 @@ class FlowPlanner:
             return None
 
     def _repeat(self, node: Repeat, flow: str, handlers: tuple[_Handler, ...]) -> Walk:
-        limit: int | bool | None = node.limit
+        limit = node.limit
         if node.times_text is not None:
-            limit = yield from self._count(node, flow, handlers, node.limit)
-            if limit is None:
+            counted = yield from self._count(node, flow, handlers, node.limit)
+            if counted is None:
                 return False
-        for _ in range(int(limit)):
+            limit = counted
+        for _ in range(limit):
             if node.condition is not None:
                 holds_now = yield from self._condition(node.condition, node, flow, handlers, look=False)
                 if holds_now is None:
@@ -433,13 +435,14 @@ class FlowPlanner:
         return True
 
     def _retry(self, node: Retry, flow: str, handlers: tuple[_Handler, ...]) -> Walk:
-        times: int | bool | None = node.times
+        times = node.times
         if node.times_text is not None:
-            times = yield from self._count(node, flow, handlers, MAX_RETRIES)
-            if times is None:
+            counted = yield from self._count(node, flow, handlers, MAX_RETRIES)
+            if counted is None:
                 return False
-        for attempt in range(int(times) + 1):
-            handler = _Handler(optional=False, left=int(times) - attempt)
+            times = counted
+        for attempt in range(times + 1):
+            handler = _Handler(optional=False, left=times - attempt)
             ok = yield from self._nodes(node.steps, flow, (*handlers, handler))
             if ok:
                 return True

@@ -28,7 +28,7 @@ import http.client
 import ssl
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from urllib.parse import urljoin, urlsplit
 
 from ...core.errors import HarnessError, ReplyTooLarge
@@ -64,7 +64,7 @@ def request_secrets(request: HttpRequest) -> list[str]:
     return found
 
 
-def _multipart(form: dict[str, object]) -> tuple[bytes, str]:
+def _multipart(form: Mapping[str, object]) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     parts: list[bytes] = []
     for name, value in form.items():
@@ -142,7 +142,7 @@ class HttpClient:
         try:
             conn.connect()
             if conn.sock is not None:
-                conn.sock = BoundedSocket(  # type: ignore[assignment]
+                conn.sock = BoundedSocket(
                     conn.sock,
                     what=f"the server at {parts.scheme}://{parts.netloc}",
                     max_bytes=request.max_response_bytes + HEADER_ALLOWANCE,

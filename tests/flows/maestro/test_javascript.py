@@ -10,6 +10,7 @@ as `***`, and no secret in any file of the run."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -154,7 +155,7 @@ def test_every_piece_of_the_surface_runs_on_the_device(spec: str, tmp_path: Path
     assert "secret123" not in result.out + result.err
 
 
-def _records(flow: Path, tmp_path: Path, *options: str) -> tuple[int, list[dict[str, Any]], str]:
+def _records(flow: Path, tmp_path: Path, *options: str) -> tuple[int, list[Mapping[str, Any]], str]:
     result = amc("run", flow, "--device", "sim:android?timing=instant", "--out", tmp_path / "runs", *options)
     return result.code, list(read_timeline(_run_dir(tmp_path / "runs")).steps), result.out
 
