@@ -183,14 +183,20 @@ class Load:
 def script_roots(file: str, given: tuple[str, ...] | None = None) -> tuple[str, ...]:
     """The flow's folder tree, where its ``runScript`` files must lie (every symlink followed):
     ``given`` when the caller says (``amc mcp``: its flow root); else the folder of the flow a run
-    starts with, and the folder ``amc`` was started in when that flow lies within it (a project's
-    flows reach their scripts with ``../scripts/…`` from a subfolder)."""
+    starts with, and the project that holds it: the nearest folder above it named ``.maestro`` (a
+    Maestro workspace), else the nearest holding ``.git`` (its repository), so a project's flows
+    reach ``../scripts/x.js`` from a subfolder. The home folder and ``/`` are never a project."""
     if given is not None:
         return tuple(os.path.realpath(root) for root in given)
-    folder = os.path.realpath(os.path.dirname(file) or ".")
-    cwd = os.path.realpath(os.getcwd())
-    inside = Path(folder).is_relative_to(cwd) and folder != cwd
-    return (folder, cwd) if inside else (folder,)
+    folder = Path(os.path.realpath(os.path.dirname(file) or "."))
+    never = {Path("/"), Path(os.path.realpath(os.path.expanduser("~")))}
+    chain = [folder, *folder.parents]
+    project = next((p for p in chain if p.name == ".maestro"), None) or next(
+        (p for p in chain if p not in never and (p / ".git").exists()), None
+    )
+    if project is None or project == folder or project in never:
+        return (str(folder),)
+    return (str(folder), str(project))
 
 
 def read_flow_file(path: str | os.PathLike[str], *, follow_symlink: bool = True) -> str:

@@ -49,7 +49,8 @@ def script_file(r: MaestroReader, node: Node, written: str, base: str) -> tuple[
         raise r.fail(
             node,
             f"runScript {written!r} lies outside the flow's folder tree ({', '.join(r.script_roots)})",
-            hint="keep scripts beside the flows (a symlink may not lead out either)",
+            hint="keep scripts in the flow's folder, or in the project holding it (the `.maestro` folder, "
+            "else the git repository); a symlink may not lead out either",
         )
     real = Path(os.path.realpath(path))  # read where the check looked, not through a link again
     if not stat.S_ISREG(info.st_mode):

@@ -260,3 +260,15 @@ def test_a_runaway_script_fails_its_step_within_its_limits_and_the_next_step_run
     assert "ran past its time limit of 0.5 s and was stopped" in str(result.steps[1].result.error)
     assert "ran out of its 16 MiB of memory" in str(result.steps[2].result.error)
     assert result.world is not None and result.world.variables["output.after"] == 2
+
+
+def test_a_project_flow_reaches_its_scripts_folder_from_a_subfolder(tmp_path: Path) -> None:
+    """The flow's folder tree is its project: the `.maestro` folder above it (else the repository)."""
+    for name in (".maestro", "plain"):
+        (tmp_path / name / "tests").mkdir(parents=True)
+        (tmp_path / name / "scripts").mkdir()
+        (tmp_path / name / "scripts" / "data.js").write_text("output.data = {n: 1}\n")
+        write_flow(tmp_path / name / "tests", "appId: x\n---\n- runScript: ../scripts/data.js\n")
+    assert amc("check", tmp_path / ".maestro" / "tests" / "flow.yaml").code == 0
+    refused = amc("check", tmp_path / "plain" / "tests" / "flow.yaml")
+    assert refused.code == 2 and "outside the flow's folder tree" in refused.out
