@@ -57,7 +57,13 @@ onFlowComplete:
     id: greeting
 - assertTrue: ${maestro.copiedText == 'Signed in as ' + USER}
 - runScript:
+    file: scripts/start.js
+    when:
+      true: ${USER !== 'qa'}
+- runScript:
     file: scripts/account.js
+    when:
+      true: ${USER === 'qa'}
     env:
       BODY: "${JSON.stringify({token: 't0k3n-abcdef', name: USER})}"
 - assertTrue: ${output.account.name === 'qa' && MAESTRO_PLATFORM === maestro.platform}
@@ -135,6 +141,8 @@ def test_every_piece_of_the_surface_runs_on_the_device(spec: str, tmp_path: Path
     assert account["result"]["output"]["logs"] == ["account for qa"]
     typed = [s["step"]["args"]["text"] for s in steps if s["action"] == "type_text"]
     assert typed == ["qa", "***"]  # the secret variable's value, hidden in the record
+    skipped = [s for s in steps if s["action"] == "skip"]
+    assert [s["step"]["args"]["skipped"] for s in skipped] == ["script", "run_flow"]  # a runScript, a runFlow
     labelled = next(s for s in steps if s["action"] == "tap" and "label" in s["step"]["rationale"])
     assert "(Sign in as qa)" in labelled["step"]["rationale"]
     waited = next(s for s in steps if s["action"] == "assert_visible")
