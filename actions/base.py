@@ -41,8 +41,8 @@ __all__ = [
 ]
 
 # Arguments every step may carry: values to remember in the world, whether they (or the typed text)
-# are secret, and how long the screen may take to settle after the step (seconds; 0: do not wait;
-# Maestro's `waitToSettleTimeoutMs`).
+# are secret (true, or the list of the remembered names that are), and how long the screen may take
+# to settle after the step (seconds; 0: do not wait; Maestro's `waitToSettleTimeoutMs`).
 COMMON_KEYS = frozenset({"remember", "secret", "settle"})
 MAX_SETTLE = 60.0
 # The backends a step may run on, by ``Driver.backend`` (the faces of the simulated device run
@@ -240,11 +240,15 @@ class Action:
                 continue
             out[param.name] = param.kind.check(args[given[0]], given[0])
         if "secret" in args and "secret" not in out:
-            if not isinstance(args["secret"], bool):
+            secret = args["secret"]
+            listed = isinstance(secret, list) and all(isinstance(n, str) for n in secret)
+            if not isinstance(secret, bool) and not listed:
                 raise StepArgumentError(
-                    f"argument 'secret' must be true or false, got {args['secret']!r:.80}", argument="secret"
+                    f"argument 'secret' must be true or false (or the list of the remembered names that "
+                    f"are secret), got {secret!r:.80}",
+                    argument="secret",
                 )
-            out["secret"] = args["secret"]
+            out["secret"] = secret
         if "settle" in args:
             out["settle"] = Seconds(MAX_SETTLE).check(args["settle"], "settle")
         if "remember" in args and "remember" not in out:

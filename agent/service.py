@@ -31,6 +31,7 @@ from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
 from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
+from ..flows.js.client import HttpClient, refusing
 from ..flows.recorded import FORMATS, check_path
 from ..runtime.cancel import Cancel
 from ..runtime.planner import ObservingPlanner, Planner, planner_inputs
@@ -54,6 +55,10 @@ log = logging.getLogger(__name__)
 
 SIMULATED_SPECS = ("sim:android", "sim:ios", "sim+adb:android", "sim+wda:ios", "sim+appium:android")
 FLOW_SUFFIXES = (".yaml", ".yml")
+NO_HTTP_OVER_MCP = (
+    "a flow an agent runs over MCP makes no HTTP request; start the server with `amc mcp --allow-http` "
+    "to let its scripts reach the network"
+)
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,9 @@ class DeviceService:
     """The tools of ``amc mcp`` on ``driver`` (reached as ``spec``), recording into ``run_dir``.
 
     ``discover`` lists attached devices for ``list_devices``; ``flow_root`` is the folder
-    ``run_flow`` may read flows from. Nothing is touched before :meth:`start`.
+    ``run_flow`` may read flows from (and their scripts). A flow an agent runs cannot make HTTP
+    requests from its scripts unless ``allow_http`` (``amc mcp --allow-http``): a script's
+    ``http.get`` then throws, saying so. Nothing is touched before :meth:`start`.
     """
 
     def __init__(
@@ -114,8 +121,10 @@ class DeviceService:
         screenshots: ScreenshotPolicy = "failure",
         discover: Callable[[], Sequence[DeviceInfo]] = tuple,
         redactor: Redactor | None = None,
+        allow_http: bool = False,
     ) -> None:
         self.driver = driver
+        self.allow_http = allow_http
         self.spec = spec
         self.run_dir = run_dir
         self.flow_root = flow_root
@@ -261,9 +270,14 @@ class DeviceService:
 
     def _run_flow(self, spec: ToolSpec, call: Call) -> ToolReply:
         path = self._flow_path(call.args.get("path"))
-        flow = load_flow(path)
+        flow = load_flow(path, roots=(str(self.flow_root.resolve()),))
         self.redactor.add(*flow.secrets)
-        planner = FlowPlanner(flow, self.driver.platform)
+        planner = FlowPlanner(
+            flow,
+            self.driver.platform,
+            http=HttpClient() if self.allow_http else refusing(NO_HTTP_OVER_MCP),
+            secrets=lambda values: self.redactor.add(*values),
+        )
         note = "; ".join(f"{name}: {value}" for name, value in call.reasons.items())
         runner = TaskRunner(
             self.driver,

@@ -4,8 +4,8 @@ Prints the machine line and every table as Markdown: harness overhead per step (
 requests and wall time per action against each client used directly and a 20-step flow
 (``wire``), the world model's cost and memory (``world``), several devices through the pool
 (``devices``), the simulated device's pictures (``screens``), an MCP tool call and the LLM
-planner's requests (``agent``), Ctrl-C timed from outside (``interrupt``) and the parsers'
-benchmark (``parse.py``). Each suite runs in a
+planner's requests (``agent``), Ctrl-C timed from outside (``interrupt``), a Maestro flow's
+JavaScript on the wired path (``js``) and the parsers' benchmark (``parse.py``). Each suite runs in a
 fresh interpreter of its own (``--suite NAME``), so no suite measures against the heap another one
 left behind.
 ``--write`` also replaces the results section of ``benchmarks/README.md`` with this run's output;
@@ -117,6 +117,12 @@ def _interrupt(quick: bool) -> list[Table]:
     return interrupt.run(rounds=1) if quick else interrupt.run()
 
 
+def _js(quick: bool) -> list[Table]:
+    from benchmarks import js_flow
+
+    return js_flow.run(steps=10, blocks=2, start_blocks=3) if quick else js_flow.run()
+
+
 def _devices(quick: bool) -> list[Table]:
     from benchmarks import devices
 
@@ -134,6 +140,7 @@ SUITES: dict[str, Suite] = {
     "agent": _agent,
     "settle": _settle,
     "interrupt": _interrupt,
+    "js": _js,
     "parse": _parse,
 }
 

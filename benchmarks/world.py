@@ -75,7 +75,7 @@ def _world_rows(steps: int, every: int, history: int) -> tuple[list[list[object]
     for n in range(1, steps + 1):
         step = _world_step(n)
         started = time.perf_counter_ns()
-        model.observe(observation, step, result)
+        model.observe(observation.scene, observation.semantic, step, result)
         chunk.append((time.perf_counter_ns() - started) / 1e9)
         if n % every == 0:
             chunk_medians.append(median(chunk))
@@ -95,7 +95,7 @@ def _world_rows(steps: int, every: int, history: int) -> tuple[list[list[object]
     try:
         traced: list[int] = []
         for n in range(1, steps + 1):
-            traced_model.observe(observation, _world_step(n), result)
+            traced_model.observe(observation.scene, observation.semantic, _world_step(n), result)
             if n % every == 0:
                 gc.collect()
                 traced.append(tracemalloc.get_traced_memory()[0])

@@ -57,7 +57,8 @@ def backend_of(spec: str) -> tuple[str, str]:
 
 
 def run_check(args: argparse.Namespace, io: Streams) -> int:
-    env = {**os.environ, **parse_env(args.env)}
+    given = parse_env(args.env)
+    env = {**os.environ, **given}
     targets: list[tuple[str, str | None]] = [backend_of(spec) for spec in args.device or ()]
     targets += [(platform, None) for platform in args.platform or ()]
     candidates = collect(args.paths)
@@ -67,7 +68,7 @@ def run_check(args: argparse.Namespace, io: Streams) -> int:
         notes: list[FlowError] = []
         summary = ""
         try:
-            flow = load_flow(candidate.path, environ=env)
+            flow = load_flow(candidate.path, environ=env, params=given)
         except FlowValidationError as exc:
             problems.extend(exc.problems)
         except FlowError as exc:

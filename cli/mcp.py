@@ -41,6 +41,12 @@ def setup_mcp(parser: argparse.ArgumentParser) -> None:
         help="the folder run_flow may read flow files from (default: the current folder)",
     )
     parser.add_argument(
+        "--allow-http",
+        action="store_true",
+        help="let the scripts of a flow run_flow runs make HTTP requests (Maestro's http.get/post...); "
+        "off by default: an agent's flow reaches no network",
+    )
+    parser.add_argument(
         "--screenshots",
         choices=SCREENSHOT_POLICIES,
         default="failure",
@@ -75,6 +81,7 @@ def run_mcp(args: argparse.Namespace, io: Streams) -> int:
             screenshots=args.screenshots,
             discover=connect_module.discover,
             redactor=redactor,
+            allow_http=args.allow_http,
         )
         with run_logging(redactor, run_dir / LOG_FILE, io):
             service.start()

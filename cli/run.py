@@ -293,7 +293,7 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
     candidates = collect(args.flows)
     space_include, space_exclude = workspace_tags(candidates)
     include, exclude = include | space_include, exclude | space_exclude
-    selection = select_flows(candidates, {**os.environ, **cli_env}, include, exclude)
+    selection = select_flows(candidates, {**os.environ, **cli_env}, include, exclude, params=cli_env)
     order = in_order(selection.flows, selection.candidates)
     kept = [selection.flows[i] for i in order]
     kept_candidates = [selection.candidates[i] for i in order]

@@ -29,6 +29,7 @@ from ..core.errors import ConfigError, LeaseTimeout, PoolExhausted
 from ..core.models import Platform
 from ..drivers.base import Driver
 from ..flows import Flow, FlowPlanner
+from ..flows.js.client import HttpClient
 from ..runtime.cancel import Cancel
 from ..runtime.pool import DevicePool
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
@@ -174,7 +175,14 @@ class FlowRun:
 
     def run(self, flow: Flow, driver: Driver, spec: str, reason: str) -> FlowOutcome:
         """Run ``flow`` on ``driver``; its run folder keeps every executed step."""
-        planner = FlowPlanner(flow, driver.platform)
+        # A flow's scripts make the HTTP calls it says (it is the team's own code), bounded; what
+        # they meet that is secret joins the run's one redactor before anything is written.
+        planner = FlowPlanner(
+            flow,
+            driver.platform,
+            http=HttpClient(),
+            secrets=lambda values: self.redactor.add(*values),
+        )
         config = dataclasses.replace(self.config, max_steps=planner.most_steps)
         try:
             run_dir = new_run_dir(self.out, f"{flow.name}-{spec}" if self.console.prefixed else flow.name)

@@ -125,14 +125,16 @@ def select_flows(
     environ: Mapping[str, str],
     include: frozenset[str],
     exclude: frozenset[str],
+    params: Mapping[str, str] | None = None,
 ) -> Selection:
     """Read every candidate whole and keep the flows the tags choose (:func:`filter_tags`). Every
     problem of every file, and every unset variable of a chosen flow, is raised together as one
-    ``FlowValidationError``; a flow the tags leave out may use variables that are not set."""
+    ``FlowValidationError``; a flow the tags leave out may use variables that are not set.
+    ``params``: the variables of ``environ`` given with ``--env`` (what a Maestro flow's scripts see)."""
     read: list[tuple[Candidate, FlowCheck | None, tuple[FlowError, ...]]] = []
     for candidate in candidates:
         try:
-            read.append((candidate, check_flow(candidate.path, environ=environ), ()))
+            read.append((candidate, check_flow(candidate.path, environ=environ, params=params), ()))
         except FlowValidationError as exc:
             read.append((candidate, None, exc.problems))
         except FlowError as exc:

@@ -2,7 +2,8 @@
 
 - the app a ``launch_app`` / ``terminate_app`` acts on (:func:`app_id_from_args`);
 - the secret rule (:func:`hide_secrets`): a step with ``secret: true`` keeps its ``text`` /
-  ``value`` and the values under ``remember`` out of everything recorded, shown as ``***``; the
+  ``value`` and the values under ``remember`` out of everything recorded, shown as ``***``
+  (``secret: [names]``: only those names under ``remember``); the
   world model's history and the run timeline's redactor both apply it from here;
 - a few words on what a step acts on, for console lines and reports (:func:`describe_step`);
 - what an executed step's outcome counts as (:func:`step_status`): ``passed``, ``failed``,
@@ -31,6 +32,7 @@ __all__ = [
     "describe_step",
     "hide_secrets",
     "is_secret",
+    "secret_names",
     "secret_values",
     "step_status",
 ]
@@ -78,6 +80,22 @@ def is_secret(args: Any) -> bool:
     return isinstance(args, Mapping) and args.get("secret") is True
 
 
+def secret_names(args: Any) -> frozenset[str]:
+    """The names under ``remember`` whose values are secret: all of them with ``secret: true``, those
+    listed with ``secret: [names]`` (a step that remembers secret and plain values at once: what a
+    flow's script put in ``output``)."""
+    if not isinstance(args, Mapping):
+        return frozenset()
+    remember = args.get("remember")
+    names = frozenset(str(k) for k in remember) if isinstance(remember, Mapping) else frozenset()
+    secret = args.get("secret")
+    if secret is True:
+        return names
+    if isinstance(secret, list | tuple):
+        return names & frozenset(str(name) for name in secret)
+    return frozenset()
+
+
 def hide_secrets(args: Any) -> dict[str, Any]:
     """A copy of a step's arguments safe to record: with ``secret: true``, the ``text`` / ``value``
     and every value under ``remember`` become ``***`` (the names stay)."""
@@ -88,22 +106,41 @@ def hide_secrets(args: Any) -> dict[str, Any]:
         for key in SECRET_ARG_KEYS:
             if key in out:
                 out[key] = REDACTED
-        remember = out.get("remember")
-        if isinstance(remember, Mapping):
-            out["remember"] = {str(k): REDACTED for k in remember}
+    hidden = secret_names(args)
+    remember = out.get("remember")
+    if hidden and isinstance(remember, Mapping):
+        out["remember"] = {str(k): REDACTED if str(k) in hidden else v for k, v in remember.items()}
     return out
 
 
 def secret_values(args: Any) -> list[str]:
-    """The values :func:`hide_secrets` hides in a step's arguments (none unless ``secret: true``), so
+    """The values :func:`hide_secrets` hides in a step's arguments (none unless ``secret``), so
     whoever records the run can scrub them from what the step leads to (a page source, a log)."""
-    if not is_secret(args):
-        return []
-    found = [args[key] for key in SECRET_ARG_KEYS if isinstance(args.get(key), str)]
-    remember = args.get("remember")
-    if isinstance(remember, Mapping):
-        found += [value for value in remember.values() if isinstance(value, str)]
+    found = (
+        [args[key] for key in SECRET_ARG_KEYS if isinstance(args.get(key), str)] if is_secret(args) else []
+    )
+    hidden = secret_names(args)
+    remember = args.get("remember") if isinstance(args, Mapping) else None
+    if hidden and isinstance(remember, Mapping):
+        for key, value in remember.items():
+            if str(key) in hidden:
+                found += _strings(value)
     return [value for value in found if value]
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a remembered value (a script's ``output`` may hold objects and lists)."""
+    found: list[str] = []
+    pending = [value]
+    while pending and len(found) < 10_000:
+        item = pending.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, Mapping):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+    return found
 
 
 def _describe_selector(args: Mapping[str, Any], *, inline: bool) -> str | None:
@@ -127,6 +164,10 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
     if action == "skip":
         return f"{args.get('skipped') or 'step'} skipped: {args.get('reason')}"
     parts: list[str] = []
+    if action == "script":  # a flow's JavaScript: the Maestro command, a runScript's file
+        parts.append(str(args.get("command") or "script"))
+        if args.get("command") == "runScript" and isinstance(args.get("file"), str):
+            parts.append(str(args["file"]).replace("\\", "/").rsplit("/", 1)[-1])
     app = app_id_from_args(args)
     if app is not None:
         parts.append(app)
@@ -145,7 +186,8 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
         parts.append(str(args["key"]))
     remember = args.get("remember")
     if isinstance(remember, Mapping):
-        names = ", ".join(str(k) for k in remember)
+        hidden = secret_names(args)
+        names = ", ".join(f"{k} (secret)" if str(k) in hidden and not secret else str(k) for k in remember)
         parts.append(f"{names} (secret)" if secret else names)
     if "url" in args:
         parts.append(str(args["url"]))

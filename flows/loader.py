@@ -51,6 +51,7 @@ __all__ = [
     "load_flow",
     "parse_flow",
     "read_flow_file",
+    "script_roots",
 ]
 
 MAX_FLOW_BYTES = 1024 * 1024
@@ -166,11 +167,36 @@ class FlowCheck:
 
 @dataclass
 class Load:
-    """One load of a root flow: the variables given, the files being read (cycles) and a budget."""
+    """One load of a root flow: the variables given, the files being read (cycles) and a budget.
+
+    ``params``: the variables given on purpose (``--env``), which a Maestro flow's scripts see
+    besides its own; None: all of ``environ`` was (a caller's own mapping). ``script_roots``: the
+    folders ``runScript`` files must lie in (:func:`script_roots`)."""
 
     environ: Mapping[str, str]
     stack: list[str] = field(default_factory=list)
     includes: int = 0
+    params: Mapping[str, str] | None = None
+    script_roots: tuple[str, ...] = ()
+
+
+def script_roots(file: str, given: tuple[str, ...] | None = None) -> tuple[str, ...]:
+    """The flow's folder tree, where its ``runScript`` files must lie (every symlink followed):
+    ``given`` when the caller says (``amc mcp``: its flow root); else the folder of the flow a run
+    starts with, and the project that holds it: the nearest folder above it named ``.maestro`` (a
+    Maestro workspace), else the nearest holding ``.git`` (its repository), so a project's flows
+    reach ``../scripts/x.js`` from a subfolder. The home folder and ``/`` are never a project."""
+    if given is not None:
+        return tuple(os.path.realpath(root) for root in given)
+    folder = Path(os.path.realpath(os.path.dirname(file) or "."))
+    never = {Path("/"), Path(os.path.realpath(os.path.expanduser("~")))}
+    chain = [folder, *folder.parents]
+    project = next((p for p in chain if p.name == ".maestro"), None) or next(
+        (p for p in chain if p not in never and (p / ".git").exists()), None
+    )
+    if project is None or project == folder or project in never:
+        return (str(folder),)
+    return (str(folder), str(project))
 
 
 def read_flow_file(path: str | os.PathLike[str], *, follow_symlink: bool = True) -> str:
@@ -449,25 +475,53 @@ def _secrets_of(node: Any) -> set[str]:
     return found
 
 
-def parse_flow(text: str, *, file: str = "<flow>", environ: Mapping[str, str] | None = None) -> Flow:
+def _load(
+    file: str,
+    environ: Mapping[str, str] | None,
+    params: Mapping[str, str] | None,
+    roots: tuple[str, ...] | None,
+) -> Load:
+    if environ is None:  # the process environment: none of it was given on purpose
+        return Load(os.environ, params=params or {}, script_roots=script_roots(file, roots))
+    return Load(environ, params=params, script_roots=script_roots(file, roots))
+
+
+def parse_flow(
+    text: str,
+    *,
+    file: str = "<flow>",
+    environ: Mapping[str, str] | None = None,
+    params: Mapping[str, str] | None = None,
+    roots: tuple[str, ...] | None = None,
+) -> Flow:
     """Validate flow ``text`` (named ``file`` in messages, and ``run_flow`` paths relative to it).
     ``environ`` (the variables given: ``--env`` over the process environment) defaults to
-    ``os.environ``."""
-    load = Load(os.environ if environ is None else environ)
+    ``os.environ``; ``params`` are those of them given on purpose (``--env``: a Maestro flow's
+    scripts see them; by default all of a given ``environ``, none of ``os.environ``); ``roots`` the
+    folders its scripts must lie in (:func:`script_roots`)."""
+    load = _load(file, environ, params, roots)
     return _flow_of(text, file, load, environ=load.environ, inherited={}, parent_timeout=None)
 
 
-def load_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str] | None = None) -> Flow:
+def load_flow(
+    path: str | os.PathLike[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    params: Mapping[str, str] | None = None,
+    roots: tuple[str, ...] | None = None,
+) -> Flow:
     """Read and validate the flow file at ``path`` and every flow it runs; any problem is a
-    ``FlowError`` (nothing runs)."""
+    ``FlowError`` (nothing runs). ``environ``, ``params``, ``roots``: as :func:`parse_flow`."""
     file = os.fspath(path)
-    return parse_flow(read_flow_file(file), file=file, environ=environ)
+    return parse_flow(read_flow_file(file), file=file, environ=environ, params=params, roots=roots)
 
 
-def check_flow(path: str | os.PathLike[str], *, environ: Mapping[str, str]) -> FlowCheck:
+def check_flow(
+    path: str | os.PathLike[str], *, environ: Mapping[str, str], params: Mapping[str, str] | None = None
+) -> FlowCheck:
     """Read the flow file at ``path`` and every flow it runs, keeping what is wrong in the result
     (:class:`FlowCheck`) instead of raising it; a file that cannot be read as a flow at all (not
     there, empty, not YAML, not a mapping) is still a ``FlowError``."""
     file = os.fspath(path)
-    load = Load(environ)
+    load = _load(file, environ, params, None)
     return _check(read_flow_file(file), file, load, environ=environ, inherited={}, parent_timeout=None)

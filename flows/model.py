@@ -8,6 +8,7 @@ one device.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -17,7 +18,7 @@ from ..actions import flow_commands
 from ..core.errors import FlowError
 from ..core.models import OnFailure, PlannedStep, Platform
 from ..core.steps import describe_step
-from .conditions import Condition
+from .conditions import Combined, Condition, Script, Seen
 
 __all__ = [
     "APP_COMMANDS",
@@ -26,6 +27,7 @@ __all__ = [
     "DEFAULT_TIMEOUTS",
     "MAX_PLANNED",
     "AppRef",
+    "Bindings",
     "Flow",
     "FlowStep",
     "FlowValidationError",
@@ -33,7 +35,9 @@ __all__ = [
     "Repeat",
     "Retry",
     "RunFlow",
+    "ScriptCommand",
     "SourcePosition",
+    "Template",
 ]
 
 # The commands a flow may use (each an action's, in the actions' order) and the blocks; the actions
@@ -51,6 +55,8 @@ DEFAULT_TIMEOUTS: Mapping[str, float] = MappingProxyType(
     {command: action.waits for command, action in flow_commands().items() if action.waits is not None}
 )
 MAX_PLANNED = 100_000  # the most steps one flow run may execute (repeats and retries included)
+# A ``${...}`` that is more than a variable's name: JavaScript (Maestro's interpolation, models/util/Env.kt).
+_SCRIPT = re.compile(r"(?<!\\)\$\{(?!\s*[A-Za-z_][A-Za-z0-9_]*\s*\})[^$]*\}")
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,37 @@ class AppRef:
         return " / ".join(f"{p}: {a}" for p, a in sorted(self.by_platform.items()))
 
 
+# An ``env`` block of a Maestro flow: (name, value as written), every value read before any is bound.
+Bindings = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Template:
+    """A Maestro command whose values JavaScript computes (a ``${...}`` that is not a variable known
+    when the flow is read): its value as written (``node``, the YAML node), read again when the step
+    runs, with every ``${...}`` evaluated then (:mod:`amc.flows.maestro.templates`)."""
+
+    command: str
+    node: Any = field(compare=False, repr=False)
+    app_id: str | None = None
+    base: str = "."
+
+
+@dataclass(frozen=True)
+class ScriptCommand:
+    """Maestro's ``evalScript`` / ``assertTrue`` (``text``: the expression as written) or
+    ``runScript`` (``text``: the file as written; ``file``: its path and ``source``: its content,
+    both read with the flow; ``env``: its variables as written)."""
+
+    command: str
+    text: str
+    file: str | None = None
+    source: str = field(default="", repr=False, compare=False)
+    env: Bindings = ()
+    line: int = 0  # where ``text`` starts in the flow file (0: at the command)
+    column: int = 0
+
+
 def _expected_outcome(command: str, args: Mapping[str, Any], app: str | None) -> str:
     """What a person should see after the step, in words (secrets never appear: see describe_step)."""
     target = describe_step(command, args)
@@ -148,6 +185,9 @@ class FlowStep:
     written: str | None = None
     label: str | None = None
     unsupported: str | None = None
+    # JavaScript: a command whose values a script computes (read again when it runs), or a script.
+    template: Template | None = None
+    script: ScriptCommand | None = None
 
     @property
     def shown(self) -> str:
@@ -209,7 +249,8 @@ class Repeat:
     when: Condition | None = None
     command: str = "repeat"
     label: str | None = None
-    unsupported: str | None = None  # why no backend here can run it (a count JavaScript computes)
+    unsupported: str | None = None
+    times_text: str | None = None  # ``times`` as written, when JavaScript computes it (when it runs)
 
 
 @dataclass(frozen=True)
@@ -225,6 +266,7 @@ class Retry:
     command: str = "retry"
     label: str | None = None
     unsupported: str | None = None
+    times_text: str | None = None  # ``maxRetries`` as written, when JavaScript computes it
 
 
 Node = FlowStep | RunFlow | Repeat | Retry
@@ -239,6 +281,32 @@ def leaves(nodes: tuple[Node, ...]) -> Iterator[FlowStep]:
             yield from leaves(node.flow.on_start + node.flow.steps + node.flow.on_complete)
         else:
             yield from leaves(node.steps)
+
+
+def uses_javascript(node: Node) -> bool:
+    """Whether ``node`` (its blocks and subflows opened) runs JavaScript."""
+    if node.when is not None and _has_script(node.when):
+        return True
+    if isinstance(node, FlowStep):
+        return node.template is not None or node.script is not None
+    if isinstance(node, RunFlow):
+        return node.flow.scripted
+    if node.times_text is not None:
+        return True
+    if isinstance(node, Repeat) and node.condition is not None and _has_script(node.condition):
+        return True
+    return any(uses_javascript(child) for child in node.steps)
+
+
+def _has_script(condition: Condition) -> bool:
+    """Whether checking ``condition`` runs JavaScript (a ``true:``, a selector with ``${...}``)."""
+    if isinstance(condition, Script):
+        return True
+    if isinstance(condition, Seen):
+        return "${" in repr(condition.selector)
+    if isinstance(condition, Combined):
+        return any(_has_script(part) for part in condition.parts)
+    return False
 
 
 def count(nodes: tuple[Node, ...], *, most: bool) -> int | None:
@@ -286,6 +354,19 @@ class Flow:
     on_start: tuple[Node, ...] = ()
     on_complete: tuple[Node, ...] = ()
     notes: tuple[FlowError, ...] = field(default=(), compare=False)
+    # A Maestro flow's variables: the env blocks bound when it starts (a runFlow's, then its
+    # header's), and, for the flow a run starts with, the variables it starts from (``--env``, the
+    # environment, Maestro's own) and those its scripts do not see (the process environment's own).
+    bindings: tuple[Bindings, ...] = ()
+    variables: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    hidden: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    @property
+    def scripted(self) -> bool:
+        """Whether running the flow runs JavaScript (a script, a ``${...}``, a condition or count)."""
+        return any(uses_javascript(node) for node in self.every_step) or any(
+            _SCRIPT.search(value) for block in self.bindings for _, value in block
+        )
 
     @property
     def default_platform(self) -> Platform:

@@ -2,7 +2,7 @@
 
 A :class:`RecordedFlow` holds its steps as actions with checked arguments (:class:`RecordedStep`),
 not as the text of one dialect, so the same recording is written in the project's flow format
-(:func:`write_amc`) or in Maestro's (:mod:`amc.flows.maestro_writer`) by :func:`write_flow`. A
+(:func:`write_amc`) or in Maestro's (:mod:`amc.flows.maestro.writer`) by :func:`write_flow`. A
 secret is never a value here: it is a :class:`Variable`, written ``${NAME}`` (the flow reads it
 from ``--env NAME=...`` or the environment), and the file's header says which variables it needs.
 Every other string is written so the flow reads it back as it was (``${`` as ``$${``). A step's
@@ -265,7 +265,7 @@ def write_flow(flow: RecordedFlow, format: str) -> str:
     if format == "amc":
         return write_amc(flow)
     if format == "maestro":
-        from .maestro_writer import write_maestro
+        from .maestro.writer import write_maestro
 
         return write_maestro(flow)
     raise ValueError(f"a flow is written as one of {', '.join(FORMATS)}, not {format!r}")

@@ -37,18 +37,38 @@ from urllib.parse import quote, quote_plus, unquote, urlsplit
 from ..core.models import PlannedStep, jsonable
 from ..core.steps import REDACTED, hide_secrets
 
-__all__ = ["MIN_CUT", "REDACTED", "RedactingFormatter", "Redactor", "encodings", "redact_url", "url_secrets"]
+__all__ = [
+    "MIN_CUT",
+    "REDACTED",
+    "RedactingFormatter",
+    "Redactor",
+    "encodings",
+    "named_like_credential",
+    "redact_url",
+    "url_secrets",
+]
 
 MIN_CUT = 6  # characters of a secret a cut must keep to be recognised as the secret's start
 _CUT_MARKS = ("…", "...")
 # user:password@ (or a lone user, often a token) after a scheme, and the values of query parameters
 # named like a credential (api-key, api_key, apikey, key, token, access_token, password, sig …).
 _USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<info>[^/\s@?#'\"<>]+)@")
+# A name that holds one of these words names a credential: a query parameter, a flow's variable.
+_CREDENTIAL = "key|token|secret|passw|auth|sig|credential"
+_CREDENTIAL_NAME = re.compile(_CREDENTIAL, re.IGNORECASE)
 _SECRET_QUERY_VALUE = re.compile(
-    r"(?P<name>[?&;][A-Za-z0-9_.\-]*?(?:key|token|secret|passw|auth|sig|credential)[A-Za-z0-9_.\-]*=)"
+    rf"(?P<name>[?&;][A-Za-z0-9_.\-]*?(?:{_CREDENTIAL})[A-Za-z0-9_.\-]*=)"
     r"(?P<value>[^&;#\s'\"<>]+)",
     re.IGNORECASE,
 )
+
+
+def named_like_credential(name: str) -> bool:
+    """Whether ``name`` (a query parameter, a flow variable, an ``output`` key, an HTTP header) is
+    named like a credential: it holds ``key``, ``token``, ``secret``, ``passw``, ``auth``, ``sig``
+    or ``credential``, in any case. Generous on purpose: a value wrongly taken for a secret is only
+    shown as ``***``."""
+    return _CREDENTIAL_NAME.search(name) is not None
 
 
 def _py_char(c: str, quote: str, *, ascii_only: bool) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.models import PlannedStep, Scene, StepResult
-from ..core.steps import app_id_from_args, hide_secrets
+from ..core.steps import app_id_from_args, hide_secrets, secret_names
 from ..semantic.models import SemanticScene
 from .config import WorldConfig
 from .models import WorldEvent, WorldState, frozen
@@ -169,7 +169,7 @@ class WorldModel:
                 type(remember).__name__,
             )
             return
-        secret = args.get("secret") is True
+        hidden = secret_names(args)
         variables = dict(self._now(changes, "variables"))
         secrets = set(self._now(changes, "secret_variables"))
         for key, value in remember.items():
@@ -177,7 +177,7 @@ class WorldModel:
                 log.warning("world model: variable name %r is not a string; skipped", key)
                 continue
             variables[key] = frozen(value)
-            if secret:
+            if key in hidden:
                 secrets.add(key)
             else:
                 secrets.discard(key)

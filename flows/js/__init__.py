@@ -5,8 +5,9 @@ in an embedded engine (QuickJS-ng, through the ``jsbox`` package) that reaches n
 no files, processes, environment, timers or network, only what the caller hands in (variables,
 ``maestro.copiedText``, an HTTP handler). Each evaluation is bounded in time and memory
 (:class:`ScriptLimits`), and so is every value that crosses (:mod:`amc.flows.js.values`).
-:func:`check_syntax` finds syntax errors before anything runs. ``docs/maestro-js.md`` has the
-engine's choice and its costs.
+:func:`check_syntax` finds syntax errors before anything runs. ``docs/maestro.md`` (its
+JavaScript section) has the engine's choice and its costs; :mod:`amc.flows.scripting` runs a flow's
+JavaScript with one context per run.
 
     with ScriptContext(platform="android", http=handler) as js:
         js.run_script(source, filename="scripts/createUser.js", env={"BASE_URL": url})

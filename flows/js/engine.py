@@ -1,7 +1,7 @@
 """The script context of one flow run, and the syntax check that runs before any flow does.
 
 A :class:`ScriptContext` holds one JavaScript runtime (QuickJS-ng through the ``jsbox`` package:
-``docs/maestro-js.md`` says why that engine) with Maestro's globals (:mod:`amc.flows.js.prelude`),
+``docs/maestro.md`` says why that engine) with Maestro's globals (:mod:`amc.flows.js.prelude`),
 the ``output`` object the flow and its subflows share, and the bounds of
 :class:`~amc.flows.js.limits.ScriptLimits`. Its runtime lives on a thread of its own
 (:mod:`amc.flows.js._worker`), so any thread may call it, one call at a time.
@@ -69,12 +69,14 @@ class Location(Protocol):
 class ScriptResult:
     """What one evaluation gave: ``value`` as JSON sees it (:mod:`amc.flows.js.values`), ``text``
     as it is written into a string (``String(value)``; arrays and plain objects as JSON), ``logs``
-    the ``console.log`` lines, in order. A promise is not awaited (its ``then`` callbacks do not
-    run): Maestro's scripts are synchronous, ``http`` included."""
+    the ``console.log`` lines, in order, and ``output`` a copy of ``output`` right after the
+    evaluation when it was asked for (it saves a second call). A promise is not awaited (its
+    ``then`` callbacks do not run): Maestro's scripts are synchronous, ``http`` included."""
 
     value: JsValue
     text: str
     logs: tuple[str, ...] = ()
+    output: dict[str, JsValue] | None = None  # ``output`` right after, when asked for (``with_output``)
 
 
 @dataclass(frozen=True)
@@ -207,20 +209,27 @@ class ScriptContext:
         *,
         variables: Mapping[str, JsValue] | None = None,
         where: Location | None = None,
+        with_output: bool = False,
     ) -> ScriptResult:
         """Evaluate a ``${...}`` expression (or an ``evalScript``, a ``when``/``while`` condition) with
         ``variables`` (the flow's env and parameters) as globals for this evaluation only.
-        ``where`` is the expression's place in its flow file, for errors."""
+        ``where`` is the expression's place in its flow file, for errors; ``with_output``: the
+        result carries ``output`` as it is after the evaluation."""
         origin = (
             _Origin(where.file, where.line, where.column) if where is not None else _Origin(EXPRESSION_FILE)
         )
-        return self._evaluate(expression, variables, origin)
+        return self._evaluate(expression, variables, origin, with_output)
 
     def run_script(
-        self, source: str, *, filename: str, env: Mapping[str, JsValue] | None = None
+        self,
+        source: str,
+        *,
+        filename: str,
+        env: Mapping[str, JsValue] | None = None,
+        with_output: bool = False,
     ) -> ScriptResult:
         """Run a ``runScript`` file's ``source`` (``filename`` for errors) with its ``env`` as globals."""
-        return self._evaluate(source, env, _Origin(filename))
+        return self._evaluate(source, env, _Origin(filename), with_output)
 
     def set_copied_text(self, text: str | None) -> None:
         """What ``copyTextFrom`` copied: ``maestro.copiedText`` from now on."""
@@ -250,7 +259,7 @@ class ScriptContext:
     # --- one evaluation ----------------------------------------------------------------------------
 
     def _evaluate(
-        self, source: str, variables: Mapping[str, JsValue] | None, origin: _Origin
+        self, source: str, variables: Mapping[str, JsValue] | None, origin: _Origin, with_output: bool = False
     ) -> ScriptResult:
         limits = self.limits
         if not isinstance(source, str):
@@ -262,7 +271,7 @@ class ScriptContext:
             )
         given: dict[str, JsValue] = {"MAESTRO_PLATFORM": self.platform, **(variables or {})}
         literal = to_json(given, limits, "the variables")
-        code = f"__amc.run({json.dumps(STRICT + source)},{literal})"
+        code = f"__amc.run({json.dumps(STRICT + source)},{literal},{'true' if with_output else 'false'})"
 
         def job(state: _Runtime) -> object:
             taken = sorted(name for name in given if name in state.reserved or not name)
@@ -279,15 +288,17 @@ class ScriptContext:
                 raise _Failed(exc, _reset(state)) from exc
 
         answer = self._call(job, origin.file, limits.time_limit + limits.grace, origin)
-        if not (isinstance(answer, list) and len(answer) == 3):
+        if not (isinstance(answer, list) and len(answer) == 4):
             raise ScriptError(
                 f"the engine answered {type(answer).__name__}, not the runner's result", file=origin.file
             )
-        text, value, logs = answer
+        text, value, logs, output = answer
+        after = from_json(output, limits, "output") if isinstance(output, str) else None
         return ScriptResult(
             value=from_json(value, limits, "the script's value"),
             text=str(text),
             logs=tuple(str(line) for line in logs),
+            output=after if isinstance(after, dict) else None,
         )
 
     def _call(
@@ -328,9 +339,13 @@ def _reset(state: _Runtime) -> tuple[str, ...]:
 # --- the engine's errors, as the harness's ---------------------------------------------------------
 
 # (the JavaScript error's name, whether its message and stack say so) -> the harness's error; first wins;
-# any other error is the script's own ("thrown")
-_ERRORS: tuple[tuple[str, Callable[[str, str], bool], str], ...] = (
+# any other error is the script's own ("thrown"). When an allocation fails with too little memory
+# left to make the error itself, the engine throws a bare null (measured: a 16 MiB context whose
+# array of strings fills it throws one or the other, depending on what is left), so an uncaught
+# null with no stack is taken for the memory limit too (a script's own `throw null` reads so).
+_ERRORS: tuple[tuple[str | None, Callable[[str, str], bool], str], ...] = (
     ("InternalError", lambda message, stack: message == "out of memory", "memory"),
+    (None, lambda message, stack: message == "null" and not stack.strip(), "memory"),
     ("SyntaxError", lambda message, stack: _COMPILED.match(stack) is not None, "syntax"),
 )
 
@@ -356,8 +371,9 @@ def _translate(
         found = _COMPILED.match(stack) if kind == "syntax" else _THROWN.search(stack)
         line, column = origin.place(int(found[1]), int(found[2])) if found else (None, None)
         if kind == "memory":
+            bare = " (the engine threw null: no memory was left to say more)" if name is None else ""
             return ScriptMemoryExceeded(
-                f"the script ran out of its {limits.memory_limit // (1024 * 1024)} MiB of memory",
+                f"the script ran out of its {limits.memory_limit // (1024 * 1024)} MiB of memory{bare}",
                 limit=limits.memory_limit,
                 file=origin.file,
                 logs=logs,

@@ -27,7 +27,8 @@ LINE_OFFSET = 1
 SCRIPT_FILE = "<input>"  # the file name the engine gives evaluated code in its stack traces
 
 # Called with one argument: {platform, maxLogLines, maxLogLine}. Defines the globals, then
-# ``__amc`` (not enumerable): run(source, variables) -> [text, json, logs]; reset() -> logs, after
+# ``__amc`` (not enumerable): run(source, variables, withOutput) -> [text, json, logs, output json or
+# null]; reset() -> logs, after
 # an evaluation that failed (a time or memory limit may have stopped it before its own clean-up);
 # output() -> json; copied(text); names() -> the globals a variable may not take.
 PRELUDE = r"""
@@ -129,16 +130,21 @@ PRELUDE = r"""
   };
 
   define('__amc', Object.freeze({
-    run(source, variables) {
+    run(source, variables, withOutput) {
       logs = [];
       dropped = 0;
       for (const name of Object.keys(variables)) g[name] = variables[name];
+      let value;
       try {
-        const value = globalEval(source);
-        return [render(value), encode(value), takeLogs()];
-      } finally {
-        forget();
+        value = globalEval(source);
+      } catch (e) {
+        // The error goes out as it is: a clean-up that fails (memory still full after an
+        // allocation ran out) must not replace it; the host's reset() finishes the clean-up.
+        try { forget(); } catch (ignored) {}
+        throw e;
       }
+      forget();
+      return [render(value), encode(value), takeLogs(), withOutput ? JSON.stringify(output, bigints) : null];
     },
     reset() {
       forget();

@@ -7,7 +7,10 @@ for a command whose value is a selector, the selector's fields; the command's fi
 come first. A few commands need more than their form says and have a reader of their own here
 (``extendedWaitUntil``, ``pressKey``, ``swipe``, ``scrollUntilVisible``, ``inputText``, the app
 commands, which name the header's app when they name none). Commands with no action in this
-harness (and JavaScript, until it is wired in) are read and kept with the reason they cannot run.
+harness are read and kept with the reason they cannot run. A command whose values JavaScript
+computes is read as far as it can be (``needs_js``): the flow reads it again when it runs, with
+every ``${...}`` evaluated (:mod:`amc.flows.maestro.templates`). ``evalScript``, ``runScript`` and
+``assertTrue`` are the ``script`` action, their JavaScript kept (:class:`~amc.flows.model.ScriptCommand`).
 Maestro's lookup timeouts: 17 s, 7 s for an optional step (``orchestra/Orchestra.kt:136-137``);
 ``assertVisible`` waits 17 s even when optional (``orchestra/Orchestra.kt:513-531``).
 """
@@ -26,9 +29,10 @@ from ...actions.kinds import Flag, Number, Seconds, SelectorKind, Values
 from ...actions.press import MAESTRO_KEYS, MAESTRO_OTHER_KEYS
 from ...actions.waiting import MAX_WAIT
 from ...core.errors import StepArgumentError
+from ..model import ScriptCommand
 from ..nodes import TAG, kind, suggest
 from .selectors import OPTION_FIELDS, SELECTOR_FIELDS, selector
-from .values import MaestroReader
+from .values import MaestroReader, written_text
 
 __all__ = [
     "FORMS",
@@ -37,6 +41,7 @@ __all__ = [
     "OPTIONAL_LOOKUP",
     "SCRIPT_COMMANDS",
     "Command",
+    "option_names",
     "read_command",
 ]
 
@@ -70,7 +75,6 @@ NO_ACTION: Mapping[str, str] = {
     "clearKeychain": "no backend of this harness clears the iOS keychain",
     "openBrowser": _WEB,
 }
-JAVASCRIPT = "needs JavaScript, which flows run once it is wired in (issue 33)"
 SCRIPT_COMMANDS = ("evalScript", "runScript", "assertTrue")
 # Commands Maestro lets a flow write alone (orchestra/yaml/MaestroFlowParser.kt:140-173).
 _BARE_NO_ACTION = frozenset(
@@ -91,13 +95,18 @@ _SWIPE_PATHS = {
 @dataclass(frozen=True)
 class Command:
     """One command read: its action (or the Maestro name, when it has none), its arguments, its
-    ``label`` and ``optional``, and why no backend here can run it, if so."""
+    ``label`` and ``optional``, and why no backend here can run it, if so. ``needs_js``: its values
+    hold JavaScript (read again when it runs); ``script``: a script command's JavaScript, with its
+    ``when`` (runScript's) as written."""
 
     action: str
     args: dict[str, Any]
     optional: bool = False
     label: str | None = None
     unsupported: str | None = None
+    needs_js: bool = False
+    script: ScriptCommand | None = None
+    when: Node | None = None
 
 
 def _modifiers(r: MaestroReader, entries: Mapping[str, Node]) -> tuple[bool, str | None]:
@@ -326,12 +335,17 @@ def _no_action(r: MaestroReader, command: str, node: Node, base: str) -> Command
     return Command(command, {}, optional, label, NO_ACTION[command])
 
 
+_SCRIPT_MAIN = {"evalScript": "script", "assertTrue": "condition", "runScript": "file"}
+
+
 def _script(r: MaestroReader, command: str, node: Node, base: str) -> Command:
-    """``evalScript`` / ``assertTrue`` (an expression) and ``runScript`` (a file): kept, with their
-    syntax checked, until JavaScript is wired into flows."""
+    """``evalScript`` / ``assertTrue`` (an expression: its ``${…}`` are what runs, as Maestro
+    interpolates the text, ``YamlEvalScript.kt``) and ``runScript`` (a file, read now as Maestro
+    reads it, with its ``env`` and ``when``): the ``script`` action, their JavaScript kept with
+    its syntax checked."""
     from .files import script_file
 
-    main = {"evalScript": "script", "assertTrue": "condition", "runScript": "file"}[command]
+    main = _SCRIPT_MAIN[command]
     if isinstance(node, ScalarNode) and node.tag != TAG + "null":
         entries: dict[str, Node] = {main: node}
     else:
@@ -341,16 +355,22 @@ def _script(r: MaestroReader, command: str, node: Node, base: str) -> Command:
         raise r.fail(node, f"{command} needs `{main}`")
     before = len(r.scripts)
     written = r.text(entries[main], f"{command}'s {main}")
-    args: dict[str, Any] = {main: written}
+    args: dict[str, Any] = {"command": command}
+    at = r.pos(entries[main])
+    script = ScriptCommand(command, written_text(entries[main]), line=at.line, column=at.column)
     if command == "runScript":
-        args["file"] = script_file(r, entries[main], written, base)
+        path, source = script_file(r, entries[main], written, base)
+        env: tuple[tuple[str, str], ...] = ()
         if "env" in entries:
-            args["env"] = {
-                k: r.text(v, f"runScript's env {k}") for k, v in r.mapping(entries["env"], "env").items()
-            }
+            values = r.mapping(entries["env"], "runScript's env")
+            for name, value in values.items():
+                r.text(value, f"runScript's env {name}")  # checked now, evaluated when it runs
+            env = tuple((name, written_text(value)) for name, value in values.items())
+        script = ScriptCommand(command, written, path, source, env, at.line, at.column)
+        args["file"] = path
     del r.scripts[before:]  # evalScript and assertTrue run only what their ${…} hold (YamlEvalScript.kt)
-    action = {"evalScript": "eval_script", "assertTrue": "assert_true", "runScript": "run_script"}[command]
-    return Command(action, args, optional, label, JAVASCRIPT)
+    when = entries.get("when") if command == "runScript" else None
+    return Command("script", args, optional, label, script=script, when=when)
 
 
 def read_command(
@@ -370,7 +390,7 @@ def read_command(
     needs_js = len(r.scripts) > before
     del r.scripts[before:]
     if needs_js:
-        return Command(read.action, read.args, read.optional, read.label, read.unsupported or JAVASCRIPT)
+        return Command(read.action, read.args, read.optional, read.label, read.unsupported, needs_js=True)
     timeout = read.args.get("timeout")
     if isinstance(timeout, float) and timeout > MAX_WAIT:
         r.notes.append(

@@ -14,21 +14,24 @@ the command, an unknown option. Every problem is collected, with its file, line 
 from __future__ import annotations
 
 import os
+from collections import ChainMap
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...core.errors import FlowError
+from ...storage.redaction import named_like_credential
 from ..blocks import MAX_REPEAT, MAX_STEPS
 from ..conditions import Combined, Condition, PlatformIs, Script, Seen
-from ..model import Flow, FlowStep, FlowValidationError, Repeat, Retry, RunFlow
+from ..model import Bindings, Flow, FlowStep, FlowValidationError, Repeat, Retry, RunFlow, Template
 from ..model import Node as FlowNode
 from ..nodes import TAG, Invalid, kind, suggest
-from .commands import BARE, FORMS, JAVASCRIPT, NO_ACTION, OPTIONAL_LOOKUP, SCRIPT_COMMANDS, read_command
+from .commands import BARE, FORMS, NO_ACTION, OPTIONAL_LOOKUP, SCRIPT_COMMANDS, read_command
 from .selectors import selector
-from .values import MaestroReader
+from .values import MaestroReader, is_true, written_text
 
 __all__ = ["COMMANDS", "CONFIG_KEYS", "MAX_RETRIES", "looks_maestro", "read_maestro"]
 
@@ -43,7 +46,6 @@ _LEGACY_ACTIONS = {
     "clearKeychain": "clearKeychain",
     "pasteText": "pasteText",
 }
-_FALSE = frozenset({"", "false", "undefined", "null"})  # orchestra/Orchestra.kt:1030-1052
 WEB = "a web flow (`url:` header): no backend of this harness drives a browser"
 
 # (reader, the runFlow's file node, its path as written, its env values) -> the subflow
@@ -83,6 +85,7 @@ class _Flow:
         self.base = os.path.dirname(r.file) or "."
         self.nested: list[FlowError] = []
         self.problems: list[FlowError] = []
+        self.bindings: Bindings = ()  # the header's env, as written
 
     # --- lists and items ------------------------------------------------------------------------
 
@@ -160,8 +163,10 @@ class _Flow:
             return self.repeat(value, number, key)
         if command == "retry":
             return self.retry(value, number, key)
-        read = read_command(r, command, value, self.app_id or self.url, self.base, check=not self.web)
+        app = self.app_id or self.url
+        read = read_command(r, command, value, app, self.base, check=not self.web)
         why = read.unsupported or (WEB if self.web else None)
+        when = self.condition(read.when, "runScript's when") if read.when is not None else None
         return FlowStep(
             number,
             read.action,
@@ -169,10 +174,12 @@ class _Flow:
             read.args,
             None,
             read.optional,
-            None,
+            when,
             written=self.text_of(item),
             label=read.label,
             unsupported=why,
+            template=Template(command, value, app, self.base) if read.needs_js else None,
+            script=read.script,
         )
 
     # --- conditions and blocks ------------------------------------------------------------------
@@ -192,10 +199,9 @@ class _Flow:
                 text = r.text(value, f"{what}'s true")
                 if len(r.scripts) > before:
                     del r.scripts[before:]
-                    parts.append(Script(text))
+                    parts.append(Script(written_text(value)))
                 else:  # known when the flow is read: Maestro's truth rule
-                    false = text.strip().lower() in _FALSE or _is_zero(text)
-                    parts.append(Combined((), every=not false))
+                    parts.append(Combined((), every=is_true(text)))
         if not parts:
             raise r.fail(node, f"{what} is empty", hint="use visible, notVisible, platform or true")
         return parts[0] if len(parts) == 1 else Combined(tuple(parts), every=True)
@@ -211,7 +217,7 @@ class _Flow:
 
     def _subflow(self, entries: Mapping[str, Node], node: Node, what: str, number: int) -> Flow:
         """A ``file`` (another flow file, read whole) or inline ``commands`` (read here, with the
-        block's ``env`` bound inside it only)."""
+        block's ``env`` bound inside it only); the block's ``env`` is bound first when it runs."""
         r = self.r
         if ("file" in entries) == ("commands" in entries):
             raise r.fail(node, f"{what} needs either `file` or `commands`, not both or neither")
@@ -219,16 +225,18 @@ class _Flow:
         if "file" in entries:
             written = r.text(entries["file"], f"{what}'s file")
             saved = dict(r.maestro_vars)
-            r.define(env, f"{what}'s env")
+            bindings = r.define(env, f"{what}'s env")
             values, r.maestro_vars = dict(r.maestro_vars), saved
-            return self._include(entries["file"], written, {k: values[k] for k in env})
+            flow = self._include(entries["file"], written, {k: values[k] for k in env})
+            return replace(flow, bindings=(bindings, *flow.bindings)) if bindings else flow
         saved = dict(r.maestro_vars)
         try:
-            r.define(env, f"{what}'s env")
+            bindings = r.define(env, f"{what}'s env")
             steps = self.steps(entries["commands"], f"{what}'s commands")
         finally:
             r.maestro_vars = saved
-        return Flow(self.name, r.file, steps, dialect="maestro", app_id=self.app_id)
+        blocks: tuple[Bindings, ...] = (bindings,) if bindings else ()
+        return Flow(self.name, r.file, steps, dialect="maestro", app_id=self.app_id, bindings=blocks)
 
     def _include(self, node: Node, written: str, env: dict[str, str]) -> Flow:
         r = self.r
@@ -263,11 +271,11 @@ class _Flow:
             raise r.fail(node, "repeat needs `commands`")
         cond = self.condition(entries["while"], "repeat's while") if "while" in entries else None
         limit = MAX_REPEAT
-        why = None
+        computed = None
         if "times" in entries:
             times = r.whole(entries["times"], "repeat's times")
-            if times is None:
-                why, r.scripts[:] = JAVASCRIPT, []
+            if times is None:  # JavaScript computes it when the repeat starts
+                computed, r.scripts[:] = written_text(entries["times"]), []
             limit = MAX_REPEAT if times is None else times
             if not 0 <= limit <= MAX_REPEAT:
                 raise r.fail(entries["times"], f"repeat's times must be from 0 to {MAX_REPEAT}, got {limit}")
@@ -276,32 +284,31 @@ class _Flow:
                 r.pos(node).error(f"repeat has no `times`: it stops after {MAX_REPEAT} rounds at most here")
             )
         steps = self.steps(entries["commands"], "repeat's commands")
-        return Repeat(number, r.pos(key), steps, limit, cond, optional, None, label=label, unsupported=why)
+        return Repeat(
+            number, r.pos(key), steps, limit, cond, optional, None, label=label, times_text=computed
+        )
 
     def retry(self, node: Node, number: int, key: Node) -> Retry:
         r = self.r
         entries = r.mapping(node, "retry", ("maxRetries", "file", "commands", "env", "label", "optional"))
         optional, label = self._modifiers(entries)
-        times, why = 1, None
+        times, computed = 1, None
         if "maxRetries" in entries:
             found = r.whole(entries["maxRetries"], "retry's maxRetries")
-            if found is None:
-                why, r.scripts[:] = JAVASCRIPT, []
+            if found is None:  # JavaScript computes it when the retry starts
+                computed, r.scripts[:] = written_text(entries["maxRetries"]), []
             times = max(0, min(MAX_RETRIES, found if found is not None else 1))
         flow = self._subflow(entries, node, "retry", number)
-        steps: tuple[FlowNode, ...] = (RunFlow(1, r.pos(key), flow),) if "file" in entries else flow.steps
-        return Retry(number, r.pos(key), steps, times, optional, None, label=label, unsupported=why)
-
-
-def _is_zero(text: str) -> bool:
-    try:
-        return float(text) == 0
-    except ValueError:
-        return False
+        if "file" in entries or flow.bindings:  # the block's env is bound by the flow that holds it
+            steps: tuple[FlowNode, ...] = (RunFlow(1, r.pos(key), flow),)
+        else:
+            steps = flow.steps
+        return Retry(number, r.pos(key), steps, times, optional, None, label=label, times_text=computed)
 
 
 def _header(flow: _Flow, node: Node) -> tuple[str, tuple[str, ...], dict[str, Node]]:
-    """The header's name, tags and hooks; its env is bound, its appId kept."""
+    """The header's name, tags and hooks; its env is bound (and kept as written, for the run), its
+    appId kept."""
     r = flow.r
     entries = r.mapping(node, "the header")
     if "appId" not in entries and "url" not in entries:
@@ -316,7 +323,7 @@ def _header(flow: _Flow, node: Node) -> tuple[str, tuple[str, ...], dict[str, No
     if engine is not None and r.text(engine, "jsEngine").lower() == "rhino":
         raise r.fail(engine, "jsEngine: rhino was removed in Maestro 2.6; GraalJS is the only engine")
     if "env" in entries:
-        r.define(r.mapping(entries["env"], "env"), "env")
+        flow.bindings = r.define(r.mapping(entries["env"], "env"), "env")
     name = r.text(entries["name"], "name") if "name" in entries else flow.name
     tags: tuple[str, ...] = ()
     if "tags" in entries:
@@ -340,9 +347,13 @@ def read_maestro(
     inherited: Mapping[str, str],
 ) -> Flow:
     """The Maestro flow in ``documents`` (composed from ``file``); every problem, with those of
-    the subflows it runs, raised together as a ``FlowValidationError``."""
-    from collections import ChainMap
+    the subflows it runs, raised together as a ``FlowValidationError``.
 
+    A flow a run starts with keeps the variables it starts from (``variables``) and the names its
+    scripts do not see (``hidden``: the process environment's own, but for ``MAESTRO_*``, as
+    Maestro hands scripts only ``-e`` values and ``MAESTRO_*`` shell variables; ``load.params``
+    are the values given, ``--env``). Values of variables named like a credential are its secrets."""
+    hidden: frozenset[str] = frozenset()
     if inherited and isinstance(environ, ChainMap):  # a subflow: its parent's, then runFlow's env
         known = {**inherited, **environ.maps[0]}
     else:
@@ -352,7 +363,13 @@ def read_maestro(
             "MAESTRO_SHARD_ID": "1",
             "MAESTRO_SHARD_INDEX": "0",
         }
-    r = MaestroReader(file, environ, maestro_vars=dict(known))
+        params = getattr(load, "params", None)
+        if params is not None:
+            hidden = frozenset(n for n in environ if n not in params and not n.startswith("MAESTRO_"))
+    r = MaestroReader(
+        file, environ, maestro_vars=dict(known), script_roots=tuple(getattr(load, "script_roots", ()))
+    )
+    r.secrets.update(v for n, v in known.items() if n not in hidden and named_like_credential(n) and v)
     text = _source_text(file)
     header = documents[0] if isinstance(documents[0], MappingNode) else None
     web = (
@@ -401,17 +418,32 @@ def read_maestro(
         flow.problems.sort(key=lambda p: (p.line or 0, p.column or 0))
         unique = {str(p): p for p in [*flow.problems, *flow.nested]}
         raise FlowValidationError(tuple(unique.values()))
+    every = (*on.get("onFlowStart", ()), *steps, *on.get("onFlowComplete", ()))
     return Flow(
         name,
         file,
         steps,
+        secrets=frozenset(r.secrets | _subflow_secrets(every)),
         tags=tags,
         dialect="maestro",
         app_id=flow.app_id,
         on_start=on.get("onFlowStart", ()),
         on_complete=on.get("onFlowComplete", ()),
         notes=tuple(r.notes),
+        bindings=(flow.bindings,) if flow.bindings else (),
+        variables=known,
+        hidden=hidden,
     )
+
+
+def _subflow_secrets(nodes: tuple[FlowNode, ...]) -> set[str]:
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, RunFlow):
+            found |= node.flow.secrets | _subflow_secrets(node.flow.every_step)
+        elif isinstance(node, Repeat | Retry):
+            found |= _subflow_secrets(node.steps)
+    return found
 
 
 def _source_text(file: str) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ...actions import BACKENDS, Action, MaestroForm, Unsupported
 from ...actions.markdown import replace_generated, write_or_check
-from .commands import FORMS, JAVASCRIPT, NO_ACTION, SCRIPT_COMMANDS
+from .commands import FORMS, NO_ACTION
 
 __all__ = ["compatibility_markdown", "main"]
 
@@ -67,10 +67,6 @@ def compatibility_markdown() -> str:
         )
     for command in ("runFlow", "repeat", "retry"):
         rows.append(f"| `{command}` | a block | see below | " + " | ".join(["yes"] * len(BACKENDS)) + " | |")
-    for command in SCRIPT_COMMANDS:
-        rows.append(
-            f"| `{command}` | kept | - | " + " | ".join(["no"] * len(BACKENDS)) + f" | {JAVASCRIPT} |"
-        )
     for command in sorted(NO_ACTION, key=str.lower):
         rows.append(
             f"| `{command}` | kept | - | " + " | ".join(["no"] * len(BACKENDS)) + f" | {NO_ACTION[command]} |"

@@ -19,13 +19,26 @@ from dataclasses import dataclass, field
 from yaml.nodes import Node, ScalarNode
 
 from ...core.errors import FlowError, ScriptSyntaxError
+from ...storage.redaction import named_like_credential
 from ..nodes import NAME, PLAIN_TAGS, TAG, NodeReader
 
-__all__ = ["EXPRESSION", "JS_VALUE", "MaestroReader"]
+__all__ = [
+    "EXPRESSION",
+    "JS_VALUE",
+    "SCRIPT_WORDS",
+    "LiteralReader",
+    "MaestroReader",
+    "is_true",
+    "written_text",
+]
 
 EXPRESSION = re.compile(r"(?<!\\)\$\{([^$]*)\}")  # models/util/Env.kt:10-26
 # A variable whose value JavaScript computes (``USER: ${USER || 'qa'}``): known when the step runs.
 JS_VALUE = "\x00js\x00"
+# Names that are JavaScript's own values or Maestro's globals, never a variable: ``${true}`` is true.
+SCRIPT_WORDS = frozenset(
+    {"true", "false", "null", "undefined", "NaN", "Infinity", "this", "output", "maestro", "http", "json"}
+)
 
 
 @dataclass
@@ -39,6 +52,8 @@ class MaestroReader(NodeReader):
     notes: list[FlowError] = field(default_factory=list)
     checked: set[str] = field(default_factory=set)
     undefined: int = 0  # values read from a variable set nowhere (known only when the flow runs)
+    # The folders a runScript file must lie in (the flow's folder tree: see amc.flows.loader).
+    script_roots: tuple[str, ...] = ()
 
     def variables(self) -> dict[str, str]:
         return dict(self.maestro_vars)
@@ -50,7 +65,7 @@ class MaestroReader(NodeReader):
             inner = match.group(1).strip()
             if not inner:
                 return ""
-            if NAME.fullmatch(inner):
+            if NAME.fullmatch(inner) and inner not in SCRIPT_WORDS:
                 value = self.maestro_vars.get(inner)
                 if value is None:
                     self.undefined += 1
@@ -116,9 +131,10 @@ class MaestroReader(NodeReader):
             raise self.fail(node, f"{what}: the YAML tag {node.tag!r} is not allowed in a flow")
         return self.substitute(node)
 
-    def define(self, values: Mapping[str, Node], what: str) -> None:
+    def define(self, values: Mapping[str, Node], what: str) -> tuple[tuple[str, str], ...]:
         """Bind an ``env`` block: every value read before any is bound (Maestro evaluates the
-        block at once, so a value cannot use a sibling)."""
+        block at once, so a value cannot use a sibling). Returns the block as written, for the run
+        (which evaluates it again when the flow or subflow starts)."""
         bound: dict[str, str] = {}
         for name, value in values.items():
             if not NAME.fullmatch(name):
@@ -131,4 +147,37 @@ class MaestroReader(NodeReader):
             text = self.text(value, f"{what} {name}")
             bound[name] = JS_VALUE if len(self.scripts) > before else text
             del self.scripts[before:]
+            if bound[name] != JS_VALUE and named_like_credential(name):
+                self.secrets.add(bound[name])  # a secret variable: hidden in every record of a run
         self.maestro_vars.update(bound)
+        return tuple((name, written_text(value)) for name, value in values.items())
+
+
+_FALSE = frozenset({"", "false", "undefined", "null"})
+
+
+def is_true(text: str) -> bool:
+    """Maestro's truth of an interpolated text (``assertTrue``, ``when: {true: …}``): false when it
+    is blank, ``false`` (any case), ``undefined``, ``null`` or a number equal to 0, else true
+    (``orchestra/Orchestra.kt:1030-1052``)."""
+    folded = text.strip().lower()
+    if folded in _FALSE:
+        return False
+    try:
+        return float(folded) != 0
+    except ValueError:
+        return True
+
+
+def written_text(node: Node) -> str:
+    """A scalar's text as written in the file, before any ``${...}`` is read."""
+    return str(node.value) if isinstance(node, ScalarNode) else ""
+
+
+@dataclass
+class LiteralReader(MaestroReader):
+    """A :class:`MaestroReader` for values whose ``${...}`` were already evaluated (a step read
+    again when it runs, :mod:`amc.flows.maestro.templates`): a text is taken as it is."""
+
+    def substitute(self, node: ScalarNode) -> str:
+        return str(node.value)

@@ -129,7 +129,9 @@ def test_a_navigation_saved_from_the_agent_waits_for_each_page_it_reached(
     assert "5 flow(s): 5 passed, 0 did not" in replays.out
 
 
-def test_the_same_run_saved_for_maestro_is_a_maestro_flow(chat: list[ChatServer], tmp_path: Path) -> None:
+def test_the_same_run_saved_for_maestro_is_a_maestro_flow_amc_run_replays(
+    chat: list[ChatServer], tmp_path: Path
+) -> None:
     saved = tmp_path / "sign_in.maestro.yaml"
     result = _agent(chat, tmp_path, SIGN_IN, "--save-flow", str(saved), "--save-format", "maestro")
     assert result.code == 0, result.out + result.err
@@ -147,6 +149,12 @@ def test_the_same_run_saved_for_maestro_is_a_maestro_flow(chat: list[ChatServer]
     assert {"tapOn": {"id": "password"}} in commands and {"inputText": "qa"} in commands
     assert {"extendedWaitUntil": {"visible": {"text": "Signed in as qa"}, "timeout": 10000}} in commands
     assert "# why: submit the form" in text
+    # ... which `amc run` replays, its secret given as Maestro's -e would give it, and never shown
+    replay = amc(
+        "run", saved, "--device", "sim:android", "--out", tmp_path / "replay", "--env", "PASSWORD=secret123"
+    )
+    assert replay.code == 0, replay.out + replay.err
+    assert "flow sign-in passed" in replay.out and "secret123" not in replay.out + replay.err
 
 
 def test_a_run_that_did_not_succeed_is_not_saved_and_a_taken_file_is_refused_first(

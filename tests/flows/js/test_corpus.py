@@ -5,7 +5,7 @@ commit, SPLIT.md how train and holdout were drawn, by repository, before any rul
 Every script and expression parses as it is; every script runs in a context of its own (HTTP answered
 with ``{}`` by a fake backend, no variables) and either finishes or fails with an error the script
 itself raised, at a line of its file: never a limit, never the engine's own failure. Train and
-holdout are reported apart (``docs/maestro-js.md``).
+holdout are reported apart (``docs/maestro.md``, JavaScript).
 """
 
 from __future__ import annotations

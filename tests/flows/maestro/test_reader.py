@@ -243,7 +243,8 @@ def test_variables_follow_maestros_order_and_an_unset_one_reads_undefined(tmp_pa
     typed = [s.args["text"] for s in leaves(flow.steps)]
     # the header's env is bound after -e (Maestro runs the definitions in that order), all at once
     assert typed[:3] == ["alice-undefined", "bob", "${USER}"]
-    assert typed[3] == "${USER.toUpperCase()}" and flow.steps[3].unsupported is not None
+    # a ${...} JavaScript computes: read again, evaluated, when the step runs
+    assert typed[3] == "${USER.toUpperCase()}" and flow.steps[3].template is not None
     assert any("PASS" in note.message for note in flow.notes)
 
 
@@ -308,14 +309,19 @@ def test_the_writer_writes_steps_maestro_reads_back(tmp_path: Path) -> None:
         "type_text",
         "tap",
         "swipe",
-        "press",
+        "back",  # press back is Maestro's own command
         "assert_visible",
     ]
     assert read[1].args["target"]["id_matches"] == "username" and read[2].args["text"] == "qa (1)"
     assert read[3].args["target"]["text_matches"] == "Sign in" and read[4].args["duration"] == 0.5
     assert read[6].args["target"]["below"]["text_matches"] == "Welcome"
+    assert "# remember a (the project's flows only)" in to_maestro(
+        [PlannedStep("remember", {"remember": {"a": 1}})], app_id="x"
+    )
     with pytest.raises(ConfigError, match="no Maestro command"):
-        to_maestro([PlannedStep("remember", {"remember": {"a": 1}})], app_id="x")
+        to_maestro([PlannedStep("describe_screen", {})], app_id="x")
+    with pytest.raises(ConfigError, match="no selector for 'xpath'"):
+        to_maestro([PlannedStep("tap", {"target": {"xpath": "//a"}})], app_id="x")
 
 
 def test_amc_check_reports_every_file_with_a_line_each(tmp_path: Path) -> None:
@@ -328,9 +334,8 @@ def test_amc_check_reports_every_file_with_a_line_each(tmp_path: Path) -> None:
     assert lines[0] == f"FAIL {tmp_path / 'bad.yaml'}: 2 problem(s)"
     assert f"{tmp_path / 'bad.yaml'}:3:3:" in lines[1] and f"{tmp_path / 'bad.yaml'}:4:3:" in lines[2]
     assert lines[3].startswith(f"ok   {tmp_path / 'good.yaml'} (Maestro flow 'good'")
-    assert "needs JavaScript" in lines[4]
     assert any(line.startswith(f"ok   {tmp_path / 'ours.yaml'} (amc flow") for line in lines)
-    assert amc("check", tmp_path / "good.yaml", "--device", "sim+adb:android").code == 2
+    assert amc("check", tmp_path / "good.yaml", "--device", "sim+adb:android").code == 0  # JavaScript runs
     assert amc("check", tmp_path / "ours.yaml", "--device", "sim+wda:ios").code == 0
 
 
