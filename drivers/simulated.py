@@ -200,5 +200,39 @@ class SimDriver:
     def close(self) -> None:
         self._closed = True
 
+    # --- the device's own state (sim.device_state) ------------------------------------------
+
+    def set_orientation(self, orientation: str) -> None:
+        self._call()
+        self.device.set_orientation(orientation)
+
+    def set_airplane_mode(self, enabled: bool) -> None:
+        self._call()
+        self.device.set_airplane_mode(enabled)
+
+    def airplane_mode(self) -> bool:
+        self._call()
+        return self.device.airplane
+
+    def set_dark_mode(self, enabled: bool) -> None:
+        self._call()
+        self.device.set_dark_mode(enabled)
+
+    def dark_mode(self) -> bool:
+        self._call()
+        return self.device.dark
+
+    def start_recording(self) -> None:
+        self._call()
+        self.device.start_recording()
+
+    def stop_recording(self) -> bytes:
+        self._call()
+        return self.device.stop_recording()
+
+    def add_media(self, name: str, data: bytes) -> None:
+        self._call()
+        self.device.add_media(name, data)
+
     def __repr__(self) -> str:
         return f"SimDriver(platform={self.platform!r}, device_id={self.device_id!r})"
