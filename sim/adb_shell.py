@@ -30,6 +30,7 @@ from .adb_am import am_start, monkey, short_activity
 from .adb_commands import PhoneCommands
 from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
+from .adb_state import state_am, state_cmd, state_settings
 from .device import SimDevice
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
@@ -214,6 +215,9 @@ class AndroidShell:
         """``am force-stop PKG``, ``am start`` (see :func:`sim.adb_am.am_start`) and ``am
         broadcast`` (the input methods' actions, :mod:`sim.adb_ime`)."""
         verb = argv[1] if len(argv) > 1 else ""
+        scanned = state_am(self, argv)  # the media scanner's broadcast (sim.adb_state)
+        if scanned is not None:
+            return scanned
         if verb == "force-stop" and len(argv) > 2:
             self.device.terminate(argv[-1])
             return ShellResult(b"")
@@ -251,6 +255,9 @@ class AndroidShell:
         return self._text(f"Unknown command: {verb}\n", 255)
 
     def _cmd(self, argv: list[str]) -> ShellResult:
+        played = state_cmd(self, argv)  # airplane mode and night mode (sim.adb_state)
+        if played is not None:
+            return played
         if argv[1:2] == ["statusbar"] and argv[2:3] in (
             ["expand-notifications"],
             ["expand-settings"],
@@ -383,6 +390,9 @@ class AndroidShell:
         return self._text(output, code)
 
     def _settings(self, argv: list[str]) -> ShellResult:
+        kept = state_settings(self, argv)  # what the device keeps itself (sim.adb_state)
+        if kept is not None:
+            return kept
         played = self.commands.settings_command(argv) if argv[2:3] != ["secure"] else None
         if played is not None:
             return played
