@@ -7,7 +7,7 @@ import threading
 import time
 
 from ..core.durations import check_seconds
-from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError
+from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
@@ -207,11 +207,20 @@ class SimDriver:
         self.device.set_orientation(orientation)
 
     def set_airplane_mode(self, enabled: bool) -> None:
+        """Android's; refused on the simulated iPhone as on an iPhone or a Simulator, where neither
+        XCTest nor ``simctl`` switches airplane mode."""
         self._call()
+        if self.device.platform == "ios":
+            raise Unsupported(
+                "the simulated iPhone cannot switch airplane mode: neither XCTest nor simctl can on iOS",
+                hint="run the flow on Android",
+            )
         self.device.set_airplane_mode(enabled)
 
     def airplane_mode(self) -> bool:
         self._call()
+        if self.device.platform == "ios":
+            self.set_airplane_mode(True)
         return self.device.airplane
 
     def set_dark_mode(self, enabled: bool) -> None:
