@@ -29,6 +29,7 @@ from .appium_input import (
     perform_actions,
     run_mobile,
 )
+from .appium_state import STATE_ROUTES, state_command
 from .device import SimDevice
 from .nodes import SimNode
 from .profiles import IosProfile
@@ -431,4 +432,5 @@ _COMMANDS: dict[str, Handler] = {
     "update_settings": _update_settings,
     "back": _back,
     "location": _location,
+    **{name: state_command(name) for _, _, name in STATE_ROUTES},  # sim.appium_state
 }
