@@ -7,9 +7,10 @@ Appium 3 with its UiAutomator2 and XCUITest drivers answers them:
 - ``POST …/appium/start_recording_screen`` answers ``""`` and starts keeping frames; ``…/stop_…``
   answers the recording in base64. A phone's is an MP4; the simulated one is an animated PNG of its
   frames (no video encoder at hand; the harness tells them apart by their first bytes).
-- ``mobile: pushFile`` ``{remotePath, payload}`` and ``POST …/appium/device/push_file`` ``{path, data}``: on Android a file under ``/sdcard/Pictures``,
-  ``DCIM`` or ``Movies`` joins the gallery (appium-android-driver's pushFile broadcasts the media
-  scanner for what it pushed; no capture of that was found); on iOS a path without ``@bundle:``
+- ``mobile: pushFile`` ``{remotePath, payload}`` and ``POST …/appium/device/push_file``
+  ``{path, data}``: on Android a file under ``/sdcard/Pictures``, ``DCIM`` or ``Movies`` joins the
+  gallery (appium-android-driver's pushFile broadcasts the media scanner for what it pushed; no
+  capture of that was found); on iOS a path without ``@bundle:``
   goes to the photo library (XCUITest's pushFile runs ``simctl addmedia``, appium/java-client#720).
 - ``mobile: setConnectivity`` / ``getConnectivity`` (UiAutomator2: ``{wifi, data, airplaneMode}``),
   ``mobile: setUiMode`` / ``getUiMode`` (UiAutomator2, ``mode: night``: ``yes``/``no``), ``mobile:
