@@ -291,6 +291,17 @@ _SPECIAL: dict[str, Callable[[MaestroReader, str, Node], Command]] = {
     "inputText": _input_text,
 }
 _APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState"})
+# Commands whose value Maestro checks when it reads the flow only if it holds no ${...}, else when the
+# step runs (YamlSetOrientation.kt validateOrientationIfLiteral): read again then, checked then.
+_LITERAL_CHECKED = frozenset({"setOrientation"})
+
+
+def _templated(node: Node) -> bool:
+    if isinstance(node, ScalarNode):
+        return "${" in str(node.value)
+    if isinstance(node, MappingNode):
+        return any(_templated(value) for _, value in node.value)
+    return False
 
 
 def _no_action(r: MaestroReader, command: str, node: Node, base: str) -> Command:
@@ -357,7 +368,7 @@ def read_command(
         read = _app(r, command, node, app_id)
     else:
         read = _SPECIAL.get(command, _form)(r, command, node)
-    needs_js = len(r.scripts) > before
+    needs_js = len(r.scripts) > before or (command in _LITERAL_CHECKED and _templated(node))
     del r.scripts[before:]
     if needs_js:
         return Command(read.action, read.args, read.optional, read.label, read.unsupported, needs_js=True)
