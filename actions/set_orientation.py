@@ -49,4 +49,5 @@ ACTION = Action(
     changes_screen=True,
     flow=FlowForm("set_orientation", short="orientation"),
     maestro=(MaestroForm("setOrientation", short="orientation", options={"orientation": "orientation"}),),
+    offered=False,  # flows only: the agents' tool list keeps its token budget (tests/agent/test_budgets.py)
 )
