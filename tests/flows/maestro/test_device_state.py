@@ -42,7 +42,7 @@ def phone(request: pytest.FixtureRequest) -> Iterator[tuple[str, Driver, SimDevi
 
 
 def test_the_screen_turns_and_every_look_shows_it_turned(phone: tuple[str, Driver, SimDevice]) -> None:
-    spec, driver, device = phone
+    _, driver, device = phone
     width, height = device.window_size
     for orientation in ("landscape_left", "upside_down", "landscape_right", "portrait", "landscape_right"):
         driver.set_orientation(orientation)
@@ -76,7 +76,7 @@ def _corner(driver: Driver) -> tuple[int, ...]:
 
 
 def test_dark_mode_switches_and_the_pictures_change_colour(phone: tuple[str, Driver, SimDevice]) -> None:
-    spec, driver, device = phone
+    _, driver, device = phone
     light = _corner(driver)
     assert driver.dark_mode() is False
     driver.set_dark_mode(True)
