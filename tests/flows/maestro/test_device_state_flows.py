@@ -192,3 +192,29 @@ def test_amc_check_refuses_before_a_run_what_the_backend_cannot_do(
     if lines:
         run = amc("run", flow, "--device", spec + "?timing=instant", "--out", tmp_path / "runs")
         assert run.code == 2 and not (tmp_path / "runs").exists()  # nothing ran
+
+
+def test_the_projects_own_flow_format_writes_them_too(tmp_path: Path) -> None:
+    Image.new("RGB", (16, 16), (10, 120, 200)).save(tmp_path / "avatar.png")
+    flow = write_flow(
+        tmp_path,
+        f"""
+        name: device state
+        steps:
+          - launch_app: com.example.amc.demo
+          - set_orientation: landscape_right
+          - set_airplane_mode: enabled
+          - toggle_airplane_mode
+          - set_dark_mode: enabled
+          - assert_dark_mode
+          - add_media: [{tmp_path / "avatar.png"}]
+          - travel: {{points: ["38.7223,-9.1393", "38.7250,-9.1500"], speed: 100000}}
+          - screenshot: {{name: field, crop_on: {{id: username}}}}
+          - set_orientation: portrait
+        """,
+    )
+    code, said, run = _run(flow, "sim:android?timing=instant", tmp_path / "runs")
+    assert code == 0, said
+    assert "10 of 10 steps run (10 passed" in said
+    (crop,) = _files(run, "screenshot", "screenshot")
+    assert Image.open(crop).height < 400
