@@ -75,5 +75,5 @@ def match_percentage(expected: Any, actual: Any, tolerance: float = PIXEL_TOLERA
         lambda v: v["r"] * v["r"] + v["g"] * v["g"] + v["b"] * v["b"], r=r, g=g, b=b
     )
     over = ImageMath.lambda_eval(lambda v: v["s"] > limit, s=squared)
-    differing = over.convert("L").histogram()[1]
-    return 100.0 - differing / total * 100.0
+    differing: int = over.convert("L").histogram()[1]
+    return float(100.0 - differing / total * 100.0)

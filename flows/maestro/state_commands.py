@@ -67,7 +67,7 @@ def _add_media(
 def _assert_screenshot(
     r: MaestroReader, command: str, node: Node, base: str
 ) -> tuple[dict[str, Any], bool, str | None]:
-    entries = {"path": node} if isinstance(node, ScalarNode) else r.mapping(node, command)
+    entries: dict[str, Node] = {"path": node} if isinstance(node, ScalarNode) else r.mapping(node, command)
     if "path" not in entries:
         raise r.fail(node, "assertScreenshot needs a `path`")
     written = r.text(entries["path"], "assertScreenshot's path")
