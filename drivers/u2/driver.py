@@ -487,6 +487,9 @@ class U2Driver(AndroidState):
             self._keyboard.restore()
             self._closed = True
             u2, self._u2 = self._u2, None
+            recording, self._recording = self._recording, None
+        if recording is not None:  # a recording no stop_recording ended: its stream goes too
+            recording.close()
         try:
             if u2 is not None:
                 atexit.unregister(u2.stop_uiautomator)

@@ -60,6 +60,8 @@ class IosState:
     def dark_mode(self: _Driver) -> bool:
         info = self._request("GET /wda/device/info", lambda c: c.http.get("/wda/device/info").value)
         style = info.get("userInterfaceStyle") if isinstance(info, dict) else None
+        if style == "unsupported":  # fb_userInterfaceStyle before iOS 13
+            raise Unsupported(f"the iPhone behind {self.url} has no dark appearance (before iOS 13)")
         if style not in ("dark", "light"):
             raise DeviceError(f"WebDriverAgent at {self.url} did not say the appearance: {style!r:.80}")
         return bool(style == "dark")
