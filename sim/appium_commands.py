@@ -166,7 +166,11 @@ class AppiumState:
         profile = self.device.profile
         app_attributes = not isinstance(profile, IosProfile) or profile.app_attributes
         return tree, render_appium.build_tree(
-            tree, self.platform, self.device.window_size, app_attributes=app_attributes
+            tree,
+            self.platform,
+            self.device.window_size,
+            app_attributes=app_attributes,
+            rotation=self.device.rotation,
         )
 
     def remember(self, session: _Session, element: etree._Element) -> dict[str, str]:
