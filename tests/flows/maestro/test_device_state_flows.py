@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from amc.actions import ACTIONS
 from amc.core.errors import Interrupted
+from amc.drivers.connect import connect
 from amc.runtime.cancel import Cancel
+from amc.sim.device import INSTANT, SimDevice
 from amc.storage.timeline import read_timeline
 from PIL import Image
 
@@ -218,3 +220,32 @@ def test_the_projects_own_flow_format_writes_them_too(tmp_path: Path) -> None:
     assert "10 of 10 steps run (10 passed" in said
     (crop,) = _files(run, "screenshot", "screenshot")
     assert Image.open(crop).height < 400
+
+
+@pytest.mark.parametrize(
+    "spec", ["sim:android", "sim:ios", "sim+wda:ios", "sim+appium:android", "sim+appium:ios"]
+)
+def test_travel_moves_the_device_to_its_last_point_over_every_backend_that_sets_a_position(spec: str) -> None:
+    platform = "ios" if spec.endswith("ios") else "android"
+    if spec.startswith("sim:"):
+        driver = connect(spec + "?timing=instant")
+        device = driver.device  # type: ignore[attr-defined]
+    else:
+        device = SimDevice(platform, timing=INSTANT)
+        driver = connect(spec, device=device)
+    seen: list[tuple[float, float] | None] = []
+    real = device.set_location
+
+    def spy(latitude: float, longitude: float) -> None:
+        real(latitude, longitude)
+        seen.append(device.location)
+
+    device.set_location = spy  # type: ignore[method-assign]
+    try:
+        action = ACTIONS["travel"]
+        args = action.validate({"points": ["38.7223,-9.1393", "38.7250,-9.1500"], "speed": 100000})
+        assert action.handler(driver, args, _Screen(Cancel())) == {"points": 2, "speed": 100000}
+    finally:
+        driver.close()
+    assert len(seen) == 51 and seen[0] == (38.7223, -9.1393)
+    assert seen[-1] == pytest.approx((38.7250, -9.1500)) and device.location == pytest.approx((38.725, -9.15))
