@@ -310,7 +310,7 @@ class AndroidShell:
             return self._text(
                 "DISPLAY MANAGER (dumpsys display)\n"
                 f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='local:4619827259835644672', physicalPort=0, orientation=0, "
+                f"uniqueId='local:4619827259835644672', physicalPort=0, orientation={self.device.rotation}, "
                 f"logicalFrame=Rect(0, 0 - {width}, {height}), physicalFrame=Rect(0, 0 - {width}, {height}), "
                 f"deviceWidth={width}, deviceHeight={height}}}]\n"
             )
@@ -350,8 +350,8 @@ class AndroidShell:
     # --- system -----------------------------------------------------------------------------
 
     def _wm(self, argv: list[str]) -> ShellResult:
-        if argv[1:2] == ["size"]:
-            width, height = self.device.window_size
+        if argv[1:2] == ["size"]:  # the panel's size, whichever way the screen is turned
+            width, height = self.device.portrait_size
             return self._text(f"Physical size: {width}x{height}\n")
         if argv[1:2] == ["density"]:
             return self._text("Physical density: 420\n")
