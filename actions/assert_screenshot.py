@@ -38,7 +38,7 @@ def read_reference(path: str) -> bytes:
 
 
 def _compare(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
-    expected = open_image(read_reference(args["path"]), f"the reference {args['path']}")
+    expected = open_image(read_reference(args["path"]), f"the reference {args['path']}", AssertionFailed)
     picture = driver.screenshot()
     if args.get("crop_on") is not None:
         picture = crop(picture, args["crop_on"], screen)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.errors import AssertionFailed, DeviceError, TargetNotFound
+from ..core.errors import AssertionFailed, DeviceError, HarnessError, TargetNotFound
 from ..core.selectors import Selector
 from .base import Screen
 
@@ -21,17 +21,19 @@ PIXEL_TOLERANCE = 0.1  # ScreenshotMatch.DEFAULT_PIXEL_TOLERANCE
 MAX_PIXELS = 64_000_000  # a reference or screenshot larger than this is refused, not decoded
 
 
-def open_image(data: bytes, what: str) -> Any:
-    """``data`` decoded as an RGB Pillow image; a ``DeviceError`` naming ``what`` when it is not one."""
+def open_image(data: bytes, what: str, error: type[HarnessError] = DeviceError) -> Any:
+    """``data`` decoded as an RGB Pillow image; ``error`` naming ``what`` when it is not one (a
+    device's screenshot: ``DeviceError``; a flow's reference picture: ``AssertionFailed``, as
+    Maestro's "Failed to read image file")."""
     from PIL import Image
 
     try:
         image = Image.open(io.BytesIO(data))
         if image.width * image.height > MAX_PIXELS:
-            raise DeviceError(f"{what} is {image.width}x{image.height} pixels; the limit is {MAX_PIXELS}")
+            raise error(f"{what} is {image.width}x{image.height} pixels; the limit is {MAX_PIXELS}")
         return image.convert("RGB")
     except (OSError, ValueError, Image.DecompressionBombError) as exc:
-        raise DeviceError(f"{what} is not a picture Pillow can read: {exc}") from None
+        raise error(f"{what} is not a picture Pillow can read: {exc}") from None
 
 
 def crop(picture: bytes, target: Mapping[str, Any], screen: Screen) -> bytes:

@@ -249,3 +249,11 @@ def test_travel_moves_the_device_to_its_last_point_over_every_backend_that_sets_
         driver.close()
     assert len(seen) == 51 and seen[0] == (38.7223, -9.1393)
     assert seen[-1] == pytest.approx((38.7250, -9.1500)) and device.location == pytest.approx((38.725, -9.15))
+
+
+def test_a_reference_that_is_no_picture_fails_the_step_saying_so(tmp_path: Path) -> None:
+    (tmp_path / "reference.png").write_bytes(b"not a picture at all")
+    flow = write_flow(tmp_path, HEADER + "- assertScreenshot: reference.png\n")
+    code, said, _ = _run(flow, "sim:android?timing=instant", tmp_path / "runs")
+    assert code == 1 and "the reference" in said and "is not a picture Pillow can read" in said
+    assert "AssertionFailed" in said
