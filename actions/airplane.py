@@ -23,7 +23,8 @@ AIRPLANE_UNSUPPORTED = (
         platforms=frozenset({"ios"}),
     ),
     Unsupported(
-        "the simulated iPhone plays an iPhone, whose airplane mode XCTest cannot switch",
+        "the simulated iPhone cannot switch airplane mode: on iOS neither XCTest nor simctl can, on an "
+        "iPhone or a Simulator",
         backends=frozenset({"sim"}),
         platforms=frozenset({"ios"}),
     ),
