@@ -193,7 +193,11 @@ def describe_step(action: str, args: Mapping[str, Any]) -> str:
         parts.append(str(args["url"]))
     if action == "screenshot" and "name" in args:
         parts.append(repr(args["name"]))
-    return " ".join(parts) or "-"
+    if action in ("set_orientation", "set_airplane_mode", "set_dark_mode"):  # the device's state
+        parts.append(str(args.get("orientation") or args.get("value") or ""))
+    if action == "assert_screenshot" and isinstance(args.get("path"), str):
+        parts.append(args["path"].replace("\\", "/").rsplit("/", 1)[-1])
+    return " ".join(p for p in parts if p) or "-"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ __all__ = [
     "MAX_GESTURE",
     "MAX_LATENCY",
     "MAX_TIMEOUT",
+    "ORIENTATIONS",
     "DeviceInfo",
     "Driver",
     "coordinate",
@@ -40,6 +41,11 @@ __all__ = [
 KEYS: tuple[str, ...] = ("home", "back", "enter", "volume_up", "volume_down", "menu", "recent", "power")
 
 MAX_ERASE = 10_000  # characters one erase_text deletes at most
+
+# The orientations set_orientation takes, on every backend: Maestro's four (DeviceOrientation, read by
+# maestro-orchestra's YamlSetOrientation.kt), the device turned so that its top points up, to the
+# left (Android's user_rotation 1, ROTATION_90), down, or to the right (user_rotation 3).
+ORIENTATIONS: tuple[str, ...] = ("portrait", "landscape_left", "upside_down", "landscape_right")
 
 # Bounds every backend shares, in seconds, checked by the functions below and nowhere else.
 MAX_TIMEOUT = 3600.0  # one request, an app coming to the front, an automation server starting
@@ -163,6 +169,40 @@ class Driver(Protocol):
 
     def close(self) -> None:
         """Release connections; the driver is not used afterwards."""
+        ...
+
+    # --- the device's own state (orientation, airplane mode, appearance, recording, media) ------
+
+    def set_orientation(self, orientation: str) -> None:
+        """Turn the screen to one of :data:`ORIENTATIONS`; ``Unsupported`` where the backend cannot."""
+        ...
+
+    def set_airplane_mode(self, enabled: bool) -> None:
+        """Turn airplane mode on or off; ``Unsupported`` where the backend cannot."""
+        ...
+
+    def airplane_mode(self) -> bool:
+        """Whether airplane mode is on."""
+        ...
+
+    def set_dark_mode(self, enabled: bool) -> None:
+        """Switch the system appearance to dark (or light); ``Unsupported`` where the backend cannot."""
+        ...
+
+    def dark_mode(self) -> bool:
+        """Whether the system appearance is dark."""
+        ...
+
+    def start_recording(self) -> None:
+        """Start recording the screen (a recording already under way goes on)."""
+        ...
+
+    def stop_recording(self) -> bytes:
+        """Stop the recording and return it (an MP4 video, or an animated PNG of the frames)."""
+        ...
+
+    def add_media(self, name: str, data: bytes) -> None:
+        """Put a picture or video (``name`` with its extension) into the device's gallery."""
         ...
 
 

@@ -7,7 +7,7 @@ import threading
 import time
 
 from ..core.durations import check_seconds
-from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError
+from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
@@ -199,6 +199,49 @@ class SimDriver:
 
     def close(self) -> None:
         self._closed = True
+
+    # --- the device's own state (sim.device_state) ------------------------------------------
+
+    def set_orientation(self, orientation: str) -> None:
+        self._call()
+        self.device.set_orientation(orientation)
+
+    def set_airplane_mode(self, enabled: bool) -> None:
+        """Android's; refused on the simulated iPhone as on an iPhone or a Simulator, where neither
+        XCTest nor ``simctl`` switches airplane mode."""
+        self._call()
+        if self.device.platform == "ios":
+            raise Unsupported(
+                "the simulated iPhone cannot switch airplane mode: neither XCTest nor simctl can on iOS",
+                hint="run the flow on Android",
+            )
+        self.device.set_airplane_mode(enabled)
+
+    def airplane_mode(self) -> bool:
+        self._call()
+        if self.device.platform == "ios":
+            self.set_airplane_mode(True)
+        return self.device.airplane
+
+    def set_dark_mode(self, enabled: bool) -> None:
+        self._call()
+        self.device.set_dark_mode(enabled)
+
+    def dark_mode(self) -> bool:
+        self._call()
+        return self.device.dark
+
+    def start_recording(self) -> None:
+        self._call()
+        self.device.start_recording()
+
+    def stop_recording(self) -> bytes:
+        self._call()
+        return self.device.stop_recording()
+
+    def add_media(self, name: str, data: bytes) -> None:
+        self._call()
+        self.device.add_media(name, data)
 
     def __repr__(self) -> str:
         return f"SimDriver(platform={self.platform!r}, device_id={self.device_id!r})"

@@ -18,8 +18,8 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from ..actions import ACTIONS, flow_commands
-from ..actions.kinds import MAX_COORDINATE
+from ..actions import ACTIONS, Action, flow_commands
+from ..actions.kinds import MAX_COORDINATE, SelectorKind
 from ..actions.open_link import URL
 from ..actions.scroll_until_visible import MAX_SWIPES
 from ..actions.swipe import DIRECTIONS
@@ -258,7 +258,20 @@ def _remember(r: NodeReader, node: Node, command: str) -> StepArgs:
 def _screenshot(r: NodeReader, node: Node, command: str) -> StepArgs:
     if isinstance(node, ScalarNode) and node.tag == TAG + "null":
         return {}, None
+    if isinstance(node, MappingNode):  # {name, crop_on}
+        return _generic(r, node, command)
     return {"name": r.string(node, "screenshot's name")}, None
+
+
+def _value(r: NodeReader, action: Action, name: str, node: Node, what: str) -> Any:
+    """An argument's value: a list of plain values (``add_media``'s files, ``travel``'s points),
+    a selector for an argument that takes one (``crop_on``), else a plain value."""
+    if isinstance(node, SequenceNode):
+        return [r.scalar_value(item, f"{what} item") for item in node.value]
+    param = action.param(name)
+    if isinstance(node, MappingNode) and param is not None and isinstance(param.kind, SelectorKind):
+        return _target(r, node, what)
+    return r.scalar_value(node, what)
 
 
 def _scroll(r: NodeReader, node: Node, command: str) -> StepArgs:
@@ -328,12 +341,14 @@ def _generic(r: NodeReader, node: Node, command: str) -> StepArgs:
     action = flow_commands()[command]
     if not action.params:
         raise r.fail(node, f"{command} takes no value, got {kind(node)}", hint=f"write `- {command}`")
+    if isinstance(node, ScalarNode | SequenceNode) and form.short is not None:
+        return {form.short: _value(r, action, form.short, node, f"{command}'s {form.short}")}, None
     if isinstance(node, ScalarNode):
-        if form.short is None:
-            raise r.fail(node, f"{command} takes a mapping of its arguments, got {kind(node)}")
-        return {form.short: r.scalar_value(node, f"{command}'s {form.short}")}, None
+        raise r.fail(node, f"{command} takes a mapping of its arguments, got {kind(node)}")
     entries = r.mapping(node, command, tuple(sorted(action.keys)))
-    return {name: r.scalar_value(value, f"{command}'s {name}") for name, value in entries.items()}, None
+    return {
+        name: _value(r, action, name, value, f"{command}'s {name}") for name, value in entries.items()
+    }, None
 
 
 def read_command(r: NodeReader, node: Node, command: str) -> StepArgs:

@@ -221,6 +221,38 @@ class TrackedDriver:
     def close(self) -> None:
         """Does nothing: the session owns the connection, a test only borrows it."""
 
+    def set_orientation(self, orientation: str) -> None:
+        self.calls["set_orientation"] += 1
+        self.inner.set_orientation(orientation)
+
+    def set_airplane_mode(self, enabled: bool) -> None:
+        self.calls["set_airplane_mode"] += 1
+        self.inner.set_airplane_mode(enabled)
+
+    def airplane_mode(self) -> bool:
+        self.calls["airplane_mode"] += 1
+        return self.inner.airplane_mode()
+
+    def set_dark_mode(self, enabled: bool) -> None:
+        self.calls["set_dark_mode"] += 1
+        self.inner.set_dark_mode(enabled)
+
+    def dark_mode(self) -> bool:
+        self.calls["dark_mode"] += 1
+        return self.inner.dark_mode()
+
+    def start_recording(self) -> None:
+        self.calls["start_recording"] += 1
+        self.inner.start_recording()
+
+    def stop_recording(self) -> bytes:
+        self.calls["stop_recording"] += 1
+        return self.inner.stop_recording()
+
+    def add_media(self, name: str, data: bytes) -> None:
+        self.calls["add_media"] += 1
+        self.inner.add_media(name, data)
+
     @property
     def total_calls(self) -> int:
         return sum(self.calls.values())

@@ -242,7 +242,7 @@ class PhoneCommands:
         if argv[1:2] != ["dump"]:
             return self._ok("Usage: uiautomator <subcommand> [options]\n", 1)
         path = next((a for a in argv[2:] if not a.startswith("-")), "/sdcard/window_dump.xml")
-        xml = render_hierarchy(self.shell.device.tree())
+        xml = render_hierarchy(self.shell.device.tree(), rotation=self.shell.device.rotation)
         error = self.shell.files.write_entry(path, entry_for(xml.encode("utf-8")))
         if error:
             return self._ok(f"ERROR: could not write to {path}\n", 1)

@@ -30,6 +30,7 @@ from .adb_am import am_start, monkey, short_activity
 from .adb_commands import PhoneCommands
 from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
+from .adb_state import state_am, state_cmd, state_settings
 from .device import SimDevice
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
@@ -214,6 +215,9 @@ class AndroidShell:
         """``am force-stop PKG``, ``am start`` (see :func:`sim.adb_am.am_start`) and ``am
         broadcast`` (the input methods' actions, :mod:`sim.adb_ime`)."""
         verb = argv[1] if len(argv) > 1 else ""
+        scanned = state_am(self, argv)  # the media scanner's broadcast (sim.adb_state)
+        if scanned is not None:
+            return scanned
         if verb == "force-stop" and len(argv) > 2:
             self.device.terminate(argv[-1])
             return ShellResult(b"")
@@ -251,6 +255,9 @@ class AndroidShell:
         return self._text(f"Unknown command: {verb}\n", 255)
 
     def _cmd(self, argv: list[str]) -> ShellResult:
+        played = state_cmd(self, argv)  # airplane mode and night mode (sim.adb_state)
+        if played is not None:
+            return played
         if argv[1:2] == ["statusbar"] and argv[2:3] in (
             ["expand-notifications"],
             ["expand-settings"],
@@ -303,7 +310,7 @@ class AndroidShell:
             return self._text(
                 "DISPLAY MANAGER (dumpsys display)\n"
                 f"  mViewports=[DisplayViewport{{type=INTERNAL, valid=true, isActive=true, displayId=0, "
-                f"uniqueId='local:4619827259835644672', physicalPort=0, orientation=0, "
+                f"uniqueId='local:4619827259835644672', physicalPort=0, orientation={self.device.rotation}, "
                 f"logicalFrame=Rect(0, 0 - {width}, {height}), physicalFrame=Rect(0, 0 - {width}, {height}), "
                 f"deviceWidth={width}, deviceHeight={height}}}]\n"
             )
@@ -343,8 +350,8 @@ class AndroidShell:
     # --- system -----------------------------------------------------------------------------
 
     def _wm(self, argv: list[str]) -> ShellResult:
-        if argv[1:2] == ["size"]:
-            width, height = self.device.window_size
+        if argv[1:2] == ["size"]:  # the panel's size, whichever way the screen is turned
+            width, height = self.device.portrait_size
             return self._text(f"Physical size: {width}x{height}\n")
         if argv[1:2] == ["density"]:
             return self._text("Physical density: 420\n")
@@ -383,6 +390,9 @@ class AndroidShell:
         return self._text(output, code)
 
     def _settings(self, argv: list[str]) -> ShellResult:
+        kept = state_settings(self, argv)  # what the device keeps itself (sim.adb_state)
+        if kept is not None:
+            return kept
         played = self.commands.settings_command(argv) if argv[2:3] != ["secure"] else None
         if played is not None:
             return played

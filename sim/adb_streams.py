@@ -6,8 +6,10 @@ line, with ``$1``… substituted: the commands of the simulated shell, plus what
 drive a background job from its input (adbutils' screen recording pushes such a script):
 ``PROGRAM … &`` starts a job (``screenrecord PATH`` is the one job played), ``NAME=$!`` is its id,
 ``read NAME`` waits for a line on the stream, ``kill -INT $NAME`` ends the job, ``wait`` waits for
-it. ``screenrecord`` writes an MP4 file with an ``ftyp`` box and an empty ``mdat`` when it ends: the
-simulated screen is not encoded as video (said here, not hidden).
+it. ``screenrecord`` records the simulated screen's frames from the job's start and, when it ends,
+writes them to its file as an animated PNG (:mod:`sim.device_state`): a phone's file is H.264 in
+MP4, which no encoder at hand here writes (said here, not hidden; the harness tells the two apart
+by their first bytes).
 """
 
 from __future__ import annotations
@@ -100,6 +102,7 @@ def stream_script(sock: socket.socket, shell: AndroidShell, command: str, stoppe
             last_job = str(4000 + len(jobs))
             if words[:1] == ["screenrecord"] and len(words) > 1:
                 jobs[last_job] = words[-1]
+                shell.device.start_recording()
             continue
         if "=" in line and line.split("=", 1)[0].isidentifier():
             name, value = line.split("=", 1)
@@ -110,7 +113,7 @@ def stream_script(sock: socket.socket, shell: AndroidShell, command: str, stoppe
             if _read_line(sock, stopped) is None:
                 return
         elif words[:1] == ["kill"] and words[-1] in jobs:
-            shell.files.write_entry(jobs.pop(words[-1]), entry_for(_MP4))
+            shell.files.write_entry(jobs.pop(words[-1]), entry_for(shell.device.stop_recording() or _MP4))
         elif words[:1] == ["wait"]:
             continue
         else:

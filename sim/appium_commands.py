@@ -29,6 +29,7 @@ from .appium_input import (
     perform_actions,
     run_mobile,
 )
+from .appium_state import STATE_ROUTES, state_command
 from .device import SimDevice
 from .nodes import SimNode
 from .profiles import IosProfile
@@ -165,7 +166,11 @@ class AppiumState:
         profile = self.device.profile
         app_attributes = not isinstance(profile, IosProfile) or profile.app_attributes
         return tree, render_appium.build_tree(
-            tree, self.platform, self.device.window_size, app_attributes=app_attributes
+            tree,
+            self.platform,
+            self.device.window_size,
+            app_attributes=app_attributes,
+            rotation=self.device.rotation,
         )
 
     def remember(self, session: _Session, element: etree._Element) -> dict[str, str]:
@@ -431,4 +436,5 @@ _COMMANDS: dict[str, Handler] = {
     "update_settings": _update_settings,
     "back": _back,
     "location": _location,
+    **{name: state_command(name) for _, _, name in STATE_ROUTES},  # sim.appium_state
 }

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 from ..core.models import Platform
 from .appium_commands import AppiumState
 from .appium_input import Gesture, HangRequest, W3CError, execute_route
+from .appium_state import STATE_ROUTES
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .http_guard import guard
@@ -74,6 +75,7 @@ ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
         ("POST", _S + r"/appium/settings", "update_settings"),
         ("POST", _S + r"/back", "back"),
         ("POST", _S + r"/location", "location"),
+        *((method, _S + path, name) for method, path, name in STATE_ROUTES),  # sim.appium_state
     )
 )
 

@@ -22,6 +22,7 @@ from ..core.apps import SPRINGBOARD
 from ..core.errors import AppError, AppLaunchFailed, AppNotInstalled
 from ..core.models import Platform
 from .adb_shell import SYSTEM_PACKAGES, AndroidShell
+from .appium_state import STATE_MOBILE
 from .device import SimDevice
 from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .nodes import SimNode
@@ -393,6 +394,7 @@ MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, A
     "mobile: isLocked": (frozenset({"android", "ios"}), _is_locked),
     "mobile: lock": (frozenset({"android", "ios"}), _lock),
     "mobile: unlock": (frozenset({"android", "ios"}), _unlock),
+    **STATE_MOBILE,  # airplane mode and the appearance (sim.appium_state)
 }
 
 

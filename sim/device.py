@@ -36,6 +36,7 @@ from .catalog import (
 )
 from .covers import CoverControls, SystemScreen
 from .device_extras import DeviceExtras
+from .device_state import DeviceSettings
 from .nodes import SimNode, shifted
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
@@ -65,7 +66,7 @@ ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up"
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
 
-class SimDevice(DeviceExtras, CoverControls):
+class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
     """A phone in memory. Thread-safe; every public method takes the device lock. What covers
     its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
@@ -286,21 +287,27 @@ class SimDevice(DeviceExtras, CoverControls):
         with self._lock:
             self._settle()
             if self._shown is not None:
-                return self._shown[1]
-            tree = layout.build(self)
-            if self._slide is not None:
-                start, end = self._slide
-                left = max(0.0, (end - self._clock()) / max(end - start, 1e-6))
-                return shifted(tree, round(self.window_size[0] * left))
+                tree = self._shown[1]
+            else:
+                tree = layout.build(self)
+                if self._slide is not None:
+                    start, end = self._slide
+                    left = max(0.0, (end - self._clock()) / max(end - start, 1e-6))
+                    tree = shifted(tree, round(self.window_size[0] * left))
+            self._keep_frame(tree)  # a frame of a recording under way (sim.device_state)
             return tree
 
     def screenshot_png(self, *, alpha: bool = False) -> bytes:
         """The screen as a PNG (RGBA with ``alpha``), drawn from the tree the UI dumps render."""
-        return self._pictures.png(self.tree(), self.platform, self.window_size, self.screen_scale, alpha)
+        return self._pictures.png(
+            self.tree(), self.platform, self.window_size, self.screen_scale, alpha, dark=self.dark
+        )
 
     def screenshot_jpeg(self, quality: int = 80) -> bytes:
         """The screen as a JPEG of ``quality`` (1-100), as uiautomator2's server sends it."""
-        return self._pictures.jpeg(self.tree(), self.platform, self.window_size, self.screen_scale, quality)
+        return self._pictures.jpeg(
+            self.tree(), self.platform, self.window_size, self.screen_scale, quality, dark=self.dark
+        )
 
     # --- app lifecycle ----------------------------------------------------------------------
 

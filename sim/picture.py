@@ -22,7 +22,7 @@ __all__ = ["PictureCache"]
 
 @dataclass
 class _Drawn:
-    key: tuple[SimNode, str, tuple[int, int], float]
+    key: tuple[SimNode, str, tuple[int, int], float, bool]
     image: Image
     encoded: dict[tuple[str, int], bytes] = field(default_factory=dict)
 
@@ -34,28 +34,52 @@ class PictureCache:
         self._lock = threading.Lock()
         self._last: _Drawn | None = None
 
-    def _drawn(self, tree: SimNode, platform: str, size: tuple[int, int], scale: float) -> _Drawn:
-        key = (tree, platform, size, scale)
+    def _drawn(
+        self, tree: SimNode, platform: str, size: tuple[int, int], scale: float, dark: bool = False
+    ) -> _Drawn:
+        key = (tree, platform, size, scale, dark)
         with self._lock:
             last = self._last
             if last is not None and last.key == key:
                 return last
         from .draw import picture
 
-        drawn = _Drawn(key, picture(tree, platform, size, scale))
+        image = picture(tree, platform, size, scale)
+        if dark:  # the system's dark appearance (sim.device_state): the colours inverted
+            from PIL import ImageOps
+
+            image = ImageOps.invert(image.convert("RGB"))
+        drawn = _Drawn(key, image)
         with self._lock:
             self._last = drawn
         return drawn
 
     def png(
-        self, tree: SimNode, platform: str, size: tuple[int, int], scale: float, alpha: bool = False
+        self,
+        tree: SimNode,
+        platform: str,
+        size: tuple[int, int],
+        scale: float,
+        alpha: bool = False,
+        *,
+        dark: bool = False,
     ) -> bytes:
-        return self._encoded(self._drawn(tree, platform, size, scale), "png-rgba" if alpha else "png", 0)
+        drawn = self._drawn(tree, platform, size, scale, dark)
+        return self._encoded(drawn, "png-rgba" if alpha else "png", 0)
 
-    def jpeg(self, tree: SimNode, platform: str, size: tuple[int, int], scale: float, quality: int) -> bytes:
+    def jpeg(
+        self,
+        tree: SimNode,
+        platform: str,
+        size: tuple[int, int],
+        scale: float,
+        quality: int,
+        *,
+        dark: bool = False,
+    ) -> bytes:
         if not 1 <= quality <= 100:
             raise ValueError(f"a JPEG screenshot needs a quality from 1 to 100, got {quality}")
-        return self._encoded(self._drawn(tree, platform, size, scale), "jpeg", quality)
+        return self._encoded(self._drawn(tree, platform, size, scale, dark), "jpeg", quality)
 
     def _encoded(self, drawn: _Drawn, kind: str, quality: int) -> bytes:
         form = (kind, quality)

@@ -108,12 +108,10 @@ def _android_element(parent: etree._Element, node: SimNode, index: int) -> None:
         _android_element(element, child, i)
 
 
-def _android_tree(tree: SimNode, window_size: tuple[int, int]) -> etree._Element:
+def _android_tree(tree: SimNode, window_size: tuple[int, int], rotation: int = 0) -> etree._Element:
     width, height = window_size
-    root = etree.Element(
-        "hierarchy",
-        {"index": "0", "class": "hierarchy", "rotation": "0", "width": str(width), "height": str(height)},
-    )
+    attributes = {"index": "0", "class": "hierarchy", "rotation": str(rotation)}
+    root = etree.Element("hierarchy", {**attributes, "width": str(width), "height": str(height)})
     for i, child in enumerate(tree.children):
         _android_element(root, child, i)
     return root
@@ -167,12 +165,18 @@ def _ios_tree(tree: SimNode, app_attributes: bool) -> etree._Element:
 
 
 def build_tree(
-    tree: SimNode, platform: str, window_size: tuple[int, int], *, app_attributes: bool = True
+    tree: SimNode,
+    platform: str,
+    window_size: tuple[int, int],
+    *,
+    app_attributes: bool = True,
+    rotation: int = 0,
 ) -> etree._Element:
     """The page source of ``tree`` as an lxml element: ``<hierarchy>`` or ``<AppiumAUT>``
-    (``app_attributes``: the WebDriverAgent behind writes ``processId``/``bundleId``)."""
+    (``app_attributes``: the WebDriverAgent behind writes ``processId``/``bundleId``; ``rotation``:
+    Android's display rotation, 0 to 3, as UiAutomator2 writes it on its root)."""
     if platform == "android":
-        return _android_tree(tree, window_size)
+        return _android_tree(tree, window_size, rotation)
     return _ios_tree(tree, app_attributes)
 
 

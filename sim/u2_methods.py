@@ -69,7 +69,6 @@ class U2Methods:
         self._down: tuple[float, float, float] | None = None  # x, y, when
         self._moved = (0.0, 0.0)
         self._last_tap: tuple[float, float, float] | None = None
-        self.rotation = 0
         self.frozen = False
 
     def table(self) -> dict[str, Callable[..., Any]]:
@@ -341,7 +340,8 @@ class U2Methods:
         key = str(direction).lower()
         if key not in ROTATIONS:
             raise RpcError(-32001, "java.lang.NotImplementedException: Invalid orientation.")
-        self.rotation = ROTATIONS[key]
+        orientations = ("portrait", "landscape_left", "upside_down", "landscape_right")
+        self.device.set_orientation(orientations[ROTATIONS[key]])  # the screen turns (sim.device_state)
 
     def freeze_rotation(self, freeze: bool = True) -> None:
         self.frozen = bool(freeze)

@@ -289,7 +289,7 @@ class U2Server:
             return self._json({"jsonrpc": "2.0", "id": rpc_id, "error": error})
         if fault is Fault.MALFORMED:
             if rpc_method == "dumpWindowHierarchy":
-                xml = render_hierarchy(self.device.tree())
+                xml = render_hierarchy(self.device.tree(), rotation=self.device.rotation)
                 return self._json({"jsonrpc": "2.0", "id": rpc_id, "result": xml[: len(xml) // 2]})
             return _response("200 OK", b"\xff\xfe<html>Internal Error", "text/html")
         if fault is Fault.EMPTY:
@@ -348,7 +348,7 @@ class U2Server:
             raise RpcError(-32602, "Invalid params", str(exc)) from exc
 
     def _dump(self, compressed: bool = False, max_depth: int = 50, root_in_active: bool = False) -> str:
-        return render_hierarchy(self.device.tree(), max_depth=int(max_depth))
+        return render_hierarchy(self.device.tree(), rotation=self.device.rotation, max_depth=int(max_depth))
 
     def _swipe_points(self, points: list[float], steps: int = 55) -> bool:
         if len(points) < 4:
@@ -397,7 +397,7 @@ class U2Server:
         return {
             "currentPackageName": self.device.foreground(),
             "displayHeight": height,
-            "displayRotation": self.extra.rotation,
+            "displayRotation": self.device.rotation,
             "displaySizeDpX": round(width * 160 / 420),
             "displaySizeDpY": round(height * 160 / 420),
             "displayWidth": width,

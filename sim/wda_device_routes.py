@@ -12,7 +12,7 @@ for ``XCUIElementTypeAlert``), no alert is ``no such alert`` (404) with WDA's me
 ``/appium/settings`` the 23 keys of ``wda-6.1.1-appium-settings-…json``, with the keys later
 releases added and removed as each release's ``handleGetSettings`` lists them (31 at 10.5.x);
 ``/wda/screen`` as ``wda-8.3-2024-wda-screen-…`` (``screenSize`` from 8.4.0).
-The simulated screen is drawn upright whatever orientation is set: ``/orientation`` only remembers it.
+``/orientation`` turns the simulated screen (its window, dumps and screenshots: :mod:`sim.device_state`).
 """
 
 from __future__ import annotations
@@ -217,9 +217,11 @@ def set_orientation(face: WdaFace, req: Request) -> Any:
     wanted = req.body.get("orientation")
     if not isinstance(wanted, str):
         raise invalid_argument("'orientation' must be a string")
-    if wanted.upper() not in ("PORTRAIT", "LANDSCAPE", "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT"):
+    from .wda_face import WDA_ORIENTATIONS
+
+    if wanted.upper() not in WDA_ORIENTATIONS.values():
         raise WdaError("unknown error", f"Unable To Rotate Device to {wanted}", 500)
-    face.orientation = "PORTRAIT" if wanted.upper() == "PORTRAIT" else "LANDSCAPE"
+    face.orientation = wanted.upper()
     return None
 
 

@@ -77,6 +77,14 @@ from .wda_routes import (
 
 __all__ = ["ROUTE_NAMES", "WdaFace"]
 
+# UIDeviceOrientation -> the name WDA's /orientation uses (FBOrientationCommands.m _orientationsMapping).
+WDA_ORIENTATIONS = {
+    "portrait": "PORTRAIT",
+    "landscape_left": "LANDSCAPE",
+    "upside_down": "UIA_DEVICE_ORIENTATION_PORTRAIT_UPSIDEDOWN",
+    "landscape_right": "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
+}
+
 _MAX_CACHED_ELEMENTS = 2048
 _MAX_LAUNCH_WAIT = 5.0  # seconds a launch waits for the device's transition, at most
 
@@ -105,9 +113,7 @@ class WdaFace:
         # processId/bundleId on the application element: WDA 10.1.0 and later (PR #1055).
         self.app_attributes = self.profile.app_attributes
         self.settings: dict[str, Any] = settings_for(self)
-        self.orientation = "PORTRAIT"
         self.pasteboard = b""
-        self.appearance = "light"  # POST /wda/device/appearance
         self.simulated_location: dict[str, float] | None = None  # /wda/simulatedLocation
         self._session_id: str | None = None
         self._elements: dict[str, WdaNode] = {}
@@ -118,6 +124,24 @@ class WdaFace:
         self._url: str | None = None
 
     # --- lifecycle and inspection -----------------------------------------------------------
+
+    # The screen's orientation and appearance are the device's (sim.device_state), in WDA's words:
+    # FBOrientationCommands.m's mapping of UIDeviceOrientation names, /wda/device/appearance's.
+    @property
+    def orientation(self) -> str:
+        return WDA_ORIENTATIONS[self.device.orientation]
+
+    @orientation.setter
+    def orientation(self, name: str) -> None:
+        self.device.set_orientation({v: k for k, v in WDA_ORIENTATIONS.items()}[name])
+
+    @property
+    def appearance(self) -> str:
+        return "dark" if self.device.dark else "light"
+
+    @appearance.setter
+    def appearance(self, name: str) -> None:
+        self.device.set_dark_mode(name == "dark")
 
     def start(self) -> WdaFace:
         self._server.start()

@@ -78,6 +78,7 @@ class Picture:
     file: str
     caption: str
     outline: Outline | None = None
+    video: bool = False  # an MP4 recording, shown as a video
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,14 @@ def _pictures(own: str | None, before: str | None, outline: Outline | None) -> t
     return tuple(shown)
 
 
+def _recording(run_dir: Path, record: Mapping[str, Any]) -> tuple[Picture, ...]:
+    """The screen recording a ``stop_recording`` step kept, if any."""
+    name = _file(run_dir, _get(record, "files", "recording"))
+    if name is None:
+        return ()
+    return (Picture(name, "the screen recording", video=name.endswith(".mp4")),)
+
+
 def step_views(run_dir: Path, records: Sequence[Mapping[str, Any]]) -> list[StepView]:
     """Every step record as a card, in order."""
     views: list[StepView] = []
@@ -200,7 +209,7 @@ def step_views(run_dir: Path, records: Sequence[Mapping[str, Any]]) -> list[Step
                 texts=tuple(str(t) for t in texts) if isinstance(texts, list) else (),
                 world=json.dumps(world, indent=2, ensure_ascii=False) if world is not None else None,
                 output=None if output is None else json.dumps(output, indent=2, ensure_ascii=False),
-                pictures=_pictures(own, before, acted_on(output)),
+                pictures=_pictures(own, before, acted_on(output)) + _recording(run_dir, record),
                 source=_file(run_dir, _get(record, "files", "source")),
             )
         )

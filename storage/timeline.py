@@ -132,6 +132,16 @@ def _image_suffix(data: bytes) -> str:
     return ".img"
 
 
+def _video_suffix(data: bytes) -> str:
+    """A recording's file suffix by its first bytes: an MP4's ``ftyp`` box (ISO/IEC 14496-12), a
+    PNG (the simulated device's animated PNG), a GIF."""
+    if data[4:8] == b"ftyp":
+        return ".mp4"
+    if data.startswith(b"GIF8"):
+        return ".gif"
+    return _image_suffix(data) if data.startswith(b"\x89PNG") else ".bin"
+
+
 def _source_suffix(text: str) -> str:
     head = text.lstrip()[:1]
     return ".xml" if head == "<" else ".json" if head in ("{", "[") else ".txt"
@@ -207,6 +217,11 @@ class TimelineWriter:
             name = f"{stem}{_image_suffix(bytes(image))}"
             _write_file(self.run_dir / name, bytes(image))
             files["screenshot"] = name
+        video = record.result.output if record.step.action == "stop_recording" else None
+        if isinstance(video, bytes | bytearray) and video:  # a screen recording: MP4, or an APNG
+            name = f"{stem}-recording{_video_suffix(bytes(video))}"
+            _write_file(self.run_dir / name, bytes(video))
+            files["recording"] = name
         if files:
             _fsync_dir(self.run_dir)
         return files

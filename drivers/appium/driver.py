@@ -72,6 +72,7 @@ from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, raw_reply_error
 from .spec import connect_spec, options_for, platform_of, split_url
+from .state import AppiumState
 from .transport import bounded_pool_manager
 
 __all__ = [
@@ -147,7 +148,7 @@ class _CountingConnection(AppiumConnection):
         return headers
 
 
-class AppiumDriver(AppiumApps, DeviceCommands, ServerElements):
+class AppiumDriver(AppiumApps, DeviceCommands, ServerElements, AppiumState):
     """One device through an Appium server (or Grid); implements :class:`drivers.base.Driver`, and
     finds and acts on server-side elements (:class:`~drivers.appium.elements.ServerElements`)."""
 

@@ -75,6 +75,7 @@ from .client import PRESS_KEYS, HarnessU2Device, U2Config
 from .errors import CLIENT_ERRORS, U2Call, is_server_gone, map_error, unwrap
 from .ime import INSTALL_HINT, AdbKeyboard
 from .listing import discover_android, read_listing
+from .state import AndroidState
 
 __all__ = ["PRESS_KEYS", "U2Config", "U2Driver", "connect_spec", "discover_android"]
 
@@ -84,7 +85,7 @@ T = TypeVar("T")
 _PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
 
 
-class U2Driver:
+class U2Driver(AndroidState):
     """The ``Driver`` protocol over uiautomator2 for one Android serial (see the module docstring)."""
 
     backend = "u2"
@@ -486,6 +487,9 @@ class U2Driver:
             self._keyboard.restore()
             self._closed = True
             u2, self._u2 = self._u2, None
+            recording, self._recording = self._recording, None
+        if recording is not None:  # a recording no stop_recording ended: its stream goes too
+            recording.close()
         try:
             if u2 is not None:
                 atexit.unregister(u2.stop_uiautomator)

@@ -70,6 +70,7 @@ from .answers import lost_session
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
 from .errors import CLIENT_ERRORS, WdaCall, map_error, wda_error
+from .state import IosState
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -85,7 +86,7 @@ def _png_or_jpeg(data: bytes) -> bool:
     return data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff")
 
 
-class WdaDriver(WdaApps):
+class WdaDriver(WdaApps, IosState):
     """One iPhone (or iOS simulator) through a WebDriverAgent server, implementing ``Driver``."""
 
     backend = "wda"

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 from ...actions import ACTIONS, Action, MaestroForm
 from ...actions.kinds import Flag, Number, Seconds, SelectorKind, Values
@@ -32,6 +31,7 @@ from ...core.errors import StepArgumentError
 from ..model import ScriptCommand
 from ..nodes import TAG, kind, suggest
 from .selectors import OPTION_FIELDS, SELECTOR_FIELDS, selector
+from .state_commands import FILE_COMMANDS
 from .values import MaestroReader, written_text
 
 __all__ = [
@@ -56,31 +56,16 @@ FORMS: Mapping[str, tuple[Action, MaestroForm]] = {
 _WEB = "a web-only command"
 _NONE = "no backend of this harness does this yet"
 NO_ACTION: Mapping[str, str] = {
-    "assertScreenshot": "comparing with a reference picture is not done by this harness yet",
     "assertWithAI": "Maestro's cloud AI commands are not available here",
     "assertNoDefectsWithAI": "Maestro's cloud AI commands are not available here",
     "extractTextWithAI": "Maestro's cloud AI commands are not available here",
-    "addMedia": "adding pictures and videos to the gallery is " + _NONE,
-    "setAirplaneMode": "airplane mode: " + _NONE,
-    "toggleAirplaneMode": "airplane mode: " + _NONE,
-    "setDarkMode": "dark mode: " + _NONE,
-    "toggleDarkMode": "dark mode: " + _NONE,
-    "assertDarkMode": "dark mode: " + _NONE,
-    "assertLightMode": "dark mode: " + _NONE,
-    "setOrientation": "rotating the device: " + _NONE,
-    "startRecording": "screen recording: " + _NONE,
-    "stopRecording": "screen recording: " + _NONE,
-    "travel": "a route of positions: " + _NONE,
     "setPermissions": "setting permissions: " + _NONE,
     "clearKeychain": "no backend of this harness clears the iOS keychain",
     "openBrowser": _WEB,
 }
 SCRIPT_COMMANDS = ("evalScript", "runScript", "assertTrue")
 # Commands Maestro lets a flow write alone (orchestra/yaml/MaestroFlowParser.kt:140-173).
-_BARE_NO_ACTION = frozenset(
-    {"clearKeychain", "stopRecording", "toggleAirplaneMode", "toggleDarkMode", "assertDarkMode"}
-    | {"assertLightMode", "assertNoDefectsWithAI"}
-)
+_BARE_NO_ACTION = frozenset({"clearKeychain", "assertNoDefectsWithAI"})
 BARE = frozenset(command for command, (_, form) in FORMS.items() if form.bare) | _BARE_NO_ACTION
 _DIRECTIONS = {"UP": "up", "DOWN": "down", "LEFT": "left", "RIGHT": "right"}
 # Maestro's directional swipes (Android's geometry, client/drivers/AndroidDriver.kt:392-445).
@@ -306,28 +291,20 @@ _SPECIAL: dict[str, Callable[[MaestroReader, str, Node], Command]] = {
     "inputText": _input_text,
 }
 _APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState"})
+# Commands whose value Maestro checks when it reads the flow only if it holds no ${...}, else when the
+# step runs (YamlSetOrientation.kt validateOrientationIfLiteral): read again then, checked then.
+_LITERAL_CHECKED = frozenset({"setOrientation"})
 
 
-def _media(r: MaestroReader, node: Node, base: str) -> None:
-    """``addMedia``'s files must exist beside the flow, as Maestro checks when it reads the flow
-    (``orchestra/yaml/YamlFluentCommand.kt`` addMedia; corpus e013)."""
-    files = node.value if isinstance(node, SequenceNode) else []
+def _templated(node: Node) -> bool:
+    if isinstance(node, ScalarNode):
+        return "${" in str(node.value)
     if isinstance(node, MappingNode):
-        found = r.mapping(node, "addMedia").get("files")
-        files = found.value if isinstance(found, SequenceNode) else []
-    for item in files:
-        written = r.text(item, "addMedia's file")
-        path = Path(written) if Path(written).is_absolute() else Path(base) / written
-        if not path.is_file():
-            raise r.fail(
-                item, f"Media File Not Found: {written!r}", hint="media files are resolved beside the flow"
-            )
+        return any(_templated(value) for _, value in node.value)
+    return False
 
 
 def _no_action(r: MaestroReader, command: str, node: Node, base: str) -> Command:
-    if command == "addMedia":
-        _media(r, node, base)
-        node = ScalarNode(TAG + "null", "", node.start_mark, node.end_mark)
     entries = r.mapping(node, command) if isinstance(node, MappingNode) else {}
     optional, label = _modifiers(r, entries)
     if isinstance(node, ScalarNode) and node.tag != TAG + "null":
@@ -383,11 +360,15 @@ def read_command(
     if command in SCRIPT_COMMANDS:
         return _script(r, command, node, base)
     before, unknown = len(r.scripts), r.undefined
-    if command in _APP_COMMANDS:
+    if command in FILE_COMMANDS:  # addMedia, assertScreenshot, travel (amc.flows.maestro.state_commands)
+        name, reader = FILE_COMMANDS[command]
+        args, optional, label = reader(r, command, node, base)
+        read = Command(name, args, optional, label)
+    elif command in _APP_COMMANDS:
         read = _app(r, command, node, app_id)
     else:
         read = _SPECIAL.get(command, _form)(r, command, node)
-    needs_js = len(r.scripts) > before
+    needs_js = len(r.scripts) > before or (command in _LITERAL_CHECKED and _templated(node))
     del r.scripts[before:]
     if needs_js:
         return Command(read.action, read.args, read.optional, read.label, read.unsupported, needs_js=True)

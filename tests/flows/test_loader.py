@@ -45,6 +45,17 @@ steps:
   - set_clipboard: qa
   - input_random: email
   - set_location: {latitude: 38.7, longitude: -9.1}
+  - set_orientation: landscape_left
+  - set_airplane_mode: enabled
+  - toggle_airplane_mode
+  - set_dark_mode: disabled
+  - toggle_dark_mode
+  - assert_dark_mode: {dark: false}
+  - start_recording: sign-in
+  - stop_recording
+  - add_media: {files: [/tmp/a.png]}
+  - travel: {points: ["0,0", "0.1,0"], speed: 10}
+  - assert_screenshot: {path: /tmp/ref.png, threshold: 90}
 """
 
 

@@ -91,7 +91,9 @@ def test_health_orientation_pasteboard_screen_and_deactivate(face: WdaFace) -> N
     assert client.healthcheck().value is None
     assert client.orientation == "PORTRAIT"
     client.orientation = wda.LANDSCAPE
-    assert client.orientation == "LANDSCAPE"
+    assert client.orientation == "LANDSCAPE" and face.device.orientation == "landscape_left"
+    assert client.window_size() == (844, 390)  # the turned window (sim.device_state)
+    client.orientation = wda.PORTRAIT
     client.set_clipboard("copied")
     assert face.pasteboard == b"copied"
     screen = client._session_http.get("/wda/screen").value

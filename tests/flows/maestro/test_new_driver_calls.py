@@ -52,7 +52,7 @@ def test_a_flow_needing_what_a_backend_lacks_is_refused_before_it_runs(tmp_path:
         ---
         - launchApp
         - setLocation: {latitude: 38.72, longitude: -9.14}
-        - setAirplaneMode: enabled
+        - travel: {points: ["0.0,0.0", "0.1,0.0"], speed: 7900}
         """,
     )
     result = amc("run", flow, "--device", "sim+adb:android?timing=instant", "--out", tmp_path / "runs")
@@ -61,4 +61,5 @@ def test_a_flow_needing_what_a_backend_lacks_is_refused_before_it_runs(tmp_path:
         f"{flow}:4:3: `setLocation: {{latitude: 38.72, longitude: -9.14}}` cannot run on u2 (android)"
         in result.err
     )
-    assert f"{flow}:5:3: `setAirplaneMode: enabled` cannot run on" in result.err
+    travel = '`travel: {points: ["0.0,0.0", "0.1,0.0"], speed: 7900}`'
+    assert f"{flow}:5:3: {travel} cannot run on" in result.err

@@ -271,14 +271,14 @@ def test_a_command_no_backend_runs_is_kept_and_refused_before_a_run(tmp_path: Pa
     flow = load_flow(
         write_flow(
             tmp_path,
-            HEADER + "- setAirplaneMode: enabled\n- setLocation: {latitude: 1, longitude: 2}\n"
+            HEADER + "- assertWithAI: the sign-in screen shows\n- setLocation: {latitude: 1, longitude: 2}\n"
             "- runFlow:\n    when: {platform: iOS}\n    commands: [clearKeychain]\n"
-            "- toggleDarkMode:\n    optional: true\n",
+            "- assertNoDefectsWithAI:\n    optional: true\n",
         ),
         environ={},
     )
     problems, notes = platform_problems(flow, "android", "u2")
-    assert [(p.line, "setAirplaneMode" in p.message or "uiautomator2" in p.message) for p in problems] == [
+    assert [(p.line, "assertWithAI" in p.message or "uiautomator2" in p.message) for p in problems] == [
         (3, True),
         (4, True),
     ]
