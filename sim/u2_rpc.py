@@ -152,7 +152,8 @@ class U2Server:
         self.crash_on_start = False  # each launch crashes (Fault.CRASH_AT_START hit a running server)
         self.clipboard: str | None = None
         self.launches = 0
-        self.pid = 0
+        # A server already running when the face starts is a process too (never pid 0: ps lists it)
+        self.pid = 9000 if running else 0
         self.poll_interval = poll_interval
         self.stopped = stopped or threading.Event()  # set when the face stops: held requests end
         self._methods: dict[str, Callable[..., Any]] = {
