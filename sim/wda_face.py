@@ -58,7 +58,7 @@ from urllib.parse import parse_qs, urlsplit
 from ..core.apps import SPRINGBOARD
 from ..core.errors import AppLaunchFailed, AppNotInstalled, ConfigError
 from .device import SimDevice
-from .faults import Fault, FaultInjector
+from .faults import Answer, Fault, FaultInjector
 from .http_guard import guard
 from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, render_xml, wda_tree
@@ -433,9 +433,11 @@ class _HttpHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         if isinstance(value, Reply):
-            self._send(value.status, value.body, value.content_type)
-            return
-        self._send(status, face.reply(status, value))
+            answer = Answer(name, value.body, value.status, value.content_type)
+        else:
+            answer = Answer(name, face.reply(status, value), status, "application/json;charset=UTF-8")
+        answer = faults.rewritten(answer)
+        self._send(answer.status, answer.body, answer.content_type)
 
     def _send(
         self, status: int, payload: bytes, content_type: str = "application/json;charset=UTF-8"
