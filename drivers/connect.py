@@ -14,10 +14,10 @@ A simulated device plays a version profile named in the spec's query (:data:`SIM
 ``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
 wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
 ``sim+appium:``; ``sim+adb:android?adb=29`` also names the adb server's release
-(:data:`amc.sim.versions.ADB_SERVERS`: 27, 28, 29, 34, 35; default 35); ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`),
-``locked=true`` starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to
-connect, as it does to a locked iPhone) and ``id=NAME`` names the device. The query is parsed
-strictly: an unknown, repeated or empty key and an unknown value are a ``ConfigError`` naming it.
+(:data:`amc.sim.versions.ADB_SERVERS`: 27, 28, 29, 34, 35; default 35);
+``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`), ``locked=true``
+starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to connect, as it does
+to a locked iPhone) and ``id=NAME`` names the device. The query is parsed strictly: an unknown, repeated or empty key and an unknown value are a ``ConfigError`` naming it.
 
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
 one client library can still use the others. Constructors do no I/O; ``connect`` does.

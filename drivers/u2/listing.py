@@ -52,8 +52,8 @@ def _details(rest: str) -> dict[str, str]:
     devpath = rest[: found[0].start()].strip() if found else rest.strip()
     if devpath:
         details["devpath"] = devpath
-    for match, following in zip(found, [*found[1:], None], strict=True):
-        end = following.start() if following is not None else len(rest)
+    for index, match in enumerate(found):  # each value runs to the next key, the last to the end
+        end = found[index + 1].start() if index + 1 < len(found) else len(rest)
         details[match.group(1)] = rest[match.end() : end].strip()
     return details
 
