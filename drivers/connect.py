@@ -17,7 +17,8 @@ wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda
 (:data:`amc.sim.versions.ADB_SERVERS`: 27, 28, 29, 34, 35; default 35);
 ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`), ``locked=true``
 starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to connect, as it does
-to a locked iPhone) and ``id=NAME`` names the device. The query is parsed strictly: an unknown, repeated or empty key and an unknown value are a ``ConfigError`` naming it.
+to a locked iPhone) and ``id=NAME`` names the device. The query is parsed strictly: an unknown,
+repeated or empty key and an unknown value are a ``ConfigError`` naming it.
 
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
 one client library can still use the others. Constructors do no I/O; ``connect`` does.
