@@ -66,6 +66,7 @@ __all__ = [
     "U2Server",
     "adb_server",
     "adbd_features",
+    "matrix_markdown",
     "matrix_rows",
     "wda_status_fields",
 ]
@@ -251,3 +252,11 @@ def matrix_rows() -> list[tuple[str, str, str, str]]:
         what = f"/status ready,message,build.version; base path /; {legacy} ({played})"
         rows.append(("Appium", f"{appium.major} ({appium.release})", appium.drivers, what))
     return rows
+
+
+def matrix_markdown() -> str:
+    """The matrix as the Markdown table ``docs/versions.md`` holds (between its markers)."""
+    lines = ["| backend | version | who ships or runs it | what it supports |", "|---|---|---|---|"]
+    for row in matrix_rows():
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |")
+    return "\n".join(lines) + "\n"
