@@ -433,11 +433,11 @@ class _HttpHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         if isinstance(value, Reply):
-            answer = Answer(name, value.body, value.status, value.content_type)
+            sent = Answer(name, value.body, value.status, value.content_type)
         else:
-            answer = Answer(name, face.reply(status, value), status, "application/json;charset=UTF-8")
-        answer = faults.rewritten(answer)
-        self._send(answer.status, answer.body, answer.content_type)
+            sent = Answer(name, face.reply(status, value), status, "application/json;charset=UTF-8")
+        sent = faults.rewritten(sent)
+        self._send(sent.status, sent.body, sent.content_type)
 
     def _send(
         self, status: int, payload: bytes, content_type: str = "application/json;charset=UTF-8"

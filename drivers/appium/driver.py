@@ -122,7 +122,7 @@ class _CountingConnection(AppiumConnection):
         body that is not UTF-8 (Selenium decodes it before anything else) and a JSON body that is
         not an object (Selenium sets its ``value`` key)."""
         try:
-            return cast(dict[str, Any], super()._request(method, url, body=body))  # type: ignore[no-untyped-call]
+            return cast(dict[str, Any], super()._request(method, url, body=body))
         except UnicodeDecodeError as exc:
             text = bytes(exc.object).decode("utf-8", errors="replace")
             raise NonW3CReply(0, text) from exc
