@@ -110,7 +110,7 @@ class U2Config:
 # the types it reads (the uiautomator2 server's JsonRpcServer answers; uiautomator2 3.7 calls them).
 RESULTS: dict[str, tuple[type, ...]] = {
     "dumpWindowHierarchy": (str,),
-    "takeScreenshot": (str,),
+    "takeScreenshot": (str, type(None)),  # None: uiautomator2 falls back to screencap
     "deviceInfo": (dict,),
     "getClipboard": (str, type(None)),
     "objInfo": (dict,),
