@@ -5,8 +5,11 @@ Ubuntu 20.04 still ship, ADB_SERVER_VERSION 39, to today's platform-tools) answe
 does: its version, its features, a long listing with or without ``transport_id``, ``host:tport``
 refused with ``unknown host service`` before 41. The adapter asks (``host:version``,
 ``host:host-features``, the phone's features) and drives the phone through each; discovery lists it.
-Before the adapter asked, an answer it did not expect ended discovery with a ``ValueError`` from
-inside adbutils (a version or a block length that is not hex): that is a typed error now.
+The issue's "server older than its client" reproduced: before ADB_SERVER_VERSION 40 the long
+listing has no ``transport_id``, so the line of a phone that is not online is its serial and state
+alone, and discovery ended with a ``ValueError`` (the listing's parser assumed a key on every long
+line); an answer it did not expect (a version or a block length that is not hex) ended it with a
+``ValueError`` from inside adbutils. Both are read, or a typed error, now.
 """
 
 from __future__ import annotations
@@ -128,6 +131,18 @@ def test_a_reply_that_breaks_adbs_framing_is_a_typed_error(route: str, reply: by
         else:
             with pytest.raises(DeviceError):
                 connect(f"android:{SERIAL}", adb_host=face.host, adb_port=face.port, timeout=3)
+
+
+@pytest.mark.parametrize("state", ["unauthorized", "offline"])
+def test_an_old_server_listing_a_phone_it_cannot_reach_is_discovered(state: str) -> None:
+    # Before ADB_SERVER_VERSION 40 the long line of a phone that is not online is its serial and
+    # state alone (no product/model/device, no transport_id): discovery ended with a ValueError.
+    with AdbFace([SimDevice("android", SERIAL)], server=ADB_SERVERS["27"]) as face:
+        face.set_state(SERIAL, state)
+        assert face.listing(long=True).split() == [SERIAL, state]
+        environ = {"ANDROID_ADB_SERVER_HOST": face.host, "ANDROID_ADB_SERVER_PORT": str(face.port)}
+        found = [(i.spec, i.state) for i in discover(environ) if i.backend == "u2"]
+    assert found == [(f"android:{SERIAL}", state)]
 
 
 def test_a_long_line_with_no_keys_keeps_its_device_path() -> None:
