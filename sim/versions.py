@@ -228,7 +228,7 @@ def matrix_rows() -> list[tuple[str, str, str, str]]:
         if adb.lists_transport_id:
             supports.append("transport_id in devices-l")
         supports.append("features " + ",".join(adb.features))
-        supports.extend(f"host:{s}" for s in adb.extra_services)
+        supports.extend(f"host:{s} (not played)" for s in adb.extra_services)
         rows.append(("adb server", f"adb={adb.key} ({adb.tools})", adb.shipped, "; ".join(supports)))
     for u2 in U2_SERVERS:
         played = "played" if u2.played else "not played"
