@@ -27,8 +27,11 @@ each in ``supported_features()``: ``shell_v2``, ``cmd`` (Android 7), ``stat_v2``
 ``devicetracker_proto_format``, ``devraw``, ``app_info``, ``server_status``, ``track_mdns``
 (platform-tools 35, with the ``host:track-devices-proto-*`` and ``host:server-status`` services). The
 per-release split is read from the constants' order and the comments beside them in
-``transport.cpp``/``transport.h`` at each era's tags as mirrored publicly; no platform-tools binary was
-run to collect it.
+``transport.cpp``/``transport.h`` as mirrored publicly: Android 8's ``supported_features()`` is
+``{kFeatureShell2, kFeatureCmd, kFeatureStat2}`` under the comment "Increment ADB_SERVER_VERSION
+whenever the feature list changes" (so 40 adds Android 9's and 41 Android 10's; later ones came
+without a bump). The releases of the last rows (31, 34, 35) are not confirmed against a tag, and no
+platform-tools binary was run to collect any of it.
 
 **uiautomator2 servers** (:data:`U2_SERVERS`): openatx/android-uiautomator-server, as the uiautomator2
 client installs it. Before uiautomator2 3.0 an APK pair (``com.github.uiautomator`` and its ``.test``
