@@ -61,7 +61,7 @@ from .device import SimDevice
 from .faults import Answer, Fault, FaultInjector
 from .http_guard import guard
 from .profiles import DEFAULT_IOS, IosProfile
-from .render_wda import WdaNode, render_xml, wda_tree
+from .render_wda import WdaNode, pid_for, render_xml, wda_tree
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .wda_device_routes import settings_for
@@ -231,7 +231,9 @@ class WdaFace:
 
     def tree(self) -> WdaNode:
         root = self.device.tree()
-        return wda_tree(root, bundle_id=root.package if self.app_attributes else None)
+        bundle = root.package if self.app_attributes else None
+        pid = pid_for(bundle, self.device.pid_of(bundle)) if bundle else None
+        return wda_tree(root, bundle_id=bundle, pid=pid)
 
     def source_xml(self) -> str:
         """``GET /source`` as this generation writes it (placeholderValue from 9.1.0, traits from 9.12.0)."""
