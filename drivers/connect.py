@@ -13,10 +13,12 @@ Accepted specs (see :data:`SPEC_FORMS`):
 A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
 ``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
 wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
-``sim+appium:``; ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`),
-``locked=true`` starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to
-connect, as it does to a locked iPhone) and ``id=NAME`` names the device. The query is parsed
-strictly: an unknown, repeated or empty key and an unknown value are a ``ConfigError`` naming it.
+``sim+appium:``; ``sim+adb:android?adb=29`` also names the adb server's release
+(:data:`amc.sim.versions.ADB_SERVERS`: 27, 28, 29, 34, 35; default 35);
+``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`), ``locked=true``
+starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to connect, as it does
+to a locked iPhone) and ``id=NAME`` names the device. The query is parsed strictly: an unknown,
+repeated or empty key and an unknown value are a ``ConfigError`` naming it.
 
 Backends are looked up in :data:`BACKENDS` and imported only when used, so a machine without
 one client library can still use the others. Constructors do no I/O; ``connect`` does.
@@ -77,7 +79,7 @@ SPEC_FORMS: tuple[str, ...] = (
     "ios:UDID",
     "appium:http://HOST:PORT?platform=android|ios",
     "sim+wda:ios",
-    "sim+adb:android",
+    "sim+adb:android[?adb=27|28|29|34|35]",
     "sim+appium:android",
     "sim+appium:ios",
 )
@@ -106,10 +108,11 @@ FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "re
 # The query keys a simulated device's spec takes, per platform: its version profile, its timing
 # and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {
-    "android": ("api", "timing", "locked", "id"),
+    "android": ("api", "adb", "timing", "locked", "id"),
     "ios": ("ios", "wda", "timing", "locked", "id"),
 }
-_NOT_PROFILE = ("id", "timing", "locked")  # query keys that do not name a version
+_NOT_PROFILE = ("id", "timing", "locked", "adb")  # query keys that do not name the device's version
+_FACE_KEYS = {"adb": "sim+adb"}  # query keys only one face takes: the adb server's release
 _SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
 
@@ -190,6 +193,19 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
                 raise ConfigError(f"bad device spec {shown}: {key!r} is given twice")
             pairs.append((key, value.strip()))
     values = dict(pairs)
+    for key, face in _FACE_KEYS.items():
+        if key in values and scheme != face:
+            raise ConfigError(
+                f"bad device spec {shown}: {key!r} names the server of '{face}:{name}', not of {scheme}",
+                hint=f"use {face}:{name}?{key}={values[key]}",
+            )
+    if "adb" in values:
+        from ..sim.versions import adb_server
+
+        try:
+            adb_server(values["adb"])
+        except ConfigError as exc:
+            raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
     device_id = values.get("id")
     if device_id is not None and not _SIM_ID.match(device_id):
         raise ConfigError(
@@ -407,6 +423,7 @@ def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
     """``sim+adb:android[?api=…]``: the simulated phone behind an adb server (with the uiautomator2
     server on it), driven by a connected ``U2Driver`` (options: the face's, and ``U2Config``'s)."""
     from ..sim.adb_face import AdbFace
+    from ..sim.versions import adb_server
     from .u2 import U2Config, U2Driver
 
     parsed = parse_sim_target("sim+adb", target)
@@ -415,7 +432,8 @@ def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
         raise _bad_spec(f"sim+adb:{target}", "the adb face serves 'sim+adb:android'")
     config = U2Config.from_options(options, {}, also=frozenset(FACE_OPTIONS))
     device = _sim_device(f"sim+adb:{target}", parsed, options)
-    face = AdbFace([device], faults=_fault_injector(options), replies=_replies(options))
+    server = adb_server(dict(parsed.query).get("adb"))
+    face = AdbFace([device], faults=_fault_injector(options), replies=_replies(options), server=server)
 
     def adapter(on_close: Callable[[], None]) -> U2Driver:
         served = dataclasses.replace(config, adb_host=face.host, adb_port=face.port)

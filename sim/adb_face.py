@@ -3,8 +3,13 @@
 :class:`AdbFace` speaks the adb smart-socket protocol (4 hex digits of length + a request;
 ``OKAY`` or ``FAIL`` + hex length + message) as the real server does for what the clients send:
 
-- ``host:version`` (41), ``host:devices``, ``host:devices-l`` (every connection state adb names,
-  :data:`ADB_STATES`, and ``no permissions (…); see […]``), ``host:kill`` (ignored);
+- ``host:version``, ``host:devices``, ``host:devices-l`` (every connection state adb names,
+  :data:`ADB_STATES`, and ``no permissions (…); see […]``), ``host:kill`` (ignored),
+  ``host:host-features`` (the server's features) and ``host:features`` (the phone's);
+- as the adb server release it plays (``server``, one of :data:`sim.versions.ADB_SERVERS`): its
+  version, its features, ``transport_id`` in the long listing from 40 on, and ``host:tport:``
+  refused (``FAIL`` ``unknown host service``) before 41; a phone's adbd features go by its Android
+  release (:func:`sim.versions.adbd_features`);
 - ``host:tport:serial:S`` (``OKAY`` + 8-byte transport id), ``host:transport:S``,
   ``host:transport-id:N``, ``host:tport:any`` / ``host:transport-any``, then one device service;
 - ``host-serial:S:features|get-state|get-serialno|get-devpath``;
@@ -52,12 +57,13 @@ from .adb_shell import EXIT_MARKER, AndroidShell, command_name
 from .adb_states import ADB_STATES, check_state, pick
 from .adb_streams import stream_logcat, stream_script
 from .adb_sync import serve_sync
-from .adb_wire import FEATURES, SERVER_VERSION, block, device_listing, fail, okay, read_request
+from .adb_wire import block, device_listing, fail, okay, read_request
 from .device import SimDevice
-from .faults import Fault, FaultInjector
+from .faults import Answer, Fault, FaultInjector
 from .replay import Reply, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .u2_rpc import CRASH_AT_START_OUTPUT, U2Server
+from .versions import DEFAULT_ADB, AdbServer, adbd_features
 
 __all__ = [
     "ADB_STATES",
@@ -74,8 +80,23 @@ AdbState = Literal["device", "offline", "unauthorized"]
 U2_JAR = "/data/local/tmp/u2.jar"
 U2_PORT = 9008
 _HOST_SERVICES = frozenset(
-    {"version", "devices", "devices-l", "kill", "track-devices", "list-forward", "killforward-all"}
+    {
+        "version",
+        "devices",
+        "devices-l",
+        "kill",
+        "track-devices",
+        "list-forward",
+        "killforward-all",
+        "host-features",
+        "features",
+    }
 )
+# Today's adb server's version, and the features of the default phone's adbd (Android 14).
+SERVER_VERSION = DEFAULT_ADB.version
+FEATURES = ",".join(adbd_features(34))
+# What adb's smart_socket_enqueue (sockets.cpp) answers a host service it does not know.
+UNKNOWN_HOST_SERVICE = "unknown host service"
 
 
 @functools.cache
@@ -129,8 +150,12 @@ class AdbFace:
         u2_running: bool = True,
         u2_installed: bool = True,
         replies: dict[str, Reply] | None = None,
+        server: AdbServer = DEFAULT_ADB,
     ) -> None:
         self.faults = faults or FaultInjector()
+        # The adb server release played (sim.versions.ADB_SERVERS): its version, host services,
+        # listing and features.
+        self.server = server
         # Real outputs every phone's shell plays back (see sim.adb_shell.AndroidShell.replies).
         self.replies: dict[str, Reply] = replies if replies is not None else {}
         self._server: BackgroundServer[_AdbTcpServer] = BackgroundServer(
@@ -308,6 +333,10 @@ class AdbFace:
             self.decide("adb:unknown")
             sock.sendall(fail(f"unknown host service '{request[:80]}'"))
             return None
+        if service.startswith("tport:") and not self.server.has_tport:
+            self.decide("adb:unknown")  # before ADB_SERVER_VERSION 41 (see sim.versions)
+            sock.sendall(fail(UNKNOWN_HOST_SERVICE))
+            return None
         if service.startswith(("tport:", "transport")):
             return self._transport(sock, service)
         if service.startswith(("disconnect:", "wait-for-")):
@@ -319,8 +348,14 @@ class AdbFace:
             return None
         if self._route_fault(sock, f"adb:host:{service}", okay("")):
             return None
+        route = f"adb:host:{service}"
         if service == "version":
-            sock.sendall(okay(f"{SERVER_VERSION:04x}"))
+            self._answer(sock, route, okay(f"{self.server.version:04x}"))
+        elif service == "host-features":
+            self._answer(sock, route, okay(",".join(self.server.features)))
+        elif service == "features":  # host:features: the one device's, as host-serial:S:features
+            phone, error = self._select(None, None)
+            self._answer(sock, route, okay(self._features(phone)) if phone is not None else fail(error))
         elif service == "kill":
             sock.sendall(b"OKAY")
         elif service == "list-forward":
@@ -331,12 +366,22 @@ class AdbFace:
         elif service == "track-devices":
             track_devices(self, sock)
         else:
-            sock.sendall(okay(self.listing(long=service == "devices-l")))
+            self._answer(sock, route, okay(self.listing(long=service == "devices-l")))
         return None
+
+    def _answer(self, sock: socket.socket, route: str, data: bytes) -> None:
+        """Send a host service's whole reply, as the fault injector's rewrite (the wire fuzz) makes it."""
+        sock.sendall(self.faults.rewritten(Answer(route, data)).body)
 
     def listing(self, *, long: bool) -> str:
         """``host:devices`` (``long``: ``host:devices-l``) for the phones served."""
-        return device_listing(self.phones, long=long)
+        return device_listing(self.phones, long=long, transport_id=self.server.lists_transport_id)
+
+    def _features(self, phone: Phone) -> str:
+        """What the phone's adbd lists (its Android release's, sim.versions.adbd_features)."""
+        profile = phone.device.profile
+        api = getattr(profile, "api", 34)
+        return ",".join(adbd_features(api))
 
     def _select(self, serial: str | None, transport_id: int | None) -> tuple[Phone | None, str]:
         """The phone a transport request picks, or adb's error text (see :func:`sim.adb_states.pick`)."""
@@ -365,8 +410,9 @@ class AdbFace:
             sock.sendall(fail(error))
             return None
         reply = b"OKAY" + (struct.pack("<Q", phone.transport_id) if service.startswith("tport:") else b"")
-        sock.sendall(reply)
-        return phone
+        rewritten = self.faults.rewritten(Answer("adb:host:transport", reply)).body
+        sock.sendall(rewritten)
+        return phone if rewritten == reply else None
 
     def _host_serial(self, sock: socket.socket, request: str) -> None:
         prefix, _, rest = request.partition(":")
@@ -391,7 +437,7 @@ class AdbFace:
             sock.sendall(fail(error))
             return
         answers = {
-            "features": FEATURES,
+            "features": self._features(phone),
             "get-state": phone.state,
             "get-serialno": phone.serial,
             "get-devpath": "unknown",
@@ -411,7 +457,7 @@ class AdbFace:
         if query not in answers:
             sock.sendall(fail(f"unknown host service '{query[:80]}'"))
             return
-        sock.sendall(okay(answers[query]))
+        self._answer(sock, route, okay(answers[query]))
 
     # --- device services --------------------------------------------------------------------
 
@@ -479,10 +525,11 @@ class AdbFace:
             return
         sock.sendall(b"OKAY")  # adbd accepts the stream before the command runs
         result = phone.shell.run(command)
+        said = self.faults.rewritten(Answer(f"adb:{kind}:{name}", result.output)).body
         if not v2:
-            sock.sendall(result.output)
+            sock.sendall(said)
             return
-        output = result.output
+        output = said
         if command.endswith(EXIT_MARKER):
             output = output[: output.rfind(b"X4EXIT:")]
         packets = b""

@@ -30,6 +30,7 @@ from .adb_am import am_start, monkey, short_activity
 from .adb_commands import PhoneCommands
 from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
+from .adb_pipes import grep, pidof, pipeline
 from .adb_state import state_am, state_cmd, state_settings
 from .device import SimDevice
 from .dumpsys import (
@@ -37,6 +38,7 @@ from .dumpsys import (
     activities_dump,
     activity_top,
     displays_dump,
+    pid_of,
     policy_dump,
     window_dump,
     windows_dump,
@@ -63,10 +65,6 @@ class ShellResult:
 
 def _hex(text: str) -> str:
     return f"{zlib.crc32(text.encode()):08x}"[:7]
-
-
-def _pid(package: str) -> int:
-    return 2000 + zlib.crc32(package.encode()) % 20000
 
 
 def _is_assignment(word: str) -> bool:
@@ -148,11 +146,20 @@ class AndroidShell:
                 argv.append(token)
                 continue
             if joiner == ";" or code == 0:
-                argv = _without_assignments(argv)
-                result = self._dispatch(argv) if argv else ShellResult(b"", code)
+                result = self._pipeline(argv, code)
                 output, code = output + result.output, result.code
             argv, joiner = [], token
         return ShellResult(output, code)
+
+    def _pipeline(self, argv: list[str], code: int) -> ShellResult:
+        """``A | grep …``: each command after a ``|`` reads the one before (see :mod:`sim.adb_pipes`)."""
+
+        def run(words: list[str], prior: int) -> tuple[bytes, int]:
+            words = _without_assignments(words)
+            result = self._dispatch(words) if words else ShellResult(b"", prior)
+            return result.output, result.code
+
+        return ShellResult(*pipeline(argv, code, run))
 
     def programs(self) -> tuple[str, ...]:
         """The programs this shell runs (``which`` finds them), the streaming ones included."""
@@ -174,6 +181,8 @@ class AndroidShell:
             "input": self._input,
             "ps": self._ps,
             "kill": self._kill,
+            "pidof": lambda args: ShellResult(*pidof(args, self.processes())),
+            "grep": lambda args: ShellResult(*grep(args, b"")),
             # screencap -p writes the frame as an RGBA_8888 PNG (frameworks/base cmds/screencap/
             # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
             "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
@@ -449,9 +458,12 @@ class AndroidShell:
         """(user, pid, name) of the processes ``ps`` lists: the launcher, System UI, each running app
         (its pid changes when it is started again) and the uiautomator2 server (``app_process``, run
         by ``shell``) while it runs."""
-        rows = [("u0_a98", _pid(self.device.launcher), self.device.launcher)]
-        rows.append(("u0_a97", _pid(ANDROID_SYSTEMUI), ANDROID_SYSTEMUI))
+        launcher = self.device.launcher
+        rows = [("u0_a98", pid_of(self.device, launcher), launcher)]
+        rows.append(("u0_a97", pid_of(self.device, ANDROID_SYSTEMUI), ANDROID_SYSTEMUI))
         for package in self.device.running_apps():
+            if package in (launcher, ANDROID_SYSTEMUI):
+                continue
             pid = self.device.pid_of(package)
             if pid is not None:
                 rows.append((f"u0_a{100 + zlib.crc32(package.encode()) % 200}", pid, package))
@@ -461,13 +473,17 @@ class AndroidShell:
         return rows
 
     def _ps(self, argv: list[str]) -> ShellResult:
-        """toybox ps: ``-u USER[,USER]`` keeps those users' processes; ``-A`` (all) is the default here."""
+        """toybox ps: ``-u USER[,USER]`` keeps those users' processes, ``-p PID[,PID]`` those pids; ``-A``
+        (all) is the default here."""
         users: set[str] | None = None
+        pids: set[str] | None = None
         if "-u" in argv[1:-1]:
             users = set(argv[argv.index("-u") + 1].split(","))
+        if "-p" in argv[1:-1]:  # -p PID[,PID]: those processes only
+            pids = set(argv[argv.index("-p") + 1].split(","))
         rows = ["USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME"]
         for user, pid, name in self.processes():
-            if users is None or user in users:
+            if (users is None or user in users) and (pids is None or str(pid) in pids):
                 rows.append(f"{user:<8} {pid:>10}   345   14567892 123456 0                   0 S {name}")
         return self._text("\n".join(rows) + "\n")
 

@@ -14,9 +14,7 @@ if TYPE_CHECKING:
     from .adb_face import Phone
 
 __all__ = [
-    "FEATURES",
     "MAX_REQUEST",
-    "SERVER_VERSION",
     "block",
     "device_listing",
     "fail",
@@ -25,8 +23,6 @@ __all__ = [
 ]
 
 MAX_REQUEST = 0xFFFF
-SERVER_VERSION = 41
-FEATURES = "shell_v2,cmd,stat_v2,ls_v2,fixed_push_mkdir,apex,abb,fixed_push_symlink_timestamp,abb_exec"
 
 
 def read_request(sock: socket.socket) -> str | None:
@@ -56,8 +52,9 @@ def fail(text: str) -> bytes:
     return b"FAIL" + block(text)
 
 
-def device_listing(phones: Iterable[Phone], *, long: bool) -> str:
-    """What ``host:devices`` (or, ``long``, ``host:devices-l``) answers for ``phones``."""
+def device_listing(phones: Iterable[Phone], *, long: bool, transport_id: bool = True) -> str:
+    """What ``host:devices`` (or, ``long``, ``host:devices-l``) answers for ``phones``; a server
+    before ADB_SERVER_VERSION 40 prints no ``transport_id`` (``transport_id`` False)."""
     lines = []
     for phone in phones:
         if not long:
@@ -67,5 +64,6 @@ def device_listing(phones: Iterable[Phone], *, long: bool) -> str:
         if phone.state == "device":
             model = "".join(c if c.isalnum() else "_" for c in phone.device.model)
             extra = f" product:{phone.device.model} model:{model} device:emu64x"
-        lines.append(f"{phone.serial:<22} {phone.state}{extra} transport_id:{phone.transport_id}\n")
+        tail = f" transport_id:{phone.transport_id}" if transport_id else ""
+        lines.append(f"{phone.serial:<22} {phone.state}{extra}{tail}\n")
     return "".join(lines)

@@ -165,12 +165,14 @@ class AppiumState:
             tree = self.device.tree()
         profile = self.device.profile
         app_attributes = not isinstance(profile, IosProfile) or profile.app_attributes
+        pid = self.device.pid_of(tree.package) if tree.package else None
         return tree, render_appium.build_tree(
             tree,
             self.platform,
             self.device.window_size,
             app_attributes=app_attributes,
             rotation=self.device.rotation,
+            pid=pid,
         )
 
     def remember(self, session: _Session, element: etree._Element) -> dict[str, str]:

@@ -35,7 +35,7 @@ from .appium_commands import AppiumState
 from .appium_input import Gesture, HangRequest, W3CError, execute_route
 from .appium_state import STATE_ROUTES
 from .device import SimDevice
-from .faults import Fault, FaultInjector
+from .faults import Answer, Fault, FaultInjector
 from .http_guard import guard
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
@@ -164,12 +164,12 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             value = face.state.handle(route, params, body)
         except W3CError as exc:
-            self._reply(exc.status, exc.body())
+            self._reply(exc.status, exc.body(), counted)
             return
         except HangRequest:
             self._hold(face)
             return
-        self._reply(200, {"value": value})
+        self._reply(200, {"value": value}, counted)
 
     def _hold(self, face: AppiumFace) -> None:
         hold(self.connection, lambda: face.background.server is self.server)
@@ -192,8 +192,11 @@ class _Handler(BaseHTTPRequestHandler):
         else:  # DROP: close without a word
             self.close_connection = True
 
-    def _reply(self, status: int, payload: Mapping[str, Any]) -> None:
-        self._write(status, json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8")
+    def _reply(self, status: int, payload: Mapping[str, Any], route: str = "") -> None:
+        answer = Answer(route, json.dumps(payload).encode("utf-8"), status, "application/json; charset=utf-8")
+        if route:  # an answer of the server's own (not a refused request): the wire fuzz may rewrite it
+            answer = self.server.face.faults.rewritten(answer)  # type: ignore[attr-defined]
+        self._write(answer.status, answer.body, answer.content_type)
 
     def _write(self, status: int, data: bytes, content_type: str) -> None:
         try:

@@ -88,8 +88,13 @@ def _uid(package: str) -> int:
     return 10100 + zlib.crc32(package.encode()) % 400
 
 
-def pid_of(package: str) -> int:
-    return 2000 + zlib.crc32(package.encode()) % 20000
+def pid_of(device: SimDevice, package: str) -> int:
+    """The process id of ``package`` on ``device``, one rule for ``ps``, ``pidof`` and every dumpsys:
+    a running app's pid is the device's (a new one each time the app starts again, as on a phone,
+    where ``dumpsys``, ``ps`` and ``pidof`` name the same process); a process that always runs (the
+    launcher, System UI) keeps one pid, derived from its name."""
+    running = device.pid_of(package)
+    return running if running is not None else 2000 + zlib.crc32(package.encode()) % 20000
 
 
 def short_activity(package: str, activity: str) -> str:
@@ -161,7 +166,7 @@ def _window(package: str, activity: str | None = None) -> str:
 
 
 def _block(
-    profile: AndroidProfile, number: int, title: str, package: str, task: int, token: str
+    profile: AndroidProfile, number: int, title: str, package: str, task: int, token: str, pid: int
 ) -> list[str]:
     where = f"stackId={task}" if profile.api < 30 else f"rootTaskId={task}"
     # SystemUI's windows show for all users (``fixture-a14-…``); Android 10's were not collected
@@ -170,7 +175,7 @@ def _block(
     lines = [
         f"  Window #{number} {title}:",
         f"    mDisplayId=0 {where} "
-        f"mSession=Session{{{_hex(title)} {pid_of(package)}:u0a{_uid(package) - 10000}}}"
+        f"mSession=Session{{{_hex(title)} {pid}:u0a{_uid(package) - 10000}}}"
         f" mClient=android.os.BinderProxy@{_hex(title[::-1])}",
         f"    mOwnerUid={_uid(package)} {owner} package={package} appop=NONE",
     ]
@@ -226,7 +231,7 @@ def windows_dump(device: SimDevice, profile: AndroidProfile) -> str:
 
     def add(title: str, package: str, task: int, token: str = "") -> None:
         nonlocal number
-        lines.extend(_block(profile, number, title, package, task, token))
+        lines.extend(_block(profile, number, title, package, task, token, pid_of(device, package)))
         number += 1
 
     add(_window("ScreenDecorOverlayBottom"), ANDROID_SYSTEMUI, 1)
@@ -383,12 +388,12 @@ def activity_top(device: SimDevice, profile: AndroidProfile) -> str:
         lines += [
             f"TASK {_uid(launcher)}:{launcher} id={_LAUNCHER_TASK} userId=0",
             f"  ACTIVITY {launcher}/{short_activity(launcher, LAUNCHER_ACTIVITY)} {_hex(launcher)} "
-            f"pid={pid_of(launcher)}",
+            f"pid={pid_of(device, launcher)}",
             "",
         ]
     lines += [
         f"TASK {_uid(focus.app)}:{focus.app} id={focus.task} userId=0",
         f"  ACTIVITY {focus.package}/{short_activity(focus.package, focus.activity)} {_hex(focus.activity)}"
-        f" pid={pid_of(focus.package)}",
+        f" pid={pid_of(device, focus.package)}",
     ]
     return "\n".join(lines) + "\n"

@@ -4,6 +4,13 @@ A face calls :meth:`FaultInjector.on_request` at the start of every request it s
 injector counts the request (per route and in total), sleeps the injected latency, and tells
 the face what to do with it: answer normally, or misbehave in one of the ways real devices do.
 Faults are set and cleared at run time from tests and benchmarks; every method is thread-safe.
+
+A face also passes each answer it is about to send through :meth:`FaultInjector.rewritten`, which
+leaves it as it is unless a test set a :data:`Rewrite` (the wire fuzz, ``tests/fuzz``: a reply's
+fields missing, null or of another type, its body cut, an intermediary's HTML page in its place),
+so the hostile answer goes out over the face's real protocol. Each face says what the bytes are:
+an HTTP face the body and its status and content type, the adb face the whole reply of a host
+service (``OKAY`` and the block) or a shell command's output.
 """
 
 from __future__ import annotations
@@ -12,11 +19,12 @@ import enum
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.durations import check_seconds
 
-__all__ = ["Fault", "FaultInjector", "FaultPlan"]
+__all__ = ["Answer", "Fault", "FaultInjector", "FaultPlan", "Rewrite"]
 
 
 class Fault(enum.Enum):
@@ -52,6 +60,20 @@ class FaultPlan:
     times: int | None = None
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One answer a face is about to send on ``route``: ``body`` and, over HTTP, its ``status`` and
+    ``content_type`` (0 and "" on adb)."""
+
+    route: str
+    body: bytes
+    status: int = 0
+    content_type: str = ""
+
+
+Rewrite = Callable[[Answer], Answer]
+
+
 class FaultInjector:
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -64,6 +86,7 @@ class FaultInjector:
         self._released = threading.Event()
         self._released.set()
         self.dead = False
+        self._rewrite: Rewrite | None = None
 
     # --- configuration ----------------------------------------------------------------------
 
@@ -87,6 +110,16 @@ class FaultInjector:
         with self._lock:
             self._plan = None
             self._released.set()
+
+    def set_rewrite(self, rewrite: Rewrite | None) -> None:
+        """Answers pass through ``rewrite`` from now on (None: sent as they are)."""
+        with self._lock:
+            self._rewrite = rewrite
+
+    def rewritten(self, answer: Answer) -> Answer:
+        """``answer`` as the rewrite set makes it (unchanged when none is set)."""
+        rewrite = self._rewrite
+        return answer if rewrite is None else rewrite(answer)
 
     def set_latency(self, seconds: float) -> None:
         """Seconds added to every request from now on (0 to an hour)."""

@@ -152,11 +152,12 @@ def _ios_element(parent: etree._Element, node: SimNode, index: int) -> None:
         _ios_element(element, child, i)
 
 
-def _ios_tree(tree: SimNode, app_attributes: bool) -> etree._Element:
+def _ios_tree(tree: SimNode, app_attributes: bool, pid: int | None = None) -> etree._Element:
     root = etree.Element(IOS_WRAPPER)
     _ios_element(root, tree, 0)
     if app_attributes and tree.package and len(root):
-        root[0].set("processId", str(200 + zlib.crc32(tree.package.encode()) % 30000))
+        stable = 200 + zlib.crc32(tree.package.encode()) % 30000
+        root[0].set("processId", str(pid if pid is not None else stable))
         root[0].set("bundleId", tree.package)
     return root
 
@@ -171,13 +172,15 @@ def build_tree(
     *,
     app_attributes: bool = True,
     rotation: int = 0,
+    pid: int | None = None,
 ) -> etree._Element:
     """The page source of ``tree`` as an lxml element: ``<hierarchy>`` or ``<AppiumAUT>``
     (``app_attributes``: the WebDriverAgent behind writes ``processId``/``bundleId``; ``rotation``:
-    Android's display rotation, 0 to 3, as UiAutomator2 writes it on its root)."""
+    Android's display rotation, 0 to 3, as UiAutomator2 writes it on its root; ``pid`` the app's
+    process id, the device's for a running app)."""
     if platform == "android":
         return _android_tree(tree, window_size, rotation)
-    return _ios_tree(tree, app_attributes)
+    return _ios_tree(tree, app_attributes, pid)
 
 
 def serialize(root: etree._Element, platform: str) -> str:

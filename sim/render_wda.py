@@ -117,9 +117,11 @@ class WdaNode:
         return getattr(self, key, None)
 
 
-def pid_for(bundle_id: str) -> int:
-    """A stable, plausible process id for an app."""
-    return 200 + zlib.crc32(bundle_id.encode()) % 30000
+def pid_for(bundle_id: str, running: int | None = None) -> int:
+    """An app's process id: the device's for a running app (``running``, ``SimDevice.pid_of``: a new
+    one each launch, as iOS gives each launch a new process, so ``activeAppInfo`` and the source's
+    ``processId`` agree), else a stable, plausible one (SpringBoard, which always runs)."""
+    return running if running is not None else 200 + zlib.crc32(bundle_id.encode()) % 30000
 
 
 def _empty_to_none(text: str | None) -> str | None:
@@ -139,7 +141,9 @@ def _value(node: SimNode) -> str | None:
     return _empty_to_none(node.value)
 
 
-def wda_tree(root: SimNode, *, bundle_id: str | None = None, index: int = 0) -> WdaNode:
+def wda_tree(
+    root: SimNode, *, bundle_id: str | None = None, index: int = 0, pid: int | None = None
+) -> WdaNode:
     """The WDA view of a native iOS tree; ``bundle_id`` goes on the (application) root."""
     inner_text = root.type in _INNER_TEXT
     return WdaNode(
@@ -159,7 +163,7 @@ def wda_tree(root: SimNode, *, bundle_id: str | None = None, index: int = 0) -> 
         sim=root,
         children=tuple(wda_tree(child, index=i) for i, child in enumerate(root.children)),
         bundle_id=bundle_id,
-        pid=pid_for(bundle_id) if bundle_id else None,
+        pid=(pid if pid is not None else pid_for(bundle_id)) if bundle_id else None,
     )
 
 

@@ -25,6 +25,7 @@ as the HTTP answer to that JSON-RPC method (status, content type and body as giv
 from __future__ import annotations
 
 import base64
+import contextlib
 import http
 import io
 import json
@@ -35,7 +36,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .device import SimDevice
-from .faults import Fault, FaultInjector
+from .faults import Answer, Fault, FaultInjector
 from .nodes import SimNode
 from .render_android import render_hierarchy
 from .replay import Reply, reset
@@ -152,7 +153,8 @@ class U2Server:
         self.crash_on_start = False  # each launch crashes (Fault.CRASH_AT_START hit a running server)
         self.clipboard: str | None = None
         self.launches = 0
-        self.pid = 0
+        # A server already running when the face starts is a process too (never pid 0: ps lists it)
+        self.pid = 9000 if running else 0
         self.poll_interval = poll_interval
         self.stopped = stopped or threading.Event()  # set when the face stops: held requests end
         self._methods: dict[str, Callable[..., Any]] = {
@@ -250,7 +252,7 @@ class U2Server:
             method, path, body = request
             reply = self._handle(method, path, body, sock)
             if reply is not None:
-                sock.sendall(reply)
+                sock.sendall(self._rewritten(path, body, reply))
         except OSError:
             return
         finally:
@@ -324,6 +326,29 @@ class U2Server:
             self.crash_on_start = True
             return True
         return fault is Fault.DROP
+
+    def _rewritten(self, path: str, body: bytes, reply: bytes) -> bytes:
+        """``reply`` (a whole HTTP response) as the fault injector's rewrite makes it, on the route
+        the request counted under (``rpc:<method>``, ``rpc:ping``)."""
+        route = "rpc:ping" if path.split("?")[0] == "/ping" else "rpc:invalid"
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            route = f"rpc:{json.loads(body)['method']}"
+        head, _, payload = reply.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        kind = next(
+            (v.strip() for k, _, v in (h.partition(":") for h in lines[1:]) if k.lower() == "content-type"),
+            "",
+        )
+        answer = self.faults.rewritten(Answer(route, payload, status, kind))
+        if answer.body == payload and answer.status == status and answer.content_type == kind:
+            return reply
+        phrase = (
+            http.HTTPStatus(answer.status).phrase
+            if answer.status in http.HTTPStatus._value2member_map_
+            else "Unknown"
+        )
+        return _response(f"{answer.status} {phrase}", answer.body, answer.content_type)
 
     @staticmethod
     def _json(payload: Mapping[str, Any]) -> bytes:

@@ -58,10 +58,10 @@ from urllib.parse import parse_qs, urlsplit
 from ..core.apps import SPRINGBOARD
 from ..core.errors import AppLaunchFailed, AppNotInstalled, ConfigError
 from .device import SimDevice
-from .faults import Fault, FaultInjector
+from .faults import Answer, Fault, FaultInjector
 from .http_guard import guard
 from .profiles import DEFAULT_IOS, IosProfile
-from .render_wda import WdaNode, render_xml, wda_tree
+from .render_wda import WdaNode, pid_for, render_xml, wda_tree
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 from .wda_device_routes import settings_for
@@ -255,7 +255,9 @@ class WdaFace:
 
     def tree(self) -> WdaNode:
         root = self.device.tree()
-        return wda_tree(root, bundle_id=root.package if self.app_attributes else None)
+        bundle = root.package if self.app_attributes else None
+        pid = pid_for(bundle, self.device.pid_of(bundle)) if bundle else None
+        return wda_tree(root, bundle_id=bundle, pid=pid)
 
     def source_xml(self) -> str:
         """``GET /source`` as this generation writes it (placeholderValue from 9.1.0, traits from 9.12.0)."""
@@ -457,9 +459,11 @@ class _HttpHandler(BaseHTTPRequestHandler):
             self.close_connection = True
             return
         if isinstance(value, Reply):
-            self._send(value.status, value.body, value.content_type)
-            return
-        self._send(status, face.reply(status, value))
+            sent = Answer(name, value.body, value.status, value.content_type)
+        else:
+            sent = Answer(name, face.reply(status, value), status, "application/json;charset=UTF-8")
+        sent = faults.rewritten(sent)
+        self._send(sent.status, sent.body, sent.content_type)
 
     def _send(
         self, status: int, payload: bytes, content_type: str = "application/json;charset=UTF-8"

@@ -171,7 +171,7 @@ def _source(face: WdaFace, req: Request) -> Any:
 def _active_app(face: WdaFace, req: Request) -> Any:
     bundle = face.active_bundle()
     return {
-        "pid": pid_for(bundle),
+        "pid": pid_for(bundle, face.device.pid_of(bundle)),
         "bundleId": bundle,
         "name": "",
         "processArguments": {"args": [], "env": {}},
@@ -367,7 +367,7 @@ ROUTES: tuple[Route, ...] = (
         "GET",
         "/wda/apps/list",
         "required",
-        lambda f, r: [{"pid": pid_for(b), "bundleId": b} for b in (f.active_bundle(),)],
+        lambda f, r: [{"pid": pid_for(b, f.device.pid_of(b)), "bundleId": b} for b in (f.active_bundle(),)],
     ),
     _r("tap", "POST", "/wda/tap", "required", _tap),
     _r("tap.element", "POST", "/wda/tap/(?P<uuid>[^/]+)", "required", _tap),

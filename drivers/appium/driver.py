@@ -70,7 +70,7 @@ from ..hierarchy import parse_source
 from .apps import AppiumApps
 from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
-from .errors import CLIENT_ERRORS, AppiumCall, StrictErrorHandler, map_error, raw_reply_error
+from .errors import CLIENT_ERRORS, AppiumCall, NonW3CReply, StrictErrorHandler, map_error, raw_reply_error
 from .spec import connect_spec, options_for, platform_of, split_url
 from .state import AppiumState
 from .transport import bounded_pool_manager
@@ -117,6 +117,18 @@ class _CountingConnection(AppiumConnection):
         bounded = bounded_pool_manager(**manager.connection_pool_kw)
         manager.clear()
         return bounded
+
+    def _request(self, method: str, url: str, body: str | None = None) -> dict[str, Any]:
+        """Selenium's request, with the two replies it cannot read made a :class:`NonW3CReply`: a
+        body that is not UTF-8 (Selenium decodes it before anything else) and a JSON body that is
+        not an object (Selenium sets its ``value`` key)."""
+        try:
+            return cast(dict[str, Any], super()._request(method, url, body=body))
+        except UnicodeDecodeError as exc:
+            text = bytes(exc.object).decode("utf-8", errors="replace")
+            raise NonW3CReply(0, text) from exc
+        except TypeError as exc:
+            raise NonW3CReply(200, "a JSON value that is not an object") from exc
 
     def execute(self, command: str, params: dict[str, Any]) -> dict[str, Any]:
         """Send one command; a reply whose body is not JSON is an error here already (also while a

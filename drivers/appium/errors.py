@@ -76,7 +76,7 @@ class AppiumCall:
 
 def _detail(exc: BaseException) -> str:
     """The first line of what the server or the transport said, without Selenium's doc link."""
-    text = exc.msg if isinstance(exc, se.WebDriverException) and exc.msg else str(exc)
+    text = _said(exc)
     lines = (text or "").strip().splitlines()
     first = lines[0].split("; For documentation on this error")[0] if lines else type(exc).__name__
     return first if len(first) <= 300 else first[:297] + "..."
@@ -114,7 +114,9 @@ def _said_row(said: Said) -> ErrorRule[AppiumCall]:
 
 
 def _said(exc: BaseException) -> str:
-    return exc.msg if isinstance(exc, se.WebDriverException) and exc.msg else str(exc)
+    """The server's message: Selenium's ``msg`` when it is text (a server may send any JSON there)."""
+    message = exc.msg if isinstance(exc, se.WebDriverException) else None
+    return message if isinstance(message, str) and message else str(exc)
 
 
 def _not_w3c(exc: BaseException, call: AppiumCall) -> HarnessError:
@@ -125,9 +127,10 @@ def _not_w3c(exc: BaseException, call: AppiumCall) -> HarnessError:
     )
     if found is not None:
         return found
+    what = "a body that is not UTF-8" if status == 0 else f"HTTP {status}, a body that is not JSON"
     return unrecognised(
         f"the server at {call.server}",
-        f"{call.action} (HTTP {status}, a body that is not JSON)",
+        f"{call.action} ({what})",
         body,
         hint="is an Appium server (or Grid hub) what answers at that URL?",
     )

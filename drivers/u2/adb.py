@@ -12,7 +12,13 @@ only that:
 - every reply on an adb connection (a shell command's output, a uiautomator2 RPC's answer) is
   bounded in total time by that timeout and in size by :data:`~drivers.bounded.MAX_REPLY_BYTES`
   (the socket is a :class:`~drivers.bounded.BoundedSocket`; see :mod:`drivers.bounded`);
-- the server version is asked once per client (it decides ``host:tport`` vs ``host:transport``);
+- the server is asked what it supports, never assumed to be today's: its version once per client
+  (it decides ``host:tport`` vs ``host:transport``; a server that still refuses ``host:tport`` with
+  adb's ``unknown host service`` is asked with ``host:transport`` from then on), its features
+  (``host:host-features``) and the phone's (``host-serial:S:features``), each an empty set where
+  the server has no such service (see ``amc.sim.versions`` for what each release answers);
+- a reply that breaks adb's framing (a length that is not 4 hex digits, a version that is not a
+  number) is an ``AdbError`` naming what came, not a ``ValueError`` from inside adbutils;
 - Nagle's algorithm is off on adb sockets (see :class:`_NoSpawnConnection`).
 
 :func:`adb_address` resolves the adb server address as adb itself does
@@ -29,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 import adbutils
+from adbutils.errors import AdbError
 
 from ...core.errors import ConfigError
 from ..base import timeout_seconds
@@ -77,6 +84,17 @@ class _NoSpawnConnection(adbutils.AdbConnection):  # type: ignore[misc]
         what = f"the device through the adb server at {host}:{port}"
         return cast(socket.socket, BoundedSocket(sock, what=what))
 
+    def read_string_block(self) -> str:
+        """A block (4 hex digits of length, then the text); ``AdbError`` when the length is not hex."""
+        length = self.read_string(4)
+        if not length:
+            raise AdbError("connection closed")
+        try:
+            size = int(length, 16)
+        except ValueError:
+            raise AdbError(f"the adb server sent {length!r} where a length (4 hex digits) belongs") from None
+        return str(self.read_string(size))
+
     def close(self) -> None:
         """Close without adbutils' fixed 10 ms pause after the half-close (it costs every command)."""
         state = self.__dict__  # adbutils keeps the socket in a name-mangled private attribute
@@ -97,6 +115,7 @@ class HarnessAdbClient(adbutils.AdbClient):  # type: ignore[misc]
         super().__init__(host=host, port=port, socket_timeout=self.timeout)
         self._version: int | None = None
         self._version_lock = threading.Lock()
+        self._features: frozenset[str] | None = None
 
     def cap(self, timeout: float | None) -> float:
         """``timeout`` bounded by this client's timeout (None or 0 means the client's timeout)."""
@@ -113,8 +132,26 @@ class HarnessAdbClient(adbutils.AdbClient):  # type: ignore[misc]
         """The adb server's protocol version, asked once per client."""
         with self._version_lock:
             if self._version is None:
-                self._version = int(super().server_version())
+                with self.make_connection() as conn:
+                    conn.send_command("host:version")
+                    conn.check_okay()
+                    text = conn.read_string_block()
+                try:
+                    self._version = int(text, 16)
+                except ValueError:
+                    raise AdbError(f"the adb server's version is {text[:40]!r}, not a number") from None
             return self._version
+
+    def no_tport(self) -> None:
+        """The server refused ``host:tport``: switch transports with ``host:transport`` from now on."""
+        with self._version_lock:
+            self._version = min(self._version or 40, 40)
+
+    def host_features(self) -> frozenset[str]:
+        """``host:host-features``: what this adb server supports; empty when it cannot say."""
+        if self._features is None:
+            self._features = ask_features(self, "host:host-features")
+        return self._features
 
     def device(self, serial: str | None = None, transport_id: int | None = None) -> HarnessAdbDevice:
         if not serial and transport_id is None:
@@ -122,8 +159,45 @@ class HarnessAdbClient(adbutils.AdbClient):  # type: ignore[misc]
         return HarnessAdbDevice(self, serial=serial, transport_id=transport_id)
 
 
+def ask_features(client: HarnessAdbClient, service: str) -> frozenset[str]:
+    """The comma-separated features ``service`` answers; empty when the server refuses it (a server
+    too old or of another kind says ``unknown host service``)."""
+    try:
+        with client.make_connection() as conn:
+            conn.send_command(service)
+            conn.check_okay()
+            text = conn.read_string_block()
+    except AdbError as exc:
+        if "unknown host service" in str(exc):
+            return frozenset()
+        raise
+    return frozenset(part.strip() for part in text.split(",") if part.strip())
+
+
 class HarnessAdbDevice(adbutils.AdbDevice):  # type: ignore[misc]
     """An ``adbutils.AdbDevice`` whose shell commands wait at most the client's timeout."""
+
+    def open_transport(self, command: str | None = None, timeout: float | None = None) -> Any:
+        """adbutils' transport switch, asked again with ``host:transport`` when the server refuses
+        ``host:tport`` (switching transports has no effect on the phone, so asking twice is safe)."""
+        try:
+            return super().open_transport(command, timeout=timeout)
+        except AdbError as exc:
+            client: HarnessAdbClient = self._client
+            if command or "unknown host service" not in str(exc) or client.server_version() < 41:
+                raise
+            client.no_tport()
+            return super().open_transport(command, timeout=timeout)
+
+    def adbd_features(self) -> frozenset[str]:
+        """``host-serial:S:features``: what the phone's adbd supports; empty when the server cannot say."""
+        client: HarnessAdbClient = self._client
+        return ask_features(client, f"host-serial:{self._serial}:features")
+
+    def can_use(self, feature: str) -> bool:
+        """Whether both the adb server and the phone support ``feature`` (adb's ``CanUseFeature``)."""
+        client: HarnessAdbClient = self._client
+        return feature in client.host_features() and feature in self.adbd_features()
 
     def shell(
         self,

@@ -14,13 +14,14 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import uiautomator2
+import uiautomator2.exceptions as u2e
 from uiautomator2.core import _jsonrpc_call
 
 from ...core.errors import ConfigError
 from ..base import timeout_seconds
 from .adb import HarnessAdbDevice, adb_address
 
-__all__ = ["PRESS_KEYS", "HarnessU2Device", "U2Config"]
+__all__ = ["PRESS_KEYS", "RESULTS", "HarnessU2Device", "U2Config"]
 
 # Key names press() accepts: the names uiautomator2's pressKey knows.
 PRESS_KEYS: frozenset[str] = frozenset(
@@ -105,6 +106,22 @@ class U2Config:
         return f"{self.adb_host}:{self.adb_port}"
 
 
+# The JSON-RPC methods whose result uiautomator2 reads as a value (not only "it answered"), and
+# the types it reads (the uiautomator2 server's JsonRpcServer answers; uiautomator2 3.7 calls them).
+RESULTS: dict[str, tuple[type, ...]] = {
+    "dumpWindowHierarchy": (str,),
+    "takeScreenshot": (str, type(None)),  # None: uiautomator2 falls back to screencap
+    "deviceInfo": (dict,),
+    "getClipboard": (str, type(None)),
+    "objInfo": (dict,),
+    "objInfoOfAllInstances": (list,),
+    "count": (int,),
+    "exist": (bool,),
+    "waitForExists": (bool,),
+    "getText": (str,),
+}
+
+
 class HarnessU2Device(uiautomator2.Device):  # type: ignore[misc]
     """uiautomator2's Device with one attempt per RPC and a server start bounded by
     ``start_timeout``; :class:`~drivers.u2.U2Driver` decides about restarts and repeats.
@@ -118,8 +135,25 @@ class HarnessU2Device(uiautomator2.Device):  # type: ignore[misc]
         super().__init__(dev, port=port)
 
     def jsonrpc_call(self, method: str, params: Any = None, timeout: float = 10) -> Any:
+        """One JSON-RPC call; an answer uiautomator2 cannot read (not UTF-8, an ``error`` that is not
+        an object, a result of the wrong kind for :data:`RESULTS`) is its own ``RPCInvalidError``."""
         self.last_rpc = method
-        return _jsonrpc_call(self._dev, self._device_server_port, method, params, timeout, self._debug)
+        try:
+            result = _jsonrpc_call(self._dev, self._device_server_port, method, params, timeout, self._debug)
+        except (UnicodeDecodeError, AttributeError, TypeError) as exc:
+            # raised inside uiautomator2's reading of the reply (json.loads of bytes that are not
+            # UTF-8, data['error'].get on an error that is not an object, `in` on a message that is
+            # not text): the server's answer, not a bug of ours
+            raise u2e.RPCInvalidError(
+                f"the answer to {method} is not JSON-RPC uiautomator2 reads: {exc}"
+            ) from exc
+        expected = RESULTS.get(method)
+        if expected is not None and not isinstance(result, expected):
+            raise u2e.RPCInvalidError(
+                f"the answer to {method} holds a {type(result).__name__} where uiautomator2 reads "
+                + " or ".join(t.__name__ for t in expected)
+            )
+        return result
 
     def _wait_ready(self, launch_timeout: float = 30) -> None:
         self._wait_app_process_ready(self._start_timeout)

@@ -52,8 +52,8 @@ def _details(rest: str) -> dict[str, str]:
     devpath = rest[: found[0].start()].strip() if found else rest.strip()
     if devpath:
         details["devpath"] = devpath
-    for match, following in zip(found, [*found[1:], None], strict=True):
-        end = following.start() if following is not None else len(rest)
+    for index, match in enumerate(found):  # each value runs to the next key, the last to the end
+        end = found[index + 1].start() if index + 1 < len(found) else len(rest)
         details[match.group(1)] = rest[match.end() : end].strip()
     return details
 
@@ -86,8 +86,17 @@ def _ask(client: Any, service: str) -> str:
 
 
 def read_listing(client: Any) -> list[Listed]:
-    """Ask the adb server behind ``client`` (an ``adbutils.AdbClient``) for both listings."""
-    return parse_listing(_ask(client, "host:devices"), _ask(client, "host:devices-l"))
+    """Ask the adb server behind ``client`` (an ``adbutils.AdbClient``) for both listings; a server
+    that does not know the long one (``unknown host service``) is read from the short one alone."""
+    short = _ask(client, "host:devices")
+    try:
+        long = _ask(client, "host:devices-l")
+    except AdbError as exc:
+        if "unknown host service" not in str(exc):
+            raise
+        log.info("the adb server has no long listing (%s); reading the short one", exc)
+        long = ""
+    return parse_listing(short, long)
 
 
 def discover_android(environ: Mapping[str, str]) -> list[DeviceInfo]:
