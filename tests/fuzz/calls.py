@@ -62,6 +62,14 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "hide_keyboard": (),
     "open_link": ("https://example.com/a?b=1",),
     "clear_state": (_APP,),
+    "set_orientation": ("landscape_left",),
+    "set_airplane_mode": (True,),
+    "airplane_mode": (),
+    "set_dark_mode": (True,),
+    "dark_mode": (),
+    "start_recording": (),
+    "stop_recording": (),
+    "add_media": ("cat.png", b"\x89PNG\r\n\x1a\n"),
     "close": (),
 }
 # Calls that are not Driver methods: a fresh driver's connect(), and discovery.
