@@ -30,7 +30,9 @@ from ..core.models import Platform
 from ..drivers.base import Driver
 from ..flows import Flow, FlowPlanner
 from ..flows.js.client import HttpClient
+from ..flows.maestro.spelling import maestro_spelling
 from ..runtime.cancel import Cancel
+from ..runtime.executor import Executor
 from ..runtime.pool import DevicePool
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
 from ..runtime.task import TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
@@ -232,7 +234,11 @@ class FlowRun:
             self.console.step(flow, planner.total, written, spec)
 
         recorder = TimelineRecorder(writer, driver, screenshots=self.screenshots, on_written=on_written)
-        runner = TaskRunner(driver, planner, config=config, listeners=[recorder], cancel=self.cancel)
+        # a Maestro flow's failures name its options in Maestro's words (`timeout`, not max_swipes)
+        executor = Executor(driver, spell=maestro_spelling) if flow.dialect == "maestro" else None
+        runner = TaskRunner(
+            driver, planner, executor, config=config, listeners=[recorder], cancel=self.cancel
+        )
         with run_logging(self.redactor, run_dir / LOG_FILE, self.io, this_thread=True):
             result = runner.run(f"flow {flow.name}")
         status = result.status.value
