@@ -101,3 +101,62 @@ def test_an_open_link_with_spaces_is_handed_to_the_device_with_a_warning(spec: s
     assert read_timeline(run_dir).steps[0]["status"] == "passed"
     check = amc("check", tmp_path / "flow.yaml")
     assert check.code == 0 and "the link holds spaces" in check.out
+
+
+BEHIND_THE_DIALOG = """
+appId: com.example.amc.demo
+---
+- launchApp
+- tapOn: "Username"
+- inputText: qa
+- tapOn: "Password"
+- inputText: wrong
+- tapOn: "Sign in"
+- assertVisible: "Sign-in failed"
+- tapOn: "Password"      # behind the dialog: on a phone the dialog takes the touch
+- eraseText: 20
+- inputText: secret123
+- tapOn: "OK"
+- tapOn: "Sign in"
+- extendedWaitUntil:
+    visible: "Signed in as qa"
+    timeout: 1000
+"""
+
+
+@pytest.mark.parametrize("spec", [SPEC, "sim:ios?timing=instant", "sim+adb:android?timing=instant"])
+def test_a_tap_behind_a_modal_dialog_does_not_reach_the_field(spec: str, tmp_path: Path) -> None:
+    code, out, run_dir = _run(tmp_path, BEHIND_THE_DIALOG, spec)
+    # as on a phone: the field behind the dialog never took the tap, so the new password never
+    # replaced the wrong one (or found no field to go to) and the sign-in fails again
+    assert code == 1, out
+    steps = read_timeline(run_dir).steps
+    failed = next(i for i, s in enumerate(steps) if s["status"] == "failed")
+    assert failed > 7, [s["status"] for s in steps]  # after the tap behind the dialog (step 8)
+
+
+@pytest.mark.parametrize("platform", ["android", "ios"])
+def test_the_simulated_phone_gives_a_tap_behind_a_dialog_to_nothing(platform: str) -> None:
+    from amc.core.selectors import Selector, tap_point
+    from amc.drivers.simulated import SimDriver
+
+    driver = SimDriver(platform)  # type: ignore[arg-type]
+
+    def tap(text: str) -> None:
+        scene = driver.observe()
+        element = scene.find(Selector(text=text))
+        assert element is not None, scene.texts()
+        driver.tap(*tap_point(element, scene.window))
+
+    driver.launch_app("com.example.amc.demo")
+    user_field = driver.observe().find(Selector(text="Username"))
+    assert user_field is not None
+    tap("Password")
+    driver.type_text("wrong")
+    tap("Sign in")
+    assert "Sign-in failed" in driver.observe().texts()
+    driver.tap(*tap_point(user_field, driver.observe().window))  # behind the dialog
+    assert "Sign-in failed" in driver.observe().texts()  # the dialog is still up
+    tap("OK")
+    driver.type_text("typed")
+    assert "typed" not in driver.observe().texts()  # the user field never took the focus
