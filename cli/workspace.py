@@ -66,6 +66,12 @@ KNOWN_KEYS = (
     "testOutputDir",
 )
 _CLOUD = ("baselineBranch", "notifications", "disableRetries")  # read by Maestro Cloud only
+_PLATFORM_NOTES = {  # what each platform setting does in Maestro, and why the harness sets it aside
+    "disableAnimations": "Maestro Cloud turns the device's system animations off (Reduce Motion on "
+    "iOS); here each step waits for the screen to settle instead",
+    "snapshotKeyHonorModalViews": "Maestro's iOS driver then keeps elements behind a modal view in "
+    "its hierarchy; here the hierarchy is the one the device's backend gives",
+}
 _PLATFORM_KEYS = {
     "android": ("disableAnimations",),
     "ios": ("disableAnimations", "snapshotKeyHonorModalViews"),
@@ -195,6 +201,10 @@ def _platforms(r: NodeReader, node: Node, notes: list[FlowError]) -> dict[str, d
             for key in _PLATFORM_KEYS[name]
             if key in settings
         }
+        notes.extend(
+            _note(r, settings[key], f"platform.{name}.{key}: {_PLATFORM_NOTES[key]}; read and set aside")
+            for key in out[name]
+        )
     return out
 
 
