@@ -59,7 +59,7 @@ def test_yaml_comments_stay_out_of_the_steps_text(tmp_path: Path) -> None:
 
 
 def test_a_maestro_launch_app_expects_its_app_in_front(tmp_path: Path) -> None:
-    code, out, run_dir = _run(tmp_path, FLOW)
+    _code, _out, run_dir = _run(tmp_path, FLOW)
     first = read_timeline(run_dir).steps[0]
     assert first["step"]["expected_outcome"] == "com.example.amc.demo is in the foreground"
     assert "None is in the foreground" not in (run_dir / "report.html").read_text(encoding="utf-8")
@@ -73,13 +73,19 @@ def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path: Path) -> None:
 
 
 def test_a_maestro_hint_names_maestros_option(tmp_path: Path) -> None:
-    text = 'appId: com.example.amc.demo\n---\n- launchApp\n- scrollUntilVisible:\n    element: "Nothing"\n    timeout: 500\n'
+    text = (
+        "appId: com.example.amc.demo\n---\n- launchApp\n"
+        '- scrollUntilVisible:\n    element: "Nothing"\n    timeout: 500\n'
+    )
     code, out, _ = _run(tmp_path, text)
     assert code == 1
     assert "max_swipes" not in out and "raise `timeout`, check the direction" in out
     ours = tmp_path / "ours"
     ours.mkdir()
-    amc_flow = "steps:\n  - launch_app: com.example.amc.demo\n  - scroll_until_visible: {target: Nothing, timeout: 0.5}\n"
+    amc_flow = (
+        "steps:\n  - launch_app: com.example.amc.demo\n"
+        "  - scroll_until_visible: {target: Nothing, timeout: 0.5}\n"
+    )
     code, out, _ = _run(ours, amc_flow)
     assert code == 1 and "raise `timeout` or `max_swipes`" in out  # the project's own spelling
 
