@@ -292,17 +292,19 @@ def run_schedule(
     A job that had not started when the run was stopped is an outcome ``skipped`` (:data:`NOT_STARTED`)."""
     outcomes: dict[int, list[FlowOutcome]] = {}
     by_driver = {id(d.driver): d for d in devices}
-    failed: dict[str, str] = {}  # a stopped sequence's config -> the flow of it that failed
+    # a stopped sequence (its config, and the device with --each-device, where each device runs
+    # its own sequence) -> the flow of it that failed
+    failed: dict[tuple[str, int | None], str] = {}
 
     def stopped(job: Job) -> str | None:
         """Why ``job`` is not run: an earlier flow of its sequence failed."""
-        if job.sequence is None or not job.stop_on_failure or job.sequence not in failed:
+        if job.sequence is None or not job.stop_on_failure or (job.sequence, job.device) not in failed:
             return None
-        return f"{NOT_RUN_AFTER} (flow {failed[job.sequence]} failed; {job.sequence})"
+        return f"{NOT_RUN_AFTER} (flow {failed[job.sequence, job.device]} failed; {job.sequence})"
 
     def ran(job: Job, outcome: FlowOutcome) -> FlowOutcome:
         if job.sequence is not None and job.stop_on_failure and outcome.status != TaskStatus.SUCCEEDED.value:
-            failed.setdefault(job.sequence, job.flow.name)
+            failed.setdefault((job.sequence, job.device), job.flow.name)
         return outcome
 
     def sequential_sim() -> None:

@@ -169,3 +169,24 @@ def test_an_unknown_platform_setting_is_a_note(tmp_path: Path) -> None:
     result = amc("check", space)
     assert result.code == 0, result.out + result.err
     assert "platform.android: key 'fastMode' is not one" in result.out
+
+
+IOS_ONLY_FAILS = (
+    HEADER + "name: ios fails\ntags: [smoke, auth]\n---\n- launchApp\n"
+    "- runFlow:\n    when:\n      platform: iOS\n    commands:\n"
+    "      - extendedWaitUntil:\n          visible: nothing like this\n          timeout: 200\n"
+)
+
+
+def test_each_device_runs_its_own_sequence(tmp_path: Path) -> None:
+    config = CONFIG.replace("flowsOrder: [sign-in page, signed in]", "flowsOrder: [ios fails, signed in]")
+    space = _workspace(tmp_path, config)
+    write_flow(space, IOS_ONLY_FAILS, "flows/ios_fails.yaml")
+    result = amc(
+        "run", space, "--device", SPECS[0], "--device", SPECS[1], "--each-device", "--out", tmp_path / "r"
+    )
+    assert result.code == 1, result.out + result.err
+    # the iPhone's sequence stops at its failure; the Android phone's goes on
+    assert result.out.count("flow signed in passed") == 1
+    assert result.out.count("flow ios fails passed") == 1 and "flow ios fails FAILED" in result.out
+    assert result.out.count("flow sign-in page passed") == 2
