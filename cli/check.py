@@ -78,7 +78,10 @@ def run_check(args: argparse.Namespace, io: Streams) -> int:
         else:
             notes.extend(flow.notes)
             kind = "Maestro" if flow.dialect == "maestro" else "amc"
-            summary = f" ({kind} flow {flow.name!r}, at most {flow.most_steps} steps)"
+            # how many steps a run executes when the file fixes it; with conditions or retries the
+            # flow decides as it runs (its condition checks are steps too), and no count is claimed
+            steps = f"{flow.total} steps" if flow.total is not None else "steps decided as it runs"
+            summary = f" ({kind} flow {flow.name!r}, {steps})"
             every: list[tuple[str, str | None]] = [("android", None), ("ios", None)]
             for platform, backend in targets or every:
                 found, said = platform_problems(flow, platform, backend)
