@@ -16,8 +16,10 @@ URL = Param(
     "url",
     Text(
         max_length=MAX_URL,
-        pattern=re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+"),
-        what="a link such as https://example.com or myapp://path (a scheme, no spaces)",
+        # a scheme, then the rest; spaces are passed through, as Maestro hands such a link to the
+        # device (a Maestro flow's check notes them: flows/maestro/commands.py)
+        pattern=re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S.*"),
+        what="a link such as https://example.com or myapp://path (a scheme, then the link)",
     ),
     "the link to open (https://…, myapp://…)",
     required=True,

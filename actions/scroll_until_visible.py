@@ -76,7 +76,9 @@ def _scroll(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     raise TargetNotFound(
         f"{selector.describe()} did not show after {swipes} swipe(s) scrolling {direction}{why} "
         f"({on_screen(scene)})",
-        hint="raise max_swipes, check the direction, or check the selector against `amc inspect`",
+        # the arguments in backticks are spelled in the flow's own words (flows/maestro/spelling.py)
+        hint="raise `timeout` or `max_swipes`, check the direction, or check the selector against "
+        "`amc inspect`",
     )
 
 

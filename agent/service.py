@@ -283,7 +283,7 @@ class DeviceService:
             self.driver,
             _Told(planner, f"run_flow by the agent ({note})" if note else None),
             executor=self.executor,
-            config=dataclasses.replace(self.config, max_steps=planner.most_steps),
+            config=dataclasses.replace(self.config, max_steps=None),  # a flow runs to its last command
         )
         start = len(self.session.context.steps)
         result = runner.drive(self.session, f"flow {flow.name}")

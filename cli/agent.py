@@ -336,7 +336,7 @@ def _run(
             model={"name": planner.model, "url": planner.url},
         )
     )
-    console = _Console(io, runner.config.max_steps)
+    console = _Console(io, runner.config.max_steps or 0)  # an agent always has its step limit
 
     def learn_secrets(record: StepRecord, context: TaskContext) -> None:  # before the recorder writes
         redactor.add(*secret_values(record.step.args))

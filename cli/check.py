@@ -19,7 +19,7 @@ from ..drivers import connect as connect_module
 from ..flows import FlowValidationError, load_flow
 from ..flows.capabilities import platform_problems
 from .common import EXIT_OK, EXIT_USAGE, Streams
-from .selection import collect, parse_env
+from .selection import collect, parse_env, workspace_notes
 
 __all__ = ["backend_of", "run_check", "setup_check"]
 
@@ -62,6 +62,8 @@ def run_check(args: argparse.Namespace, io: Streams) -> int:
     targets: list[tuple[str, str | None]] = [backend_of(spec) for spec in args.device or ()]
     targets += [(platform, None) for platform in args.platform or ()]
     candidates = collect(args.paths)
+    for note in workspace_notes(candidates):
+        io.out.write(f"note: {note}\n")
     bad = 0
     for candidate in candidates:
         problems: list[FlowError] = []
@@ -76,7 +78,10 @@ def run_check(args: argparse.Namespace, io: Streams) -> int:
         else:
             notes.extend(flow.notes)
             kind = "Maestro" if flow.dialect == "maestro" else "amc"
-            summary = f" ({kind} flow {flow.name!r}, at most {flow.most_steps} steps)"
+            # how many steps a run executes when the file fixes it; with conditions or retries the
+            # flow decides as it runs (its condition checks are steps too), and no count is claimed
+            steps = f"{flow.total} steps" if flow.total is not None else "steps decided as it runs"
+            summary = f" ({kind} flow {flow.name!r}, {steps})"
             every: list[tuple[str, str | None]] = [("android", None), ("ios", None)]
             for platform, backend in targets or every:
                 found, said = platform_problems(flow, platform, backend)

@@ -17,6 +17,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..actions.settle import SettleConfig
 from ..core.apps import is_home_screen
 from ..core.errors import ConfigError
 from ..core.models import Scene, UIElement
@@ -24,6 +25,7 @@ from ..core.selectors import short_type
 from ..drivers.base import Driver
 from ..flows.recorded import FORMATS
 from ..inspector import FlowDraft, InspectorServer, InspectorSession, check_path, claim_path
+from ..runtime.observer import Observer
 from .common import EXIT_OK, Streams, add_device_options, choose_device, connect_device
 
 __all__ = ["run_inspect", "scene_tree", "setup_inspect"]
@@ -143,9 +145,12 @@ def run_inspect(args: argparse.Namespace, io: Streams) -> int:
     try:
         if args.app is not None:
             driver.launch_app(args.app)
+        # What is shown is the settled screen, by the rule flows wait with (actions/settle.py): a
+        # launched app slides in, and a look mid-way shows it half on screen.
+        settled = Observer(driver).settled(SettleConfig.from_env()).observation.scene
         if args.serve:
             return _serve(args, io, driver, spec)
-        scene = driver.observe()
+        scene = settled
     finally:
         driver.close()
     if args.format == "json":

@@ -12,6 +12,7 @@ scrubbed from the console, the timelines, page sources, logs and reports. At the
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import socket
 from collections.abc import Sequence
@@ -49,10 +50,12 @@ from .selection import (
     check_output_file,
     check_output_folder,
     collect,
-    in_order,
     parse_env,
     parse_tags,
+    run_order,
     select_flows,
+    workspace_notes,
+    workspace_required,
     workspace_tags,
 )
 
@@ -94,7 +97,9 @@ def setup_run(parser: argparse.ArgumentParser) -> None:
         "--exclude-tags", action="append", metavar="TAGS", help="leave out flows with any of these tags (a,b)"
     )
     parser.add_argument(
-        "--out", default="runs", metavar="DIR", help="where run folders are created (default: runs)"
+        "--out",
+        metavar="DIR",
+        help="where run folders are created (default: a workspace's testOutputDir, else runs)",
     )
     parser.add_argument("--junit", metavar="FILE", help="write JUnit XML for CI systems to FILE")
     parser.add_argument("--json", action="store_true", help="print JSON lines (one event per line)")
@@ -277,11 +282,23 @@ def _suites(outcomes: Sequence[FlowOutcome], devices: Sequence[Device], out: str
     return suites
 
 
+def _out(given: str | None, candidates: Sequence[Candidate]) -> tuple[str, str]:
+    """Where run folders go, and the option that said so: ``--out``, else the first workspace's
+    ``testOutputDir`` (relative to its folder, as Maestro takes it), else ``runs``."""
+    if given is not None:
+        return given, "--out"
+    for candidate in candidates:
+        if candidate.workspace is not None and candidate.workspace.output_dir is not None:
+            return candidate.workspace.output_dir, f"testOutputDir of {candidate.workspace.config}"
+    return "runs", "--out"
+
+
 def run_flows(args: argparse.Namespace, io: Streams) -> int:
     cli_env = parse_env(args.env)
     include = parse_tags(args.include_tags, "--include-tags")
     exclude = parse_tags(args.exclude_tags, "--exclude-tags")
-    out_dir = check_output_folder(args.out)
+    candidates = collect(args.flows)
+    out_dir = check_output_folder(*_out(args.out, candidates))
     junit = check_output_file(args.junit, "--junit")
     specs: list[str] = args.device or []
     if args.each_device and len(specs) < 2:
@@ -290,13 +307,20 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
         )
     if args.sim_latency and specs and not all(s.strip().startswith("sim:") for s in specs):
         raise ConfigError("--sim-latency only applies to the simulated device (sim:android, sim:ios)")
-    candidates = collect(args.flows)
     space_include, space_exclude = workspace_tags(candidates)
     include, exclude = include | space_include, exclude | space_exclude
-    selection = select_flows(candidates, {**os.environ, **cli_env}, include, exclude, params=cli_env)
-    order = in_order(selection.flows, selection.candidates)
-    kept = [selection.flows[i] for i in order]
-    kept_candidates = [selection.candidates[i] for i in order]
+    selection = select_flows(
+        candidates,
+        {**os.environ, **cli_env},
+        include,
+        exclude,
+        params=cli_env,
+        require=workspace_required(candidates),
+    )
+    order = run_order(selection.flows, selection.candidates)
+    kept = [selection.flows[i] for i in order.positions]
+    kept_candidates = [selection.candidates[i] for i in order.positions]
+    in_sequence = {id(selection.flows[i]): (c, i in order.stop_on_failure) for i, c in order.sequence.items()}
     dropped = selection.left_out
     base_config = TaskRunnerConfig.from_env()  # a bad AMC_* value stops here, before any device is asked
     if not kept:
@@ -327,6 +351,14 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
                 sim_platform=args.platform,
                 each_device=len(devices) if args.each_device else None,
             )
+            jobs = [
+                dataclasses.replace(
+                    job, sequence=in_sequence[id(job.flow)][0], stop_on_failure=in_sequence[id(job.flow)][1]
+                )
+                if id(job.flow) in in_sequence
+                else job
+                for job in jobs
+            ]
             if not jobs:
                 raise ConfigError(
                     "no flow can run on the device(s): "
@@ -334,6 +366,8 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
                     hint="pass a device of the flows' platform, or --force-platform",
                 )
             console = Console(io, json_lines=args.json, redactor=redactor, devices=max(1, len(devices)))
+            for note in workspace_notes(candidates):
+                console.note(f"amc: note: {note}")
             if dropped:
                 console.note(f"amc: {len(dropped)} flow(s) left out by tags: {', '.join(dropped)}")
             several = len(jobs) + len(unrunnable) > 1

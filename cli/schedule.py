@@ -30,7 +30,9 @@ from ..core.models import Platform
 from ..drivers.base import Driver
 from ..flows import Flow, FlowPlanner
 from ..flows.js.client import HttpClient
+from ..flows.maestro.spelling import maestro_spelling
 from ..runtime.cancel import Cancel
+from ..runtime.executor import Executor
 from ..runtime.pool import DevicePool
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
 from ..runtime.task import TaskResult, TaskRunner, TaskRunnerConfig, TaskStatus
@@ -40,11 +42,24 @@ from ..storage.timeline import RunInfo, TimelineWriter, new_run_dir
 from .common import Streams
 from .console import Console, FlowOutcome, step_position
 
-__all__ = ["LOG_FILE", "NOT_STARTED", "NO_DEVICE", "Device", "FlowRun", "Job", "run_logging", "run_schedule"]
+__all__ = [
+    "LOG_FILE",
+    "NOT_RUN_AFTER",
+    "NOT_STARTED",
+    "NO_DEVICE",
+    "Device",
+    "FlowRun",
+    "Job",
+    "run_logging",
+    "run_schedule",
+]
 
 LOG_FILE = "run.log"
 NO_DEVICE = "(no device)"  # the device of a flow that got none
 NOT_STARTED = "not started: the run was interrupted (Ctrl-C)"  # why a flow was not run
+NOT_RUN_AFTER = (
+    "not run: an earlier flow of the workspace's executionOrder failed and continueOnFailure is false"
+)
 _log_lock = threading.Lock()
 
 
@@ -65,6 +80,11 @@ class Job:
     flow: Flow
     platform: Platform | None
     device: int | None = None
+    # A flow of a workspace's executionOrder: the workspace's config (the sequence runs first, in its
+    # order); with continueOnFailure: false (``stop_on_failure``), once one flow of it fails the rest
+    # of it is not run (Maestro's TestSuiteInteractor).
+    sequence: str | None = None
+    stop_on_failure: bool = False
 
 
 @contextmanager
@@ -183,7 +203,10 @@ class FlowRun:
             http=HttpClient(),
             secrets=lambda values: self.redactor.add(*values),
         )
-        config = dataclasses.replace(self.config, max_steps=planner.most_steps)
+        # A flow runs to its last command: its own rules bound it (its commands, repeat rounds,
+        # retry attempts, timeouts), not a count taken from the file (conditions, hooks and
+        # scripts add steps such a count misses); the loop's max_steps is for agents.
+        config = dataclasses.replace(self.config, max_steps=None)
         try:
             run_dir = new_run_dir(self.out, f"{flow.name}-{spec}" if self.console.prefixed else flow.name)
         except OSError as exc:
@@ -211,7 +234,11 @@ class FlowRun:
             self.console.step(flow, planner.total, written, spec)
 
         recorder = TimelineRecorder(writer, driver, screenshots=self.screenshots, on_written=on_written)
-        runner = TaskRunner(driver, planner, config=config, listeners=[recorder], cancel=self.cancel)
+        # a Maestro flow's failures name its options in Maestro's words (`timeout`, not max_swipes)
+        executor = Executor(driver, spell=maestro_spelling) if flow.dialect == "maestro" else None
+        runner = TaskRunner(
+            driver, planner, executor, config=config, listeners=[recorder], cancel=self.cancel
+        )
         with run_logging(self.redactor, run_dir / LOG_FILE, self.io, this_thread=True):
             result = runner.run(f"flow {flow.name}")
         status = result.status.value
@@ -265,16 +292,31 @@ def run_schedule(
     A job that had not started when the run was stopped is an outcome ``skipped`` (:data:`NOT_STARTED`)."""
     outcomes: dict[int, list[FlowOutcome]] = {}
     by_driver = {id(d.driver): d for d in devices}
+    # a stopped sequence (its config, and the device with --each-device, where each device runs
+    # its own sequence) -> the flow of it that failed
+    failed: dict[tuple[str, int | None], str] = {}
+
+    def stopped(job: Job) -> str | None:
+        """Why ``job`` is not run: an earlier flow of its sequence failed."""
+        if job.sequence is None or not job.stop_on_failure or (job.sequence, job.device) not in failed:
+            return None
+        return f"{NOT_RUN_AFTER} (flow {failed[job.sequence, job.device]} failed; {job.sequence})"
+
+    def ran(job: Job, outcome: FlowOutcome) -> FlowOutcome:
+        if job.sequence is not None and job.stop_on_failure and outcome.status != TaskStatus.SUCCEEDED.value:
+            failed.setdefault((job.sequence, job.device), job.flow.name)
+        return outcome
 
     def sequential_sim() -> None:
         for n, job in enumerate(jobs):
             assert job.platform is not None
-            if run.cancel.is_set():
-                outcomes[n] = [run.skipped(job.flow, f"sim:{job.platform}", job.platform, NOT_STARTED)]
+            if run.cancel.is_set() or stopped(job):
+                why = stopped(job) or NOT_STARTED
+                outcomes[n] = [run.skipped(job.flow, f"sim:{job.platform}", job.platform, why)]
                 continue
             device = simulated(job.platform)
             try:
-                outcomes[n] = [run.run(job.flow, device.driver, device.spec, device.reason)]
+                outcomes[n] = [ran(job, run.run(job.flow, device.driver, device.spec, device.reason))]
             finally:
                 device.driver.close()
 
@@ -283,19 +325,20 @@ def run_schedule(
         mine = [job for job in jobs if job.device == index]
         results: list[FlowOutcome] = []
         for job in mine:
-            if run.cancel.is_set():
-                results.append(run.skipped(job.flow, device.spec, device.driver.platform, NOT_STARTED))
+            if run.cancel.is_set() or stopped(job):
+                why = stopped(job) or NOT_STARTED
+                results.append(run.skipped(job.flow, device.spec, device.driver.platform, why))
                 continue
             if job.platform is not None and job.platform != device.driver.platform:
                 why = f"the flow is for {job.platform}, {device.spec} is {device.driver.platform}"
                 results.append(run.skipped(job.flow, device.spec, device.driver.platform, why))
                 continue
-            results.append(run.run(job.flow, device.driver, device.spec, device.reason))
+            results.append(ran(job, run.run(job.flow, device.driver, device.spec, device.reason)))
         outcomes[index] = results
 
     def shared(pool: DevicePool, n: int, job: Job) -> None:
-        if run.cancel.is_set():
-            outcomes[n] = [run.skipped(job.flow, NO_DEVICE, job.platform or "", NOT_STARTED)]
+        if run.cancel.is_set() or stopped(job):
+            outcomes[n] = [run.skipped(job.flow, NO_DEVICE, job.platform or "", stopped(job) or NOT_STARTED)]
             return
         try:
             with pool.lease(platform=job.platform, holder=job.flow.name, timeout=MAX_LEASE_WAIT) as driver:
@@ -303,7 +346,7 @@ def run_schedule(
                 if run.cancel.is_set():
                     outcomes[n] = [run.skipped(job.flow, device.spec, driver.platform, NOT_STARTED)]
                     return
-                outcome = run.run(job.flow, driver, device.spec, device.reason)
+                outcome = ran(job, run.run(job.flow, driver, device.spec, device.reason))
                 outcomes[n] = [outcome]
                 if outcome.status == TaskStatus.DEVICE_ERROR.value:  # offline, unreachable …: no more flows
                     pool.retire(driver, f"{outcome.error_kind}: {outcome.error}")
@@ -321,8 +364,18 @@ def run_schedule(
             _wait_all(futures, run.cancel)
     else:
         pool = DevicePool([d.driver for d in devices], lease_timeout=MAX_LEASE_WAIT)
+        in_sequence = [n for n, job in enumerate(jobs) if job.sequence is not None]
+
+        def one_after_another() -> None:  # a stop-on-failure sequence first, in its order (as Maestro)
+            for n in in_sequence:
+                shared(pool, n, jobs[n])
+
         with pool, ThreadPoolExecutor(max_workers=len(devices), thread_name_prefix="amc-run") as executor:
-            futures = [executor.submit(shared, pool, n, job) for n, job in enumerate(jobs)]
+            futures = [executor.submit(one_after_another)] if in_sequence else []
+            _wait_all(futures, run.cancel)
+            futures += [
+                executor.submit(shared, pool, n, job) for n, job in enumerate(jobs) if job.sequence is None
+            ]
             _wait_all(futures, run.cancel)
     for future in futures:  # a bug or an unwritable run folder: raised after every flow has stopped
         error = future.exception()

@@ -21,11 +21,12 @@ from ..core.errors import ConfigError, FlowError
 from ..flows import Flow, FlowValidationError
 from ..flows.loader import FlowCheck, check_flow
 from ..flows.nodes import NAME
-from .workspace import Workspace, read_workspace
+from .workspace import Workspace, read_workspace, sequence
 
 __all__ = [
     "FLOW_SUFFIXES",
     "Candidate",
+    "Order",
     "Selection",
     "check_output_file",
     "check_output_folder",
@@ -34,7 +35,10 @@ __all__ = [
     "in_order",
     "parse_env",
     "parse_tags",
+    "run_order",
     "select_flows",
+    "workspace_notes",
+    "workspace_required",
     "workspace_tags",
 ]
 
@@ -126,11 +130,13 @@ def select_flows(
     include: frozenset[str],
     exclude: frozenset[str],
     params: Mapping[str, str] | None = None,
+    require: frozenset[str] = frozenset(),
 ) -> Selection:
     """Read every candidate whole and keep the flows the tags choose (:func:`filter_tags`). Every
     problem of every file, and every unset variable of a chosen flow, is raised together as one
     ``FlowValidationError``; a flow the tags leave out may use variables that are not set.
-    ``params``: the variables of ``environ`` given with ``--env`` (what a Maestro flow's scripts see)."""
+    ``params``: the variables of ``environ`` given with ``--env`` (what a Maestro flow's scripts see);
+    ``require``: tags a flow must all have (a workspace's ``requireTags``)."""
     read: list[tuple[Candidate, FlowCheck | None, tuple[FlowError, ...]]] = []
     for candidate in candidates:
         try:
@@ -140,7 +146,7 @@ def select_flows(
         except FlowError as exc:
             read.append((candidate, None, (exc,)))
     checks = [(candidate, check) for candidate, check, _ in read if check is not None]
-    kept, dropped = filter_tags([check for _, check in checks], include, exclude)
+    kept, dropped = filter_tags([check for _, check in checks], include, exclude, require)
     chosen = {id(check) for check in kept}
     problems: list[FlowError] = []  # in the order of the files
     for _, check, unreadable in read:
@@ -190,23 +196,51 @@ def workspace_tags(candidates: Sequence[Candidate]) -> tuple[frozenset[str], fro
     return include, exclude
 
 
-def in_order(flows: Sequence[Flow], candidates: Sequence[Candidate]) -> list[int]:
-    """The positions of ``flows`` in the order they run: a workspace's ``flowsOrder`` first (the
-    longest run of its names found among the flows, as Maestro's ExecutionOrderPlanner takes it),
-    then the rest as given."""
+def workspace_notes(candidates: Sequence[Candidate]) -> list[FlowError]:
+    """What the workspaces the candidates came from set aside (each workspace's notes once)."""
+    spaces = dict.fromkeys(c.workspace for c in candidates if c.workspace is not None)
+    return [note for w in spaces if w is not None for note in w.notes]
+
+
+def workspace_required(candidates: Sequence[Candidate]) -> frozenset[str]:
+    """The ``requireTags`` of the workspaces the candidates came from (a flow needs all of them)."""
+    return frozenset(t for c in candidates if c.workspace is not None for t in c.workspace.require_tags)
+
+
+@dataclass(frozen=True)
+class Order:
+    """The positions of the selected flows in the order they run; for each flow of an
+    ``executionOrder`` sequence, the config of its workspace (``sequence``), and whether the rest
+    of that sequence is not run once one of its flows fails (``continueOnFailure: false``)."""
+
+    positions: tuple[int, ...]
+    sequence: Mapping[int, str]
+    stop_on_failure: frozenset[int]
+
+
+def run_order(flows: Sequence[Flow], candidates: Sequence[Candidate]) -> Order:
+    """A workspace's ``flowsOrder`` first (:func:`~amc.cli.workspace.sequence`: the flows' names are
+    their ``name``, else the file's stem, as Maestro names them), then the rest as given. A
+    ``flowsOrder`` whose first name no selected flow has is a ``FlowValidationError``."""
     order: list[int] = []
+    seq: dict[int, str] = {}
+    stops: set[int] = set()
     for workspace in dict.fromkeys(c.workspace for c in candidates if c.workspace is not None):
-        names = {
-            flow.name: i
-            for i, (flow, c) in enumerate(zip(flows, candidates, strict=True))
-            if c.workspace is workspace
-        }
-        names.update({Path(candidates[i].path).stem: i for i in list(names.values())})
-        for name in workspace.order:
-            if name not in names:
-                break
-            order.append(names[name])
-    return [*order, *(i for i in range(len(flows)) if i not in order)]
+        mine = [i for i, c in enumerate(candidates) if c.workspace is workspace]
+        try:
+            picked = sequence([flows[i].name for i in mine], workspace.order, workspace.config)
+        except FlowError as exc:
+            raise FlowValidationError((exc,)) from exc
+        order.extend(mine[p] for p in picked)
+        seq.update({mine[p]: workspace.config for p in picked})
+        if not workspace.continue_on_failure:
+            stops.update(mine[p] for p in picked)
+    return Order(tuple([*order, *(i for i in range(len(flows)) if i not in order)]), seq, frozenset(stops))
+
+
+def in_order(flows: Sequence[Flow], candidates: Sequence[Candidate]) -> list[int]:
+    """The positions of ``flows`` in the order they run (:func:`run_order`)."""
+    return list(run_order(flows, candidates).positions)
 
 
 class _Tagged(Protocol):
@@ -218,15 +252,18 @@ _T = TypeVar("_T", bound=_Tagged)
 
 
 def filter_tags(
-    flows: Sequence[_T], include: frozenset[str], exclude: frozenset[str]
+    flows: Sequence[_T],
+    include: frozenset[str],
+    exclude: frozenset[str],
+    require: frozenset[str] = frozenset(),
 ) -> tuple[list[_T], list[_T]]:
-    """(the flows kept, the flows left out): with ``include``, a flow needs one of its tags; a flow
-    with any ``exclude`` tag is left out."""
+    """(the flows kept, the flows left out): with ``include``, a flow needs one of its tags; with
+    ``require``, all of them; a flow with any ``exclude`` tag is left out."""
     kept: list[_T] = []
     dropped: list[_T] = []
     for flow in flows:
         tags = set(flow.tags)
-        keep = (not include or bool(tags & include)) and not (tags & exclude)
+        keep = (not include or bool(tags & include)) and require <= tags and not (tags & exclude)
         (kept if keep else dropped).append(flow)
     return kept, dropped
 

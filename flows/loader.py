@@ -72,9 +72,15 @@ def _yaml_error(file: str, exc: yaml.YAMLError) -> FlowError:
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
     message = f"not valid YAML: {problem}" + (f" ({context})" if context else "")
+    hint = None
+    opened = getattr(exc, "context_mark", None)
+    if opened is not None and "end of stream" in str(problem):
+        # The file ended inside something (a quote never closed): the place to fix is where it
+        # opened, not the end of the file.
+        mark, hint = opened, "close what opens here (a quote, a bracket) on the line it belongs to"
     if mark is None:
         return FlowError(message, file=file)
-    return FlowError(message, file=file, line=mark.line + 1, column=mark.column + 1)
+    return FlowError(message, file=file, line=mark.line + 1, column=mark.column + 1, hint=hint)
 
 
 def compose_documents(text: str, file: str) -> list[Node]:

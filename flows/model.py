@@ -141,6 +141,11 @@ class ScriptCommand:
     column: int = 0
 
 
+def _app_arg(args: Mapping[str, Any]) -> str | None:
+    app = args.get("app_id")
+    return app if isinstance(app, str) else None
+
+
 def _expected_outcome(command: str, args: Mapping[str, Any], app: str | None) -> str:
     """What a person should see after the step, in words (secrets never appear: see describe_step)."""
     target = describe_step(command, args)
@@ -217,7 +222,8 @@ class FlowStep:
             args,
             rationale=f"{self.position}: `{self.shown}` as written in the flow{label}",
             purpose=self.label or f"flow {flow_name} step {self.number}",
-            expected_outcome=_expected_outcome(self.command, args, app_id),
+            # a Maestro step names its app in its arguments (the header's appId), not as an AppRef
+            expected_outcome=_expected_outcome(self.command, args, app_id or _app_arg(args)),
             on_failure=on_failure,
         )
 

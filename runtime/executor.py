@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..actions import ACTIONS, Action, Screen
@@ -29,9 +29,18 @@ log = logging.getLogger(__name__)
 class Executor:
     """Runs steps on one driver through :data:`~amc.actions.ACTIONS` (or a table you pass)."""
 
-    def __init__(self, driver: Driver, actions: Mapping[str, Action] | None = None) -> None:
+    def __init__(
+        self,
+        driver: Driver,
+        actions: Mapping[str, Action] | None = None,
+        *,
+        spell: Callable[[str, str], str] | None = None,
+    ) -> None:
         self.driver = driver
         self.actions: Mapping[str, Action] = ACTIONS if actions is None else actions
+        # How a failed step's message names the action's arguments (action, message -> message):
+        # in the words of the flow the step came from (a Maestro flow's options); None: as they are.
+        self.spell = spell
 
     def is_idempotent(self, action: str) -> bool:
         """Whether ``action`` may be sent again after a transient failure (an unknown one: no)."""
@@ -73,7 +82,7 @@ class Executor:
             log.info("step %s failed: %s: %s", step.action, exc.kind, exc)
             return StepResult(
                 success=False,
-                error=str(exc),
+                error=str(exc) if self.spell is None else self.spell(step.action, str(exc)),
                 error_kind=exc.kind,
                 error_category=exc.category,
                 retryable=exc.transient and self.is_idempotent(step.action),

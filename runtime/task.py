@@ -15,7 +15,9 @@ is explicit and bounded:
 - any other device error ends the task with status ``device_error``; a planner that cannot reach
   what it plans with (a model's server) ends it ``infrastructure_error``;
 - ``max_consecutive_failures`` failed steps in a row end it ``failed``;
-- ``max_steps`` executed steps end it ``max_steps``;
+- ``max_steps`` executed steps end it ``max_steps``: the bound of a planner that decides freely (an
+  agent); ``None`` for a planner its own rules bound (a flow: its commands, ``repeat`` rounds,
+  ``retry`` attempts and timeouts), which runs to its last step;
 - an empty plan ends it ``succeeded`` unless the last step failed (then ``failed``);
 - a stop request (the runner's :class:`~amc.runtime.cancel.Cancel`, set by Ctrl-C) ends it
   ``interrupted``: checked before each plan and each step, and a waiting step ends at its next
@@ -77,7 +79,7 @@ def _positive_int(name: str, value: Any, minimum: int) -> None:
 
 @dataclass(frozen=True)
 class TaskRunnerConfig:
-    max_steps: int = 20
+    max_steps: int | None = 20  # None: no step limit (a flow's planner bounds itself)
     world: WorldConfig = field(default_factory=WorldConfig)
     step_retries: int = 1
     max_consecutive_failures: int = 3
@@ -86,7 +88,8 @@ class TaskRunnerConfig:
     settle: SettleConfig = field(default_factory=SettleConfig)
 
     def __post_init__(self) -> None:
-        _positive_int("max_steps", self.max_steps, 1)
+        if self.max_steps is not None:
+            _positive_int("max_steps", self.max_steps, 1)
         _positive_int("step_retries", self.step_retries, 0)
         _positive_int("max_consecutive_failures", self.max_consecutive_failures, 1)
         _positive_int("scene_history", self.scene_history, 1)
@@ -307,7 +310,7 @@ class TaskRunner:
                         raise _Stop(TaskStatus.FAILED, last.error, last.error_kind)
                     break
                 for step in planned:
-                    if len(steps) >= self.config.max_steps:
+                    if self.config.max_steps is not None and len(steps) >= self.config.max_steps:
                         raise _Stop(TaskStatus.MAX_STEPS, f"stopped after {self.config.max_steps} steps")
                     self._check(session, f"before step {len(steps) + 1}")
                     observation = self._step(step, session, steps)

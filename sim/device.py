@@ -394,6 +394,12 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
             run = self._current()
             if run is not None and run.prompt is not None and not node.ref.startswith("prompt:"):
                 return None  # a system prompt is modal: nothing under it takes the tap
+            if run is not None and run.alert is not None and not node.ref.startswith("alert:"):
+                # An app's dialog is modal too: Android's AlertDialog window takes every touch while
+                # it shows (touches outside it go nowhere: setCanceledOnTouchOutside(false) is the
+                # AlertDialog default for a non-cancelable one, and a cancelable one only closes),
+                # and iOS's UIAlertController presents over a dimming view that swallows touches.
+                return None
             self._apply(node.ref)
             return node.ref
 

@@ -37,8 +37,9 @@ __all__ = [
 ]
 
 REPORT_FILE = "report.html"
-# A step file named in a timeline is only linked when it is a plain file name of ours.
-_SAFE_NAME = re.compile(r"step-\d{3,}[A-Za-z0-9_.-]*")
+# A step file named in a timeline is only linked when it is a plain file name in the run folder
+# (``step-004.png``, a screenshot step's ``login_page.png``): no folder, no scheme, no leading dot.
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 # The task's ending -> the reason a run that did not pass gives.
 _REASONS: dict[str, str | None] = {
     "failed": None,

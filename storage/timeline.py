@@ -2,10 +2,11 @@
 
 A run folder holds ``timeline.jsonl`` and, beside it, each step's page source
 (``step-003-source.xml``, or ``.json`` when the Scene has no raw source: a dump of its tree) and
-screenshot (``step-003.png``: the output of a ``screenshot`` step, or the picture whoever runs
-the loop took, for example when a step failed). The first line is a ``run`` record (flow, device,
-start), then one ``step`` record per executed step (the planned step, its result, a Scene summary
-and the world state), and an ``end`` record (status, end time) when the run finishes.
+screenshot (``step-003.png``: the picture whoever runs the loop took, for example when a step
+failed; a ``screenshot`` step's own picture under the step's name, ``login_page.png``). The
+first line is a ``run`` record (flow, device, start), then one ``step`` record per executed step
+(the planned step, its result, a Scene summary and the world state), and an ``end`` record
+(status, end time) when the run finishes.
 
 Every file is written, flushed and ``os.fsync``-ed, the folder synced, and only then the step's
 record appended and synced, all before the task loop starts the next step: a killed process
@@ -32,6 +33,8 @@ from ..core.models import Scene
 from ..core.steps import StepRecord, describe_step, step_status
 from .files import read_bounded
 from .redaction import Redactor
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")  # what a screenshot's name may not hold in its file name
 
 __all__ = [
     "FORMAT_VERSION",
@@ -195,6 +198,24 @@ class TimelineWriter:
         _fsync_dir(self.run_dir)
         self._append(info.to_dict())
 
+    def _picture_name(self, record: StepRecord) -> str | None:
+        """A ``screenshot`` step's own name as its file's stem (``takeScreenshot: login_page`` is
+        ``login_page.png``, as Maestro names it after its path), kept in the run folder: its folders
+        and anything but letters, digits, ``.``, ``_`` and ``-`` become ``_``; a name taken already
+        in this run gets ``-2``, ``-3`` … (Maestro would write over it; a run keeps every picture)."""
+        name = record.step.args.get("name") if record.step.action == "screenshot" else None
+        if not isinstance(name, str) or not name.strip():
+            return None
+        safe = _UNSAFE.sub("_", self.redactor.text(name.strip())).strip(".") or None
+        if safe is None or safe.startswith("step-"):  # never a step's own picture's name
+            return None
+        taken = {p.stem for p in self.run_dir.iterdir()}
+        stem, n = safe, 1
+        while stem in taken:
+            n += 1
+            stem = f"{safe}-{n}"
+        return stem
+
     def _files(
         self, number: int, record: StepRecord, screenshot: bytes | None, screenshot_error: str | None
     ) -> dict[str, str]:
@@ -209,12 +230,14 @@ class TimelineWriter:
             _write_file(self.run_dir / name, self.redactor.text(text).encode("utf-8"))
             files["source"] = name
         image = record.result.output if record.step.action == "screenshot" else None
-        if not isinstance(image, bytes | bytearray) or not image:
+        own = isinstance(image, bytes | bytearray) and bool(image)  # the step's own picture
+        if not own:
             image = screenshot
         if screenshot_error is not None:
             files["screenshot_error"] = self.redactor.text(screenshot_error)
         if isinstance(image, bytes | bytearray) and image:
-            name = f"{stem}{_image_suffix(bytes(image))}"
+            named = self._picture_name(record) if own else None
+            name = f"{named or stem}{_image_suffix(bytes(image))}"
             _write_file(self.run_dir / name, bytes(image))
             files["screenshot"] = name
         video = record.result.output if record.step.action == "stop_recording" else None

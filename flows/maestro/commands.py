@@ -378,6 +378,14 @@ def read_command(
             r.pos(node).error(f"{command} waits {timeout:g} s in Maestro; here at most {MAX_WAIT:g} s")
         )
         read.args["timeout"] = MAX_WAIT
+    link = read.args.get("url") if read.action == "open_link" else None
+    if isinstance(link, str) and any(c.isspace() for c in link):  # Maestro passes it through: a warning
+        r.notes.append(
+            r.pos(node).error(
+                f"{command}: the link holds spaces once its variables are filled; it is handed to the "
+                "device as it is, as Maestro does (the app that opens it may read it differently)"
+            )
+        )
     if read.unsupported is None and check and r.undefined == unknown:
         try:
             ACTIONS[read.action].validate(read.args)

@@ -453,6 +453,20 @@ def _source_text(file: str) -> str:
         return ""
 
 
+def _uncommented(line: str) -> str:
+    """``line`` without its YAML comment: a ``#`` at the start or after a space, outside quotes."""
+    quote: str | None = None
+    for i, c in enumerate(line):
+        if quote is not None:
+            if c == quote:
+                quote = None
+        elif c in "'\"" and (i == 0 or line[i - 1] in " \t:[{,-"):
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            return line[:i]
+    return line
+
+
 def _written(text: str) -> Callable[[Node], str]:
     """How a command was written: its source text on one line, at most 120 characters."""
     lines = text.splitlines()
@@ -462,11 +476,12 @@ def _written(text: str) -> Callable[[Node], str]:
         if not lines or start.line >= len(lines):
             return str(getattr(node, "value", ""))[:120]
         if start.line == end.line:
-            piece = lines[start.line][start.column : end.column]
+            piece = _uncommented(lines[start.line][start.column : end.column])
         else:  # a block ends where the next item starts: its own lines only
             rest = lines[start.line + 1 : min(end.line, len(lines))]
             tail = lines[end.line][: end.column] if end.line < len(lines) else ""
-            piece = " ".join([lines[start.line][start.column :], *rest, tail])
+            pieces = [lines[start.line][start.column :], *rest, tail]
+            piece = " ".join(_uncommented(p) for p in pieces)
         piece = " ".join(piece.split())
         return piece if len(piece) <= 120 else piece[:119] + "…"
 

@@ -65,7 +65,7 @@ def test_failures_come_first_and_every_step_has_its_evidence(tmp_path: Path) -> 
     assert '<img src="step-004.png"' in failures  # taken when the step failed
     steps = html[html.index("<h2>All steps</h2>") :]
     assert [int(n) for n in re.findall(r'id="step-(\d+)"', steps)] == [1, 2, 3, 4]
-    assert '<img src="step-003.png"' in steps and '<a href="step-001-source.xml">page source</a>' in steps
+    assert '<img src="inbox.png"' in steps and '<a href="step-001-source.xml">page source</a>' in steps
     assert "4 run: 3 passed, 1 failed, 0 skipped" in html
     assert "World state" in html and "&#34;current_app&#34;: &#34;com.example.hostile&#34;" in html
 
@@ -129,7 +129,7 @@ def test_the_report_renders_in_a_real_headless_browser_without_injected_markup(t
     assert "<script" not in dom.lower() and "<h1>injected" not in dom
     assert "onerror" not in re.sub(r"&lt;img src=x onerror=alert\(1\)&gt;", "", dom)
     assert '&lt;script&gt;alert("pwned")&lt;/script&gt;' in dom  # shown as text
-    assert dom.count("<img ") == 3 and 'src="step-003.png"' in dom
+    assert dom.count("<img ") == 3 and 'src="inbox.png"' in dom  # `screenshot: inbox`, under its name
 
 
 PROMPT_FLOW = """

@@ -40,8 +40,10 @@ def test_always_keeps_one_picture_per_executed_step_and_the_timeline_names_each(
     timeline = read_timeline(run_dir)
     assert len(timeline.steps) == 16
     names = [step["files"].get("screenshot") for step in timeline.steps]
-    assert names == [f"step-{n:03d}.png" for n in range(1, 17)]
-    assert _pictures(run_dir) == names
+    # step 14 is `screenshot: about-phone`: its picture keeps its name
+    assert names == [f"step-{n:03d}.png" if n != 14 else "about-phone.png" for n in range(1, 17)]
+    assert _pictures(run_dir) == [name for name in names if name.startswith("step-")]
+    assert (run_dir / "about-phone.png").is_file()
     # Each is the screen after its step: the first shows Settings, the last the home screen.
     first = Image.open(run_dir / "step-001.png")
     assert first.size == (1080, 2400)
@@ -55,7 +57,8 @@ def test_failure_keeps_the_failed_steps_picture_and_never_keeps_none(tmp_path: P
     never = _run(tmp_path / "never", failing, "--screenshots", "never")
     assert _pictures(never) == []
     screenshot_step = _run(tmp_path / "passing", EXAMPLES / "settings_android.yaml", "--screenshots", "never")
-    assert _pictures(screenshot_step) == ["step-014.png"]  # a `screenshot:` step keeps its own picture
+    assert _pictures(screenshot_step) == []  # a `screenshot:` step keeps its own picture, by its name
+    assert (screenshot_step / "about-phone.png").is_file()
 
 
 def test_a_bad_policy_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

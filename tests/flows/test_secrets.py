@@ -59,7 +59,7 @@ def test_secrets_are_hidden_in_every_file_of_the_run_and_in_the_output(
         "timeline.jsonl",
         "run.log",
         "report.html",
-        "step-007.png",
+        "welcome.png",  # `screenshot: welcome`, kept under its name
     }
     # The places where the secrets would be: the typed step, the variable, the error, the log line.
     timeline = files[f"{run_dirs[0].name}/timeline.jsonl"].decode()

@@ -89,15 +89,15 @@ def test_a_run_folder_holds_header_steps_footer_and_the_files_of_each_step(tmp_p
     # Files: a source per step, the screenshot step's image and one taken at the failure.
     names = sorted(p.name for p in run_dir.iterdir())
     assert names == [
+        "login.png",  # the screenshot step's picture, under its name
         "step-001-source.xml",
         "step-002-source.xml",
-        "step-002.png",
         "step-003-source.xml",
         "step-004-source.xml",
         "step-004.png",
         TIMELINE_FILE,
     ]
-    assert timeline.steps[1]["files"] == {"source": "step-002-source.xml", "screenshot": "step-002.png"}
+    assert timeline.steps[1]["files"] == {"source": "step-002-source.xml", "screenshot": "login.png"}
     assert (run_dir / "step-004.png").read_bytes().startswith(b"\x89PNG")
     source = (run_dir / "step-001-source.xml").read_text()  # the device's own dump, byte for byte
     assert source.startswith("<?xml") and 'text="Sign in"' in source

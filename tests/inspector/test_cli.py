@@ -41,6 +41,19 @@ def test_app_launches_the_app_before_the_screen_is_printed() -> None:
     assert ios.code == 0 and '"foreground_app": "com.example.amc.demo"' in ios.out
 
 
+@pytest.mark.parametrize(
+    ("spec", "size"), [("sim:android", "1080x2400"), ("sim:ios", "390x844"), ("sim+wda:ios", "390x844")]
+)
+def test_app_shows_the_screen_settled_not_mid_transition(spec: str, size: str) -> None:
+    # the simulated phone's realistic timing slides a launched app in (as a phone does); a look
+    # taken at once showed it half on screen (2110 wide on a 1080-wide phone)
+    result = amc("inspect", "--device", f"{spec}?timing=realistic", "--app", "com.example.amc.demo")
+    assert result.code == 0, result.err
+    header = result.out.splitlines()[0]
+    assert f"  {size}  " in header, header
+    assert '"Sign in to continue"' in result.out
+
+
 def test_an_app_that_is_not_installed_is_named(connections: list[str]) -> None:
     result = amc("inspect", "--device", "sim:android", "--app", "com.example.missing")
     assert result.code == 1 and "com.example.missing is not installed" in result.err
