@@ -203,6 +203,7 @@ class ScriptContext:
             else ThreadHost(f"amc-js-{platform}", self._http.serve)
         )
         self._reserved: frozenset[str] | None = None
+        self._unreadable: dict[str, str] = {}  # output keys the harness could not read back, and why
         self._given_up: str | None = None
         self._finalizer = weakref.finalize(self, self._host.close)
 
@@ -249,8 +250,7 @@ class ScriptContext:
     def output(self) -> dict[str, JsValue]:
         """A copy of ``output`` as it is now (for the world model's remembered variables)."""
         text = self._eval("__amc.output()", _Origin("output"), 1.0)
-        value = _read(text if isinstance(text, str) else None, self.limits, "output", _Origin("output"))
-        return value if isinstance(value, dict) else {}
+        return self._output_copy(text, _Origin("output"))[0]
 
     def close(self) -> None:
         """End the context's engine; the context cannot be used after."""
@@ -295,13 +295,50 @@ class ScriptContext:
                 f"the engine answered {type(answer).__name__}, not the runner's result", file=origin.file
             )
         text, value, logs, output = answer
-        after = _read(output, limits, "output", origin) if isinstance(output, str) else None
+        lines = tuple(str(line) for line in logs) if isinstance(logs, list) else ()
+        after: dict[str, JsValue] | None = None
+        if isinstance(output, str):
+            after, unreadable = self._output_copy(output, origin)
+            fresh = {key: why for key, why in unreadable.items() if self._unreadable.get(key) != why}
+            self._unreadable = unreadable
+            if fresh:
+                key, why = next(iter(fresh.items()))
+                raise ScriptError(
+                    f"output.{key} cannot be read back by the harness ({why}); the flow goes on "
+                    "without it",
+                    file=origin.file,
+                    logs=lines,
+                )
         return ScriptResult(
             value=_read(value if isinstance(value, str) else None, limits, "the script's value", origin),
             text=str(text),
-            logs=tuple(str(line) for line in logs) if isinstance(logs, list) else (),
-            output=after if isinstance(after, dict) else None,
+            logs=lines,
+            output=after,
         )
+
+    def _output_copy(self, text: object, origin: _Origin) -> tuple[dict[str, JsValue], dict[str, str]]:
+        """``output`` as the prelude's ``readOutput`` gave it: the keys read back, and why each of
+        the others could not be (too deep, too big, a getter that threw)."""
+        try:
+            pairs = json.loads(text) if isinstance(text, str) else None
+        except (ValueError, RecursionError):
+            pairs = None
+        if not isinstance(pairs, list):
+            raise ScriptError("the engine gave output in a form the harness does not read", file=origin.file)
+        copy: dict[str, JsValue] = {}
+        unreadable: dict[str, str] = {}
+        for pair in pairs:
+            if not (isinstance(pair, list) and len(pair) == 3 and isinstance(pair[0], str)):
+                continue
+            key, value_text, why = pair
+            if why is None:
+                try:
+                    copy[key] = _read(value_text, self.limits, f"output.{key}", origin)
+                    continue
+                except ScriptError as error:
+                    why = error.message
+            unreadable[key] = str(why)[:500]
+        return copy, unreadable
 
     def _start(self, origin: _Origin) -> frozenset[str]:
         """The engine started (once), with the prelude run: the names variables may not take."""
@@ -311,6 +348,7 @@ class ScriptContext:
                 "platform": self.platform,
                 "maxLogLines": self.limits.max_log_lines,
                 "maxLogLine": self.limits.max_log_line,
+                "maxValueBytes": self.limits.max_value_bytes,
             }
             names = self._call(
                 {
