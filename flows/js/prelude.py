@@ -103,7 +103,7 @@ PRELUDE = r"""
       let text = null, why = null;
       try {
         text = JSON.stringify(output[key], bigints);
-        if (text === undefined) text = null;
+        if (text === undefined) continue;  // as JSON leaves it out of an object: a function, undefined
       } catch (e) {
         why = describe(e);
       }
