@@ -31,6 +31,7 @@ from ...actions.waiting import MAX_WAIT
 from ...core.errors import StepArgumentError
 from ..model import ScriptCommand
 from ..nodes import TAG, kind, suggest
+from ..roots import FileOutsideRoot, file_in_roots
 from .selectors import OPTION_FIELDS, SELECTOR_FIELDS, selector
 from .values import MaestroReader, written_text
 
@@ -317,7 +318,10 @@ def _media(r: MaestroReader, node: Node, base: str) -> None:
         files = found.value if isinstance(found, SequenceNode) else []
     for item in files:
         written = r.text(item, "addMedia's file")
-        path = Path(written) if Path(written).is_absolute() else Path(base) / written
+        try:
+            path = file_in_roots(written, base=base, roots=r.file_roots, what="addMedia")
+        except FileOutsideRoot as outside:
+            raise r.fail(item, outside.message, hint=outside.hint) from None
         if not path.is_file():
             raise r.fail(
                 item, f"Media File Not Found: {written!r}", hint="media files are resolved beside the flow"
