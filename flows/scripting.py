@@ -228,6 +228,8 @@ class FlowScripts:
         or the expression evaluated by the engine."""
         value = self._scopes[-1].values.get(expression) if NAME.fullmatch(expression) else None
         if value is not None and expression not in SCRIPT_WORDS:
+            if named_like_credential(expression):  # a secret whatever its source (the environment too)
+                self._secret([value])
             return value
         self._ran = True
         started = time.monotonic()
@@ -331,8 +333,6 @@ class FlowScripts:
         the next step that may carry them)."""
         logs, self._logs = tuple(self._logs), []
         calls, self._calls.lines = tuple(self._calls.lines), []
-        for line in calls:
-            log.info("http %s", line)
         seconds, self._seconds = self._seconds, 0.0
         remember: dict[str, JsValue] = {}
         secret: list[str] = []
@@ -354,6 +354,8 @@ class FlowScripts:
                     secret.append(f"output.{key}")
                 self._remembered[key] = text
                 remember[f"output.{key}"] = value
+        for line in calls:  # after output's secrets are known: a call may carry what output now holds
+            log.info("http %s", line)
         return Taken(logs, calls, seconds, remember, tuple(secret))
 
 

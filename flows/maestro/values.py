@@ -82,7 +82,7 @@ class MaestroReader(NodeReader):
                         )
                     return "undefined"
                 if value != JS_VALUE:
-                    return value
+                    return self._read(inner, value)
             self.script(node, inner)
             return match.group(0)
 
