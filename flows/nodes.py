@@ -19,8 +19,8 @@ from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.errors import FlowError
-from ..storage.redaction import named_like_credential
 from ..core.limits import quote
+from ..storage.redaction import named_like_credential
 from .model import SourcePosition
 
 __all__ = [

@@ -24,12 +24,12 @@ neither read that page (no CORS) nor load it under its own name (the ``Host`` ch
 DNS-rebinding name), so it cannot act, whatever it sends. A ``POST`` must be JSON with a
 ``Content-Length`` of at most 64 KiB; every request's framing, target, query and JSON are read by
 the project's one rule for them (:mod:`amc.core.http_input`: two ``Content-Length`` headers, or one
-beside ``Transfer-Encoding``, are refused as ambiguous). Any refusal or error closes the connection, after reading
-and discarding (up to :data:`MAX_BODY`) a body the server did not accept: bytes left on a
-kept-alive connection would otherwise be read as the next request, one that no check saw coming
-from a page. Connections time out. Errors are JSON ``{"error": {"kind", "message", "hint"}}`` with
-a status from :data:`STATUSES`; no traceback ever reaches the page. Responses forbid framing,
-sniffing and any script or picture from elsewhere (a Content-Security-Policy).
+beside ``Transfer-Encoding``, are refused as ambiguous). Any refusal or error closes the
+connection, after reading and discarding (up to :data:`MAX_BODY`) a body the server did not
+accept: bytes left on a kept-alive connection would otherwise be read as the next request, one
+that no check saw coming from a page. Connections time out. Errors are JSON
+``{"error": {"kind", "message", "hint"}}`` with a status from :data:`STATUSES`; no traceback ever
+reaches the page. Responses forbid framing, sniffing and any script or picture from elsewhere (a Content-Security-Policy).
 """
 
 from __future__ import annotations

@@ -29,12 +29,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from ..core.http_input import BadRequest, json_value, split_target
 from ..core.models import Platform
 from .appium_commands import AppiumState
 from .appium_input import Gesture, HangRequest, W3CError, execute_route
 from .device import SimDevice
 from .faults import Fault, FaultInjector
-from ..core.http_input import BadRequest, json_value, split_target
 from .http_guard import guard
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn

@@ -53,8 +53,11 @@ def _cap_address_space(extra: int) -> None:
 
 
 def main() -> None:
-    from _frames import FrameError, read_frame, write_frame
-    from _session import Session
+    import importlib
+
+    frames = importlib.import_module("_frames")  # this file's neighbours, as top-level modules
+    session = importlib.import_module("_session").Session(lambda args: ask(args))
+    read_frame, write_frame, frame_error = frames.read_frame, frames.write_frame, frames.FrameError
 
     reader, writer = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDWR)
@@ -66,19 +69,23 @@ def main() -> None:
         write_frame(writer, {"http": args})
         return read_frame(reader, MAX_FRAME)
 
-    session = Session(ask)
     while True:
         try:
             message = read_frame(reader, MAX_FRAME)
-        except FrameError:
+        except frame_error:
             return
-        answer = session.handle(message if isinstance(message, dict) else {})
+        if not isinstance(message, dict):
+            message = {}
+        answer = session.handle(message)
         if message.get("op") == "start" and message.get("address_space"):
             _cap_address_space(int(message["address_space"]))
         try:
             write_frame(writer, answer)
-        except (OSError, ValueError, TypeError) as exc:
-            write_frame(writer, {"error": {"kind": "other", "type": type(exc).__name__, "text": str(exc)[:4096]}, "logs": []})
+        except Exception as exc:  # noqa: BLE001 - an answer that cannot be written is told as one
+            write_frame(
+                writer,
+                {"error": {"kind": "other", "type": type(exc).__name__, "text": str(exc)[:4096]}, "logs": []},
+            )
 
 
 if __name__ == "__main__":

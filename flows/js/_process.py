@@ -26,6 +26,7 @@ A process that never runs JavaScript starts none. POSIX only (``select`` on pipe
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import select
 import subprocess
@@ -65,7 +66,7 @@ class Died(Exception):
 
 def _spawn() -> subprocess.Popen[bytes]:
     env = {name: os.environ[name] for name in _KEPT_ENV if name in os.environ}
-    return subprocess.Popen(  # noqa: S603 - our own interpreter and file
+    return subprocess.Popen(
         [sys.executable, "-B", CHILD],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -107,17 +108,13 @@ _SPARE = _Spare()
 
 def _end(child: subprocess.Popen[bytes]) -> None:
     if child.poll() is None:
-        try:
+        with contextlib.suppress(OSError):
             child.kill()
-        except OSError:
-            pass
     for pipe in (child.stdin, child.stdout):
         if pipe is not None:
             pipe.close()
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         child.wait(5)
-    except subprocess.TimeoutExpired:
-        pass
 
 
 class ProcessHost:
@@ -156,7 +153,9 @@ class ProcessHost:
                 while True:
                     answer = self._next(child.stdout.fileno(), deadline, stop, wait)
                     if isinstance(answer, dict) and "http" in answer and len(answer) == 1:
-                        write_frame(child.stdin.fileno(), self._host_call(answer["http"], deadline, stop, wait))
+                        write_frame(
+                            child.stdin.fileno(), self._host_call(answer["http"], deadline, stop, wait)
+                        )
                         continue
                     if not isinstance(answer, dict):
                         raise Died("the engine's process answered with what is not a message")

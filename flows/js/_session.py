@@ -12,6 +12,7 @@ failure, whatever it was.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -22,8 +23,7 @@ Ask = Callable[[list[Any]], Any]  # the http host function: the call's arguments
 
 def describe(error: BaseException) -> dict[str, Any]:
     """What ``error`` was, as JSON data the harness can type (see the module docstring)."""
-    import jsbox
-
+    jsbox = importlib.import_module("jsbox")
     text = str(error)[:4096]
     if isinstance(error, jsbox.JsTimeoutError):
         return {"kind": "timeout", "text": text}
@@ -67,8 +67,7 @@ class Session:
         return {"error": {"kind": "other", "type": "Protocol", "text": f"unknown message {op!r}"}, "logs": []}
 
     def _start(self, message: dict[str, Any]) -> list[str]:
-        import jsbox
-
+        jsbox = importlib.import_module("jsbox")
         engine = jsbox.Runtime(
             memory_limit=message["memory_limit"],
             max_stack_size=message["stack_limit"],

@@ -129,7 +129,7 @@ class _Http:
 
     def serve(self, args: list[Any]) -> dict[str, Any]:
         """One call as the engine passes it: ``[method, url, params]``."""
-        method, url, params = (list(args) + [None, None, None])[:3]
+        method, url, params = [*args, None, None, None][:3]
         return self(method, url, params)
 
     def __call__(self, method: object, url: object, params: object) -> dict[str, Any]:
@@ -304,8 +304,7 @@ class ScriptContext:
             if fresh:
                 key, why = next(iter(fresh.items()))
                 raise ScriptError(
-                    f"output.{key} cannot be read back by the harness ({why}); the flow goes on "
-                    "without it",
+                    f"output.{key} cannot be read back by the harness ({why}); the flow goes on without it",
                     file=origin.file,
                     logs=lines,
                 )
@@ -433,7 +432,9 @@ def _read(text: str | None, limits: ScriptLimits, what: str, origin: _Origin) ->
     except ScriptError as error:
         raise ScriptError(str(error), file=origin.file) from None
     except (ValueError, RecursionError, MemoryError) as error:  # whatever the text holds: typed
-        raise ScriptError(f"{what} could not be read back: {type(error).__name__}", file=origin.file) from None
+        raise ScriptError(
+            f"{what} could not be read back: {type(error).__name__}", file=origin.file
+        ) from None
 
 
 # --- the engine's errors, as the harness's ---------------------------------------------------------
@@ -499,7 +500,9 @@ def _translate(
         )
     what = str(error.get("type") or "an unknown error")
     return ScriptError(
-        f"the script's engine failed: {what}: {text[:500]}" if text else f"the script's engine failed: {what}",
+        f"the script's engine failed: {what}: {text[:500]}"
+        if text
+        else f"the script's engine failed: {what}",
         file=origin.file,
         logs=logs,
     )

@@ -30,7 +30,8 @@ SCRIPT_FILE = "<input>"  # the file name the engine gives evaluated code in its 
 # ``__amc`` (not enumerable): run(source, variables, withOutput) -> [text, json, logs, output json or
 # null]; reset() -> logs, after
 # an evaluation that failed (a time or memory limit may have stopped it before its own clean-up);
-# output() -> json of [[key, json or null, why not or null], ...]; copied(text); names() -> the globals a variable may not take.
+# output() -> json of [[key, json or null, why not or null], ...]; copied(text); names() -> the
+# globals a variable may not take.
 PRELUDE = r"""
 (function (config) {
   'use strict';
@@ -95,7 +96,8 @@ PRELUDE = r"""
   // output as [key, JSON text or null, why it cannot be read or null] per key, each bounded, so
   // one value that cannot be read back (nested too deeply for JSON.stringify, a getter that
   // throws, too big) is named by its key and the others still cross.
-  const describe = (e) => (e && typeof e === 'object' && e.name ? e.name + ': ' + e.message : 'thrown ' + String(e));
+  const describe = (e) =>
+    (e && typeof e === 'object' && e.name ? e.name + ': ' + e.message : 'thrown ' + String(e));
   const readOutput = () => {
     const pairs = [];
     let total = 0;

@@ -56,9 +56,18 @@ def _run(tmp_path: Path, flow: str, **files: str) -> tuple[bool, str, SimDriver]
 
 
 CASES = {
-    "runFlow ../outside.yaml (a flow)": (APP + "- runFlow: ../outside.yaml\n", {"outside.yaml": OUTSIDE_FLOW}),
-    "runFlow ../outside.yaml (not a flow)": (APP + "- runFlow: ../outside.yaml\n", {"outside.yaml": OUTSIDE_KEYS}),
-    "runFlow by an absolute path": (APP + "- runFlow: {outside}/outside.yaml\n", {"outside.yaml": OUTSIDE_FLOW}),
+    "runFlow ../outside.yaml (a flow)": (
+        APP + "- runFlow: ../outside.yaml\n",
+        {"outside.yaml": OUTSIDE_FLOW},
+    ),
+    "runFlow ../outside.yaml (not a flow)": (
+        APP + "- runFlow: ../outside.yaml\n",
+        {"outside.yaml": OUTSIDE_KEYS},
+    ),
+    "runFlow by an absolute path": (
+        APP + "- runFlow: {outside}/outside.yaml\n",
+        {"outside.yaml": OUTSIDE_FLOW},
+    ),
     "run_flow in the harness's own dialect": (
         "name: own\nsteps:\n  - run_flow: ../outside.yaml\n",
         {"outside.yaml": "name: o\nsteps:\n  - type: ran-outside\n"},
@@ -93,7 +102,10 @@ def test_files_inside_the_root_are_reached(tmp_path: Path) -> None:
     failed, text, _ = _run(
         tmp_path,
         APP + "- runFlow: sub/inner.yaml\n- runScript: sub/x.js\n",
-        **{"root/sub/inner.yaml": APP + "- evalScript: ${output.inner = 1}\n", "root/sub/x.js": "output.x = 2"},
+        **{
+            "root/sub/inner.yaml": APP + "- evalScript: ${output.inner = 1}\n",
+            "root/sub/x.js": "output.x = 2",
+        },
     )
     assert not failed, text
 

@@ -1,9 +1,10 @@
 """Every HTTP server of the project refuses ambiguous framing and answers every malformed parameter
 with a 4xx JSON error (issue 40, item 7).
 
-The servers (``grep -rn BaseHTTPRequestHandler`` and the hand-written parser of ``sim/u2_rpc.py``): the inspector (``inspector/server.py``), the simulated device's WebDriverAgent and
-Appium faces (``sim/http_guard.py``), and its uiautomator2 server (``sim/u2_rpc.py``, HTTP over an
-adb ``tcp:9008`` stream). Before, the inspector served a request with two ``Content-Length``
+The servers (``grep -rn BaseHTTPRequestHandler``, and the parser of ``sim/u2_rpc.py``): the
+inspector (``inspector/server.py``), the simulated device's WebDriverAgent and Appium faces
+(``sim/http_guard.py``), and its uiautomator2 server (``sim/u2_rpc.py``, HTTP over an adb
+``tcp:9008`` stream). Before, the inspector served a request with two ``Content-Length``
 headers by the first, and 500 query parameters or a 4,400-digit number were ``500 InternalError
 (unexpected ValueError)``; the faces took the first length too (the uiautomator2 server the last),
 and a body nested 100,000 deep was a traceback and a closed connection. Each request here is raw
@@ -123,7 +124,13 @@ def test_the_inspector_refuses_a_length_beside_chunks(inspector: tuple[Inspector
         ("POST /api/tap", b"[" * 30_000 + b"]" * 30_000, "nested too deeply"),
         ("GET http://[/api/screen", b"", "not a URL path"),
     ],
-    ids=["500 query parameters", "a 4,400-digit query number", "a 4,400-digit JSON number", "deep JSON", "http://["],
+    ids=[
+        "500 query parameters",
+        "a 4,400-digit query number",
+        "a 4,400-digit JSON number",
+        "deep JSON",
+        "http://[",
+    ],
 )
 def test_the_inspector_answers_a_malformed_parameter_with_a_4xx_json_error(
     inspector: tuple[InspectorServer, CountingSim], line: str, body: bytes, says: str
@@ -189,7 +196,10 @@ def test_the_faces_answer_a_malformed_request_with_a_4xx_json_error(
 ) -> None:
     face: WdaFace | AppiumFace = request.getfixturevalue(which)
     port = _face_port(face.url)
-    head = f"{line} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    head = (
+        f"{line} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
     reply = _exchange(port, head.encode() + body)
     (status,) = _statuses(reply)
     assert 400 <= status < 500, reply[:300]
@@ -210,7 +220,10 @@ def _u2(raw: bytes) -> bytes:
 
 def test_the_uiautomator2_server_refuses_ambiguous_framing() -> None:
     body = b'{"jsonrpc": "2.0", "id": 1, "method": "deviceInfo", "params": []}'
-    for framing in (f"Content-Length: 2\r\nContent-Length: {len(body)}", f"Content-Length: {len(body)}\r\nTransfer-Encoding: chunked"):
+    for framing in (
+        f"Content-Length: 2\r\nContent-Length: {len(body)}",
+        f"Content-Length: {len(body)}\r\nTransfer-Encoding: chunked",
+    ):
         reply = _u2(f"POST /jsonrpc/0 HTTP/1.1\r\nHost: 127.0.0.1\r\n{framing}\r\n\r\n".encode() + body)
         assert _statuses(reply) == [400], reply[:300]
         answer = _json_body(reply)

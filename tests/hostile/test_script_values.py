@@ -20,20 +20,29 @@ from tests.flows.helpers import amc, write_flow
 
 pytestmark = pytest.mark.timeout(120)
 
-DEEP = "(() => { let o = {}; for (let i = 0; i < 200000; i++) { const p = {}; p.a = o; o = p } output.deep = o })()"
+DEEP = (
+    "(() => { let o = {}; for (let i = 0; i < 200000; i++) { const p = {}; p.a = o; o = p } "
+    "output.deep = o })()"
+)
 UNREADABLE = {
     "nested 200,000 deep": DEEP,
-    "nested past the harness's depth": "(() => { let o = 1; for (let i = 0; i < 100; i++) o = [o]; output.deep = o })()",
-    "a getter that throws": "Object.defineProperty(output, 'deep', {get() { throw new Error('no') }, enumerable: true})",
+    "nested past the harness's depth": (
+        "(() => { let o = 1; for (let i = 0; i < 100; i++) o = [o]; output.deep = o })()"
+    ),
+    "a getter that throws": (
+        "Object.defineProperty(output, 'deep', {get() { throw new Error('no') }, enumerable: true})"
+    ),
     "over the size cap": "(output.deep = 'x'.repeat(5 * 1024 * 1024), 1)",
 }
 
 
 @pytest.mark.parametrize("name", sorted(UNREADABLE))
-def test_an_output_value_that_cannot_be_read_back_is_a_script_error_and_the_context_goes_on(name: str) -> None:
+def test_an_output_value_that_cannot_be_read_back_is_a_script_error_and_the_context_goes_on(
+    name: str,
+) -> None:
     with ScriptContext(platform="android") as js:
         js.evaluate("output.kept = 'yes'", with_output=True)
-        with pytest.raises(ScriptError, match="output.deep cannot be read back") as info:
+        with pytest.raises(ScriptError, match=r"output\.deep cannot be read back") as info:
             js.evaluate(UNREADABLE[name], with_output=True)
         assert type(info.value) is ScriptError
         after = js.evaluate("output.more = 2", with_output=True)  # known unreadable: not again
@@ -57,8 +66,9 @@ def test_a_deep_output_on_an_optional_step_is_a_warning_and_the_flow_goes_on(tmp
     result = amc("run", flow, "--device", "sim:android", "--out", tmp_path / "runs")
     assert result.code == 0, result.out + result.err
     assert "Traceback" not in result.err and "JavaScriptError" not in result.out + result.err
-    assert "output.deep cannot be read back by the harness (RangeError: Maximum call stack size exceeded)" in (
-        result.out
+    assert (
+        "output.deep cannot be read back by the harness (RangeError: Maximum call stack size exceeded)"
+        in (result.out)
     )
     (run_dir,) = (tmp_path / "runs").iterdir()
     steps = read_timeline(run_dir).steps

@@ -153,7 +153,9 @@ def test_a_flow_saved_by_mcp_carries_no_password_of_the_device_url(tmp_path: Pat
 
 
 @pytest.mark.parametrize("format", ["amc", "maestro"])
-def test_a_flow_the_inspector_records_carries_no_password_of_the_device_url(tmp_path: Path, format: str) -> None:
+def test_a_flow_the_inspector_records_carries_no_password_of_the_device_url(
+    tmp_path: Path, format: str
+) -> None:
     draft = FlowDraft(
         "com.example.amc.demo",
         platform="android",

@@ -9,6 +9,7 @@ or on Ctrl-C; the harness's own threads go on meanwhile.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -59,7 +60,12 @@ def test_other_threads_run_while_a_native_call_runs() -> None:
     ticker = threading.Thread(target=tick)
     with ScriptContext(platform="android", limits=limits) as stuck, ScriptContext(platform="ios") as other:
         other.evaluate("1")
-        runaway = threading.Thread(target=lambda: pytest.raises(ScriptTimeout, stuck.evaluate, LONGER))
+
+        def run_away() -> None:
+            with pytest.raises(ScriptTimeout):
+                stuck.evaluate(LONGER)
+
+        runaway = threading.Thread(target=run_away)
         runaway.start()
         ticker.start()
         time.sleep(0.3)
@@ -68,7 +74,7 @@ def test_other_threads_run_while_a_native_call_runs() -> None:
         stop.set()
         ticker.join()
     assert answers == [n * 2 for n in range(20)]
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert len(ticks) > 50 and max(gaps) < 0.5, f"{len(ticks)} ticks, the longest gap {max(gaps):.2f} s"
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import gc
 import os
-import time
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
