@@ -29,7 +29,8 @@ connection, after reading and discarding (up to :data:`MAX_BODY`) a body the ser
 accept: bytes left on a kept-alive connection would otherwise be read as the next request, one
 that no check saw coming from a page. Connections time out. Errors are JSON
 ``{"error": {"kind", "message", "hint"}}`` with a status from :data:`STATUSES`; no traceback ever
-reaches the page. Responses forbid framing, sniffing and any script or picture from elsewhere (a Content-Security-Policy).
+reaches the page. Responses forbid framing, sniffing and any script or picture from elsewhere
+(a Content-Security-Policy).
 """
 
 from __future__ import annotations
