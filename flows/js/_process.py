@@ -19,7 +19,8 @@ says so). The child's environment is empty but for what Python needs to find jsb
 reaches the harness, which decides.
 
 To keep a flow's first ``${...}`` cheap, one **spare** child is kept started (Python and jsbox
-imported, no runtime yet): a context takes it and a new spare starts at once, in the background.
+imported, no runtime yet; it says ``{"ready": true}`` once they are): a context takes it and a new
+spare starts at once, in the background.
 A process that never runs JavaScript starts none. POSIX only (``select`` on pipes).
 """
 
@@ -39,7 +40,7 @@ from typing import Any, Protocol
 
 from ._frames import FrameError, read_frame, write_frame
 
-__all__ = ["POLL", "Died", "ProcessHost", "Stop", "Stopped", "Stuck"]
+__all__ = ["POLL", "Died", "ProcessHost", "Stop", "Stopped", "Stuck", "spare_ready"]
 
 POLL = 0.1  # seconds between two looks at the stop request while a script runs
 CHILD = str(Path(__file__).with_name("_child.py"))
@@ -96,6 +97,16 @@ class _Spare:
             return _spawn()
         return child
 
+    def ready(self, timeout: float) -> bool:
+        """Whether the spare has said it is ready (Python and jsbox imported) within ``timeout`` s
+        (for measuring: a flow's device steps usually leave it that time)."""
+        with self._lock:
+            child = self._child
+        if child is None or child.stdout is None:
+            return False
+        readable, _, _ = select.select([child.stdout.fileno()], [], [], timeout)
+        return bool(readable)
+
     def drop(self) -> None:
         with self._lock:
             child, self._child = self._child, None
@@ -104,6 +115,7 @@ class _Spare:
 
 
 _SPARE = _Spare()
+spare_ready = _SPARE.ready
 
 
 def _end(child: subprocess.Popen[bytes]) -> None:
@@ -152,6 +164,8 @@ class ProcessHost:
                 write_frame(child.stdin.fileno(), message)
                 while True:
                     answer = self._next(child.stdout.fileno(), deadline, stop, wait)
+                    if answer == {"ready": True}:  # the child's first word, once it imported jsbox
+                        continue
                     if isinstance(answer, dict) and "http" in answer and len(answer) == 1:
                         write_frame(
                             child.stdin.fileno(), self._host_call(answer["http"], deadline, stop, wait)
