@@ -62,7 +62,12 @@ class Stopped(Exception):
 
 
 class Died(Exception):
-    """The child ended (or sent what is not a frame) before it answered."""
+    """The child ended (or sent what is not a frame) before it answered; ``code`` is its exit
+    status (negative: the signal that ended it), when known."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 def _spawn() -> subprocess.Popen[bytes]:
@@ -177,7 +182,7 @@ class ProcessHost:
             except BaseException as exc:
                 code = self._kill()
                 if isinstance(exc, (FrameError, OSError)):
-                    raise Died(_ended(code)) from None
+                    raise Died(_ended(code), code) from None
                 raise
 
     def close(self) -> None:

@@ -393,6 +393,8 @@ class ScriptContext:
             raise
         except Died as died:
             self._give_up(f"{died}")
+            if died.code not in _OUT_OF_MEMORY:
+                raise ScriptError(f"{died} while the script ran", file=origin.file) from None
             raise ScriptMemoryExceeded(
                 f"{died} while the script ran: it went past the {_mib(self.limits.memory_limit)} MiB its "
                 "engine may use (a native allocation the engine's own limit does not count)",
@@ -413,6 +415,11 @@ class ScriptContext:
     def _give_up(self, why: str) -> None:
         self._given_up = f"this flow's JavaScript context was given up: {why}"
         self._host.close()
+
+
+# How the engine's process ends when an allocation fails past its address-space cap: Rust aborts
+# (SIGABRT, its default alloc error handler), or the kernel's OOM killer sends SIGKILL.
+_OUT_OF_MEMORY = frozenset({-6, -9})
 
 
 def _mib(size: int) -> int:

@@ -182,3 +182,15 @@ def test_ctrl_c_on_amc_run_ends_a_runaway_evalscript_within_a_second(tmp_path: P
     assert timeline.status == "interrupted" and timeline.footer is not None
     assert timeline.footer["error_kind"] == "Interrupted", timeline.footer
     assert "flow f INTERRUPTED" in amc.out
+
+
+def test_an_engine_that_dies_mid_script_is_a_typed_error_and_the_context_is_given_up() -> None:
+    with ScriptContext(platform="android") as js:
+        js.evaluate("1")
+        pid = js.engine_pid
+        assert pid is not None
+        threading.Timer(0.3, lambda: os.kill(pid, signal.SIGSEGV)).start()
+        with pytest.raises(ScriptError, match="the engine's process ended by SIGSEGV while the script ran"):
+            js.evaluate(LONGER)
+        with pytest.raises(ScriptError, match="given up"):
+            js.evaluate("1")
