@@ -91,25 +91,45 @@ class _Spare:
         self._lock = threading.Lock()
         self._child: subprocess.Popen[bytes] | None = None
         self._owner = os.getpid()
+        self._filled = threading.Event()  # set once the next spare is started (or none is coming)
         atexit.register(self.drop)
 
     def take(self) -> subprocess.Popen[bytes]:
+        """The spare (or a new child when there is none), and the next spare started in the
+        background: the caller does not wait for a fork."""
         with self._lock:
             child = self._child if self._owner == os.getpid() else None
             self._owner = os.getpid()
-            self._child = _spawn()
+            self._child = None
+            self._filled.clear()
+        threading.Thread(target=self._fill, name="amc-js-spare", daemon=True).start()
         if child is None or child.poll() is not None:
             return _spawn()
         return child
 
+    def _fill(self) -> None:
+        try:
+            spare = _spawn()
+        except OSError:
+            self._filled.set()
+            return
+        with self._lock:
+            old, self._child = self._child, spare
+        if old is not None:
+            _end(old)
+        self._filled.set()
+
     def ready(self, timeout: float) -> bool:
         """Whether the spare has said it is ready (Python and jsbox imported) within ``timeout`` s
         (for measuring: a flow's device steps usually leave it that time)."""
+        deadline = time.monotonic() + timeout
+        self._filled.wait(timeout)
         with self._lock:
             child = self._child
         if child is None or child.stdout is None:
             return False
-        readable, _, _ = select.select([child.stdout.fileno()], [], [], timeout)
+        left = max(deadline - time.monotonic(), 0.0)
+        readable, _, _ = select.select([child.stdout.fileno()], [], [], left)
         return bool(readable)
 
     def drop(self) -> None:
