@@ -99,7 +99,7 @@ def _agreement(blocks: int, taken: int, spread: float) -> str:
     said = "agreed with the one before" if spread <= AGREE else "still differed from the one before"
     return (
         f"median of {blocks} interleaved blocks per contender; round {taken} {said} "
-        f"(largest change of a ratio of minimums {spread:.1%}, the bar {AGREE:.0%}); "
+        f"(largest change of a ratio of minimums {spread:.2%}, the bar {AGREE:.0%}); "
         "µs/ms: medians"
     )
 

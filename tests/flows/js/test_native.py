@@ -194,3 +194,20 @@ def test_an_engine_that_dies_mid_script_is_a_typed_error_and_the_context_is_give
             js.evaluate(LONGER)
         with pytest.raises(ScriptError, match="given up"):
             js.evaluate("1")
+
+
+def test_the_engine_process_caps_its_own_address_space() -> None:
+    """The backstop under the engine's heap limit: an allocation no limit of the engine counts ends
+    the engine's process (its address space capped at what it had plus the heap limit and 512 MiB),
+    never the harness."""
+    limits = ScriptLimits(memory_limit=16 * 1024 * 1024)
+    with ScriptContext(platform="android", limits=limits) as js:
+        js.evaluate("1")
+        pid = js.engine_pid
+        assert pid is not None
+        with open(f"/proc/{pid}/limits", encoding="ascii") as table:
+            line = next(row for row in table if row.startswith("Max address space"))
+        soft = int(line.split()[3])
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            size = int(status.read().split("VmSize:")[1].split()[0]) * 1024
+        assert size < soft <= size + 16 * 1024 * 1024 + 512 * 1024 * 1024 + 64 * 1024 * 1024
