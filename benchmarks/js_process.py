@@ -131,7 +131,7 @@ def _evaluation_table(blocks: int, rounds: int) -> Table:
         out: dict[str, dict[str, Stats]] = {}
         for row in calls[BASE]:
             out[row] = interleaved(
-                {name: calls[name][row] for name in (BASE, NEW)}, blocks=blocks, warmup=0.2, min_time=0.02
+                {name: calls[name][row] for name in (BASE, NEW)}, blocks=blocks, warmup=0.2, min_time=0.1
             )
         return out
 
