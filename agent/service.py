@@ -30,7 +30,7 @@ from ..core.errors import ConfigError, FlowError, HarnessError, StepArgumentErro
 from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
-from ..flows import FlowPlanner, FlowValidationError, load_flow, skip_instead
+from ..flows import FlowPlanner, FlowValidationError, in_roots, load_flow, skip_instead
 from ..flows.js.client import HttpClient, refusing
 from ..flows.recorded import FORMATS, check_path
 from ..runtime.cancel import Cancel
@@ -309,7 +309,7 @@ class DeviceService:
         root = self.flow_root.resolve()
         path = Path(value)
         path = (path if path.is_absolute() else root / path).resolve()
-        if not path.is_relative_to(root):
+        if not in_roots(path, (str(root),)):  # the rule of every file a flow reaches (amc.flows.roots)
             raise FlowError(
                 f"{value} is outside the flow root {root}; run_flow reads flows only there",
                 hint="start `amc mcp --flow-root DIR` with the folder that holds your flows",

@@ -11,9 +11,9 @@ Two tables, every contender in this process, interleaved (:func:`benchmarks.comm
   evaluation), ``evalScript: ${output.n = …}`` (a ``script`` step: one evaluation, ``output`` read
   for the world model, no device call and no look after it), ``runScript`` of a 6-line file. Time
   per step (the flow's time over its steps), and each row's paired ratio to the baseline.
-- **Starting JavaScript**: a flow's first evaluation starts its context (a thread, the engine's
-  runtime, the harness's globals): ``ScriptContext(...).evaluate('1')`` on a fresh context against
-  the same call on a warm one.
+- **Starting JavaScript**: a flow's first evaluation starts its context (it takes the spare engine
+  process, makes the engine's runtime and the harness's globals there):
+  ``ScriptContext(...).evaluate('1')`` on a fresh context against the same call on a warm one.
 
 Run: ``python benchmarks/js_flow.py`` (``--quick`` for a smoke run); ``python -m benchmarks`` runs it
 as the ``js`` suite. The engine's own costs against the other engines are ``benchmarks/js_engines.py``'s.
@@ -127,8 +127,9 @@ def _start_table(blocks: int) -> Table:
         ["`evaluate('1')` on", "min ms", "median ms", "vs a warm context (paired)"],
         rows,
         [
-            "a fresh context starts its thread, the engine's runtime and the harness's globals on its first "
-            "evaluation, and stops them when closed; a flow pays this once, at its first `${...}`",
+            "a fresh context takes the spare engine process, makes the engine's runtime and the harness's "
+            "globals there on its first evaluation, and ends the process when closed; a flow pays this "
+            "once, at its first `${...}` (`benchmarks/js_process.py` sets it against the engine in process)",
         ],
     )
 

@@ -200,6 +200,7 @@ class FlowRun:
         planner = FlowPlanner(
             flow,
             driver.platform,
+            cancel=self.cancel,  # a running script is ended at Ctrl-C too
             http=HttpClient(),
             secrets=lambda values: self.redactor.add(*values),
         )

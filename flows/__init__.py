@@ -16,6 +16,7 @@ from .model import (
     SourcePosition,
 )
 from .planner import FlowInterrupted, FlowPlanner, skip_instead, skip_reason
+from .roots import FileOutsideRoot, file_in_roots, in_roots
 
 __all__ = [
     "BLOCK_COMMANDS",
@@ -23,6 +24,7 @@ __all__ = [
     "MAX_FLOW_BYTES",
     "AppRef",
     "Condition",
+    "FileOutsideRoot",
     "Flow",
     "FlowInterrupted",
     "FlowPlanner",
@@ -33,7 +35,9 @@ __all__ = [
     "Retry",
     "RunFlow",
     "SourcePosition",
+    "file_in_roots",
     "holds",
+    "in_roots",
     "load_flow",
     "parse_flow",
     "read_flow_file",

@@ -38,6 +38,7 @@ from .blocks import MAX_STEPS, read_steps
 from .maestro.reader import looks_maestro, read_maestro
 from .model import Flow, FlowValidationError
 from .nodes import NAME, PLAIN_TAGS, Invalid, NodeReader, UnsetVariable, kind, suggest
+from .roots import FileOutsideRoot, file_in_roots
 
 __all__ = [
     "MAX_DEPTH",
@@ -177,13 +178,16 @@ class Load:
 
     ``params``: the variables given on purpose (``--env``), which a Maestro flow's scripts see
     besides its own; None: all of ``environ`` was (a caller's own mapping). ``script_roots``: the
-    folders ``runScript`` files must lie in (:func:`script_roots`)."""
+    folders ``runScript`` files must lie in (:func:`script_roots`); ``roots``: the roots the caller
+    set (``amc mcp --flow-root``), which every file the flow names must lie in
+    (:mod:`amc.flows.roots`), or None."""
 
     environ: Mapping[str, str]
     stack: list[str] = field(default_factory=list)
     includes: int = 0
     params: Mapping[str, str] | None = None
     script_roots: tuple[str, ...] = ()
+    roots: tuple[str, ...] | None = None  # the roots the caller set: every file the flow names (roots.py)
 
 
 def script_roots(file: str, given: tuple[str, ...] | None = None) -> tuple[str, ...]:
@@ -253,7 +257,10 @@ def read_flow_file(path: str | os.PathLike[str], *, follow_symlink: bool = True)
 def _include(load: Load) -> Any:
     def include(r: NodeReader, node: Node, written: str, env: dict[str, str]) -> Flow:
         base = Path(r.file).parent
-        target = Path(written) if Path(written).is_absolute() else base / written
+        try:  # before anything is looked at: not whether it exists, nor a word of it
+            target = file_in_roots(written, base=base, roots=load.roots or (), what="run_flow")
+        except FileOutsideRoot as outside:
+            raise r.fail(node, outside.message, hint=outside.hint) from None
         key = os.path.realpath(target)
         if key in load.stack:
             chain = " -> ".join(
@@ -487,9 +494,10 @@ def _load(
     params: Mapping[str, str] | None,
     roots: tuple[str, ...] | None,
 ) -> Load:
+    real = None if roots is None else tuple(os.path.realpath(root) for root in roots)
     if environ is None:  # the process environment: none of it was given on purpose
-        return Load(os.environ, params=params or {}, script_roots=script_roots(file, roots))
-    return Load(environ, params=params, script_roots=script_roots(file, roots))
+        return Load(os.environ, params=params or {}, script_roots=script_roots(file, roots), roots=real)
+    return Load(environ, params=params, script_roots=script_roots(file, roots), roots=real)
 
 
 def parse_flow(

@@ -20,6 +20,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ..core.errors import FlowError
 from ..core.limits import quote
+from ..storage.redaction import named_like_credential
 from .model import SourcePosition
 
 __all__ = [
@@ -117,12 +118,9 @@ class NodeReader:
                     f"bad variable reference {match.group(0)!r}",
                     hint="write ${NAME} with a letter or _ first, or $${ for a literal ${",
                 )
-            if name in self.environ:
-                return self.environ[name]
-            if name in self.flow_env:
-                return self.flow_env[name]
-            if name in self.inherited:
-                return self.inherited[name]
+            for source in (self.environ, self.flow_env, self.inherited):
+                if name in source:
+                    return self._read(name, source[name])
             raise self.unset(
                 node,
                 f"undefined variable ${{{name}}}",
@@ -130,6 +128,13 @@ class NodeReader:
             )
 
         return VAR.sub(replace, str(node.value))
+
+    def _read(self, name: str, value: str) -> str:
+        """A variable's value as the flow reads it: a secret when its name is a credential's,
+        whatever its source (the process environment, ``--env``, an ``env:`` block, a parent's)."""
+        if value and named_like_credential(name):
+            self.secrets.add(value)
+        return value
 
     def string(self, node: Node, what: str, *, allow_empty: bool = False) -> str:
         if not isinstance(node, ScalarNode) or node.tag == TAG + "null":

@@ -147,7 +147,7 @@ class FlowPlanner:
         self._copied = ""  # the text copy_text_from / set_clipboard left, which paste_text types
         self._observation: Observation | None = None
         self._world: WorldState | None = None
-        self._scripts = FlowScripts(flow, platform, http=http, secrets=secrets, limits=limits)
+        self._scripts = FlowScripts(flow, platform, http=http, secrets=secrets, limits=limits, stop=cancel)
         self._walk = self._flow(flow, ())
         self._started = False
         self._done = False

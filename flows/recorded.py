@@ -23,6 +23,7 @@ from typing import Any, Final
 import yaml
 
 from ..core.errors import ConfigError
+from ..storage.redaction import redact_url
 
 __all__ = [
     "FORMATS",
@@ -174,10 +175,12 @@ def step_of(command: str, value: Any, *, comments: Sequence[str] = ()) -> Record
 
 
 def comment_lines(lines: Sequence[str], indent: str = "") -> list[str]:
-    """``lines`` as YAML comments (one line each, cut, no line breaks inside)."""
+    """``lines`` as YAML comments (one line each, cut, no line breaks inside), the credentials of
+    every URL in them hidden (a ``--device appium:http://qa:PW@host`` named in a header): the
+    files people commit carry no password, whoever wrote the line."""
     out = []
     for line in lines:
-        flat = " ".join(str(line).split())
+        flat = redact_url(" ".join(str(line).split()))
         if len(flat) > _MAX_COMMENT:
             flat = flat[: _MAX_COMMENT - 1] + "…"
         out.append(f"{indent}# {flat}".rstrip())

@@ -36,10 +36,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions.script import MAX_LOG_LINES, MAX_VALUE, recorded_error
-from ..core.errors import AssertionFailed, HarnessError
+from ..core.errors import AssertionFailed, HarnessError, ScriptError
 from ..core.models import OnFailure, PlannedStep
 from ..storage.redaction import named_like_credential
 from .js import HttpHandler, HttpRequest, HttpResponse, JsValue, ScriptContext, ScriptLimits
+from .js._process import Stop
 from .js.client import refusing, request_secrets
 from .js.http import HttpRefused
 from .maestro.commands import Command
@@ -142,7 +143,8 @@ def _credentials(value: JsValue, whole: bool) -> tuple[bool, list[str]]:
 class FlowScripts:
     """The JavaScript of one run of ``flow`` on a device of ``platform`` (see the module docstring).
     ``http`` makes the requests scripts ask for (None: every call throws saying HTTP is not
-    allowed); ``secrets`` is told of every secret value found. Made without I/O."""
+    allowed); ``secrets`` is told of every secret value found; ``stop`` (the run's ``Cancel``),
+    once set, ends a running script within a tenth of a second. Made without I/O."""
 
     def __init__(
         self,
@@ -152,8 +154,10 @@ class FlowScripts:
         http: HttpHandler | None = None,
         secrets: Secrets | None = None,
         limits: ScriptLimits | None = None,
+        stop: Stop | None = None,
     ) -> None:
         self.platform = platform
+        self._stop = stop
         self.limits = limits or ScriptLimits()
         self._told: Secrets = secrets or (lambda values: None)
         self._secrets: set[str] = set(flow.secrets)
@@ -171,7 +175,9 @@ class FlowScripts:
 
     def _context(self) -> ScriptContext:
         if self._js is None:
-            self._js = ScriptContext(platform=self.platform, http=self._calls, limits=self.limits)
+            self._js = ScriptContext(
+                platform=self.platform, http=self._calls, limits=self.limits, stop=self._stop
+            )
             if self._copied is not None:
                 self._js.set_copied_text(self._copied)
         return self._js
@@ -222,6 +228,8 @@ class FlowScripts:
         or the expression evaluated by the engine."""
         value = self._scopes[-1].values.get(expression) if NAME.fullmatch(expression) else None
         if value is not None and expression not in SCRIPT_WORDS:
+            if named_like_credential(expression):  # a secret whatever its source (the environment too)
+                self._secret([value])
             return value
         self._ran = True
         started = time.monotonic()
@@ -311,20 +319,26 @@ class FlowScripts:
 
     # --- what a step records ---------------------------------------------------------------------
 
+    def _read_output(self) -> dict[str, JsValue]:
+        """``output`` as it is now; nothing when the context was given up (its failure is the step's)."""
+        assert self._js is not None
+        try:
+            return self._js.output()
+        except ScriptError:
+            return {}
+
     def take(self, *, secret_too: bool = True) -> Taken:
         """What the JavaScript since the last ``take`` left: its logs, calls and time, and the
         ``output`` keys it changed (the secret ones only with ``secret_too``; else they wait for
         the next step that may carry them)."""
         logs, self._logs = tuple(self._logs), []
         calls, self._calls.lines = tuple(self._calls.lines), []
-        for line in calls:
-            log.info("http %s", line)
         seconds, self._seconds = self._seconds, 0.0
         remember: dict[str, JsValue] = {}
         secret: list[str] = []
         if self._ran and self._js is not None:
             self._ran = False
-            now = self._output if self._output is not None else self._js.output()
+            now = self._output if self._output is not None else self._read_output()
             for key, value in now.items():
                 text = json.dumps(value, sort_keys=True)
                 if self._remembered.get(key) == text:
@@ -340,6 +354,8 @@ class FlowScripts:
                     secret.append(f"output.{key}")
                 self._remembered[key] = text
                 remember[f"output.{key}"] = value
+        for line in calls:  # after output's secrets are known: a call may carry what output now holds
+            log.info("http %s", line)
         return Taken(logs, calls, seconds, remember, tuple(secret))
 
 

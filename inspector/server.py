@@ -22,12 +22,15 @@ addressed to it (``Host`` naming 127.0.0.1 or localhost and its port) from no ot
 the server starts and written only into the page it serves at ``/``: a page on another site can
 neither read that page (no CORS) nor load it under its own name (the ``Host`` check refuses a
 DNS-rebinding name), so it cannot act, whatever it sends. A ``POST`` must be JSON with a
-``Content-Length`` of at most 64 KiB. Any refusal or error closes the connection, after reading
-and discarding (up to :data:`MAX_BODY`) a body the server did not accept: bytes left on a
-kept-alive connection would otherwise be read as the next request, one that no check saw coming
-from a page. Connections time out. Errors are JSON ``{"error": {"kind", "message", "hint"}}`` with
-a status from :data:`STATUSES`; no traceback ever reaches the page. Responses forbid framing,
-sniffing and any script or picture from elsewhere (a Content-Security-Policy).
+``Content-Length`` of at most 64 KiB; every request's framing, target, query and JSON are read by
+the project's one rule for them (:mod:`amc.core.http_input`: two ``Content-Length`` headers, or one
+beside ``Transfer-Encoding``, are refused as ambiguous). Any refusal or error closes the
+connection, after reading and discarding (up to :data:`MAX_BODY`) a body the server did not
+accept: bytes left on a kept-alive connection would otherwise be read as the next request, one
+that no check saw coming from a page. Connections time out. Errors are JSON
+``{"error": {"kind", "message", "hint"}}`` with a status from :data:`STATUSES`; no traceback ever
+reaches the page. Responses forbid framing, sniffing and any script or picture from elsewhere
+(a Content-Security-Policy).
 """
 
 from __future__ import annotations
@@ -43,7 +46,6 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from ..core.errors import (
     AppError,
@@ -55,6 +57,7 @@ from ..core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
+from ..core.http_input import BadRequest, body_length, json_value, query_fields, split_target
 from .session import InspectorSession, Snapshot, StaleScreen
 
 __all__ = ["LOOPBACK", "MAX_BODY", "STATUSES", "TOKEN_HEADER", "InspectorServer", "screen_json"]
@@ -63,6 +66,8 @@ log = logging.getLogger(__name__)
 
 LOOPBACK = "127.0.0.1"
 MAX_BODY = 64 * 1024
+MAX_QUERY_FIELDS = 8  # a query the page sends holds two (v, ref)
+_BAD_KINDS = {411: "LengthRequired", 413: "PayloadTooLarge"}
 TIMEOUT = 15.0
 TOKEN_HEADER = "X-Amc-Token"
 # Where the page's token goes: the packaged index.html holds this element, empty.
@@ -200,11 +205,13 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             self._check_host()
             self._check_origin()
-            if urlsplit(self.path).path.startswith("/api/"):
+            if split_target(self.path)[0].startswith("/api/"):
                 self._check_token()
             serve()
         except _Refused as no:
             self._error(no.status, no.kind, no.message, no.hint)
+        except BadRequest as bad:
+            self._error(HTTPStatus(bad.status), _BAD_KINDS.get(bad.status, "BadRequest"), bad.message)
         except HarnessError as exc:
             self._error(_status(exc), exc.kind, exc.message, exc.hint)
         except (BrokenPipeError, ConnectionResetError):
@@ -217,17 +224,20 @@ class _Handler(BaseHTTPRequestHandler):
                 self._discard_body()
 
     def _declares_body(self) -> bool:
-        return bool(self.headers.get("Transfer-Encoding")) or self.headers.get("Content-Length", "0") != "0"
+        return bool(self.headers.get_all("Transfer-Encoding")) or any(
+            length.strip() != "0" for length in self.headers.get_all("Content-Length") or []
+        )
 
     def _discard_body(self) -> None:
         """Read and drop a body the server did not take (at most :data:`MAX_BODY` bytes, within the
         connection's timeout), then end the connection: its bytes are never read as a request."""
         self.close_connection = True
-        raw_length = self.headers.get("Content-Length") or ""
-        if self.headers.get("Transfer-Encoding") or not raw_length.isdigit() or int(raw_length) > MAX_BODY:
-            return  # nothing bounded to drain: closing is enough
+        try:
+            length = body_length(self.headers, MAX_BODY)
+        except BadRequest:
+            return  # nothing bounded to drain (ambiguous, chunked, too big): closing is enough
         with contextlib.suppress(OSError):  # a stalled or broken client: the connection ends anyway
-            self.rfile.read(int(raw_length))
+            self.rfile.read(length)
 
     # --- checks -------------------------------------------------------------------------------
 
@@ -256,35 +266,28 @@ class _Handler(BaseHTTPRequestHandler):
             )
 
     def _body(self) -> Mapping[str, Any]:
-        if self.headers.get("Transfer-Encoding"):
-            raise _Refused(HTTPStatus.LENGTH_REQUIRED, "LengthRequired", "send a Content-Length, not chunks")
+        length = body_length(self.headers, MAX_BODY)  # ambiguous framing, chunks, too big: refused
         media = (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
         if media != "application/json":
             raise _Refused(
                 HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "UnsupportedMediaType", "the request body must be JSON"
             )
-        raw_length = self.headers.get("Content-Length")
-        if raw_length is None or not raw_length.isdigit():
+        if not self.headers.get_all("Content-Length"):
             raise _Refused(HTTPStatus.LENGTH_REQUIRED, "LengthRequired", "the request needs a Content-Length")
-        length = int(raw_length)
-        if length > MAX_BODY:
-            raise _Refused(
-                HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "PayloadTooLarge", f"the body is over {MAX_BODY} bytes"
-            )
         data = self.rfile.read(length)
         self._body_read = True
         if len(data) != length:
             raise _Refused(HTTPStatus.BAD_REQUEST, "BadRequest", "the body ended early")
         try:
-            body = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise _Refused(HTTPStatus.BAD_REQUEST, "BadJSON", f"the body is not JSON: {exc}") from exc
+            body = json_value(data)
+        except BadRequest as bad:
+            raise _Refused(HTTPStatus.BAD_REQUEST, "BadJSON", bad.message) from None
         if not isinstance(body, dict):
             raise _Refused(HTTPStatus.BAD_REQUEST, "BadJSON", "the body must be a JSON object")
         return body
 
     def _query(self) -> dict[str, str]:
-        query = parse_qs(urlsplit(self.path).query, max_num_fields=8)
+        query = query_fields(split_target(self.path)[1], MAX_QUERY_FIELDS)
         return {k: v[0] for k, v in query.items() if v}
 
     @staticmethod
@@ -318,7 +321,7 @@ class _Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed
 
     def _get(self) -> None:
-        path = urlsplit(self.path).path
+        path = split_target(self.path)[0]
         session = self.server.session
         if path in _ASSETS:
             name, content_type = _ASSETS[path]
@@ -340,7 +343,7 @@ class _Handler(BaseHTTPRequestHandler):
             raise _Refused(HTTPStatus.NOT_FOUND, "NotFound", f"nothing is served at {path[:200]!r}")
 
     def _post(self) -> None:
-        path = urlsplit(self.path).path
+        path = split_target(self.path)[0]
         actions: dict[str, Callable[[Mapping[str, Any]], Snapshot]] = {
             "/api/refresh": lambda body: self.server.session.look(),
             "/api/tap": lambda body: self.server.session.tap(body.get("v"), body.get("ref")),

@@ -28,8 +28,8 @@ from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
-from urllib.parse import urlsplit
 
+from ..core.http_input import BadRequest, json_value, split_target
 from ..core.models import Platform
 from .appium_commands import AppiumState
 from .appium_input import Gesture, HangRequest, W3CError, execute_route
@@ -127,14 +127,18 @@ class _Handler(BaseHTTPRequestHandler):
         raw = guard(self)  # a browser's request, or a body over the limit, is refused here
         if raw is None:
             return
-        route, params = _route(method, urlsplit(self.path).path)
+        try:
+            route, params = _route(method, split_target(self.path)[0])
+        except BadRequest as bad:
+            self._reply(400, W3CError(400, "invalid argument", bad.message).body())
+            return
         body: Any = None
-        bad_json = False
+        bad_json: str | None = None
         if raw:
             try:
-                body = json.loads(raw)
-            except ValueError:
-                bad_json = True
+                body = json_value(raw)
+            except BadRequest as bad:
+                bad_json = bad.message
         counted = execute_route(body) if route == "execute" else route
         fault = face.faults.on_request(counted)
         if fault is Fault.LOSE_SESSION:
@@ -149,8 +153,8 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._write(replayed.status, replayed.body, replayed.content_type)
             return
-        if bad_json:
-            self._reply(400, W3CError(400, "invalid argument", "the request body is not JSON").body())
+        if bad_json is not None:
+            self._reply(400, W3CError(400, "invalid argument", bad_json).body())
             return
         if route == "unknown":
             error = W3CError(

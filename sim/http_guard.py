@@ -11,7 +11,8 @@ before a request is served :func:`refusal` decides whether it is one:
   (``requests``), Appium-Python-Client (``urllib3``) and the harness's own WebDriverAgent client
   send none of them, and a browser sends ``Origin`` with every ``POST`` and ``Sec-Fetch-Mode``
   with every request;
-- its body has a ``Content-Length`` (no chunks) of at most ``max_body`` bytes.
+- its body has one ``Content-Length`` (no chunks, no second length, not both) of at most
+  ``max_body`` bytes (:func:`amc.core.http_input.body_length`, the project's one framing rule).
 
 A refused request is answered with a JSON error and ``Connection: close``, after reading and
 dropping its body when that is small enough (:func:`refuse`), so no byte of it is ever read as the
@@ -26,6 +27,8 @@ import json
 from dataclasses import dataclass
 from email.message import Message
 from http.server import BaseHTTPRequestHandler
+
+from ..core.http_input import BadRequest, body_length
 
 __all__ = [
     "BROWSER_HEADERS",
@@ -68,19 +71,16 @@ def refusal(headers: Message, max_body: int = MAX_BODY) -> Refusal | None:
     for name in BROWSER_HEADERS:
         if headers.get(name) is not None:
             return Refusal(403, f"requests from a web browser ({name}) are refused by the simulated device")
-    if headers.get("Transfer-Encoding"):
-        return Refusal(411, "send the body with a Content-Length, not in chunks")
-    length = headers.get("Content-Length") or "0"
-    if not length.isdigit():
-        return Refusal(400, f"Content-Length {length!r:.40} is not a number")
-    if int(length) > max_body:
-        return Refusal(413, f"the body is {int(length)} bytes; the limit is {max_body}")
+    try:
+        body_length(headers, max_body)
+    except BadRequest as bad:
+        return Refusal(bad.status, bad.message)
     return None
 
 
-def read_body(handler: BaseHTTPRequestHandler) -> bytes:
+def read_body(handler: BaseHTTPRequestHandler, max_body: int = MAX_BODY) -> bytes:
     """The body of a request :func:`refusal` let through."""
-    length = int(handler.headers.get("Content-Length") or 0)
+    length = body_length(handler.headers, max_body)
     return handler.rfile.read(length) if length > 0 else b""
 
 
@@ -90,16 +90,19 @@ def guard(handler: BaseHTTPRequestHandler, max_body: int = MAX_BODY) -> bytes | 
     if no is not None:
         refuse(handler, no, max_body)
         return None
-    return read_body(handler)
+    return read_body(handler, max_body)
 
 
 def refuse(handler: BaseHTTPRequestHandler, no: Refusal, max_body: int = MAX_BODY) -> None:
     """Answer ``no`` and end the connection, dropping a body of at most ``max_body`` bytes first."""
     handler.close_connection = True
-    length = handler.headers.get("Content-Length") or ""
-    if not handler.headers.get("Transfer-Encoding") and length.isdigit() and int(length) <= max_body:
+    try:
+        length = body_length(handler.headers, max_body)
+    except BadRequest:
+        length = 0  # ambiguous, chunked or too big: nothing bounded to drop, the connection ends
+    if length:
         with contextlib.suppress(OSError):
-            handler.rfile.read(int(length))
+            handler.rfile.read(length)
     data = json.dumps({"value": {"error": "refused", "message": no.message}}).encode("utf-8")
     with contextlib.suppress(OSError):
         handler.send_response(no.status)

@@ -33,8 +33,10 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
+from email.message import Message
 from typing import Any
 
+from ..core.http_input import BadRequest, body_length, json_value
 from .device import SimDevice
 from .faults import Answer, Fault, FaultInjector
 from .nodes import SimNode
@@ -99,7 +101,7 @@ def _read_request(stream: io.BufferedReader) -> tuple[str, str, bytes] | None:
     parts = line.decode("latin-1").split()
     if len(parts) != 3:
         return None
-    length = 0
+    headers = Message()
     total = len(line)
     while True:
         header = stream.readline(_MAX_HEADER_BYTES)
@@ -109,13 +111,8 @@ def _read_request(stream: io.BufferedReader) -> tuple[str, str, bytes] | None:
         if header in (b"\r\n", b"\n"):
             break
         name, _, value = header.decode("latin-1").partition(":")
-        if name.strip().lower() == "content-length":
-            try:
-                length = int(value.strip())
-            except ValueError:
-                return None
-    if not 0 <= length <= _MAX_BODY_BYTES:
-        return None
+        headers[name.strip()] = value.strip()
+    length = body_length(headers, _MAX_BODY_BYTES)  # BadRequest: ambiguous framing, chunks, too big
     body = stream.read(length) if length else b""
     return parts[0].upper(), parts[1], body
 
@@ -246,7 +243,16 @@ class U2Server:
         """Answer one HTTP request arriving on ``sock`` (an adb ``tcp:9008`` stream)."""
         stream = sock.makefile("rb")
         try:
-            request = _read_request(stream)
+            try:
+                request = _read_request(stream)
+            except BadRequest as bad:
+                # The project's framing rule (core/http_input.py). What the real server (NanoHTTPD
+                # inside the uiautomator2 APK) answers to two Content-Length headers was not found;
+                # the body is JSON-RPC 2.0's "Invalid Request" (-32600), as its spec names it.
+                error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": bad.message}}
+                phrase = http.HTTPStatus(bad.status).phrase
+                sock.sendall(_response(f"{bad.status} {phrase}", json.dumps(error).encode("utf-8")))
+                return
             if request is None:
                 return
             method, path, body = request
@@ -270,11 +276,11 @@ class U2Server:
             self._decide("rpc:other")
             return _response("404 Not Found", b"Not Found", "text/plain")
         try:
-            payload = json.loads(body)
+            payload = json_value(body)
             rpc_method = str(payload["method"])
             params = payload.get("params") or []
             rpc_id = payload.get("id", 1)
-        except (ValueError, KeyError, TypeError):
+        except (BadRequest, KeyError, TypeError, AttributeError):
             self._decide("rpc:invalid")
             return self._json(
                 {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}}

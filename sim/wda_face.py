@@ -53,10 +53,10 @@ import uuid
 from collections.abc import Callable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 from ..core.apps import SPRINGBOARD
 from ..core.errors import AppLaunchFailed, AppNotInstalled, ConfigError
+from ..core.http_input import BadRequest, json_value, query_fields, split_target
 from .device import SimDevice
 from .faults import Answer, Fault, FaultInjector
 from .http_guard import guard
@@ -86,6 +86,7 @@ WDA_ORIENTATIONS = {
 }
 
 _MAX_CACHED_ELEMENTS = 2048
+MAX_QUERY_FIELDS = 100  # fields of a request's query (WDA's clients send none, or one or two)
 _MAX_LAUNCH_WAIT = 5.0  # seconds a launch waits for the device's transition, at most
 
 
@@ -191,9 +192,12 @@ class WdaFace:
 
     def resolve(self, method: str, target: str, body: bytes) -> tuple[str, Callable[[], tuple[int, Any]]]:
         """The route name for a request and a function that answers it (status, value)."""
-        parts = urlsplit(target)
-        path = re.sub(r"/{2,}", "/", parts.path)
-        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        try:
+            raw_path, raw_query = split_target(target)
+            query = {k: v[-1] for k, v in query_fields(raw_query, MAX_QUERY_FIELDS).items()}
+        except BadRequest as bad:
+            return "unknown", functools.partial(_bad_request, bad.message)
+        path = re.sub(r"/{2,}", "/", raw_path)
         sid: str | None = None
         m = re.fullmatch(r"/session/([^/]+)(/.*)?", path)
         if m is not None:
@@ -229,9 +233,9 @@ class WdaFace:
     ) -> tuple[int, Any]:
         try:
             try:
-                body = json.loads(raw) if raw.strip() else {}
-            except ValueError as exc:
-                raise invalid_argument(f"the request body is not JSON: {exc}") from exc
+                body = json_value(raw) if raw.strip() else {}
+            except BadRequest as bad:
+                raise invalid_argument(f"the request body is not JSON: {bad.message}") from None
             if not isinstance(body, dict):
                 raise invalid_argument("the request body must be a JSON object")
             if sid is not None and sid != self._session_id:
@@ -383,6 +387,11 @@ class Hang(Exception):
 
 def _replayed(reply: Reply) -> tuple[int, Any]:
     return reply.status, reply
+
+
+def _bad_request(message: str) -> tuple[int, Any]:
+    error = invalid_argument(message)
+    return error.status, error
 
 
 def _unhandled(target: str, query: Mapping[str, str]) -> tuple[int, Any]:

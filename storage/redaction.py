@@ -10,7 +10,9 @@ secret is found in every form the harness or its libraries write it in:
 - as it is; quoted by Python (``repr``: escaped backslashes and quotes, ``\\x``/``\\u`` escapes,
   ``ascii()``), and a ``repr`` inside another; as a JSON string (``ensure_ascii`` or not), and JSON
   inside JSON; XML/HTML-escaped (``&amp;``, ``&quot;``/``&#34;``, ``&#x27;``/``&#39;``/``&apos;``,
-  ElementTree's ``&#10;``); URL-encoded (``%XX``, ``+`` for a space);
+  ElementTree's ``&#10;``, any decimal or hexadecimal character reference); URL-encoded (``%XX``,
+  ``+`` for a space); and any mixture of those forms, character by character (a page source that
+  escaped only some of a secret's characters);
 - and cut: any start of one of those forms that holds at least the secret's first 6 characters and
   ends where a text was cut, before ``…`` or ``...``: every cut the harness makes (a screen text at
   200 characters, an error at 300 …) marks itself so, and a whole text that merely starts like a
@@ -155,6 +157,24 @@ def encodings(secret: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
+def _hex(number: int) -> str:
+    """The hexadecimal digits of ``number`` as a pattern of either case (``e4``, ``E4``)."""
+    return "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in f"{number:x}")
+
+
+def _character(c: str) -> str:
+    """A pattern for one character of a secret in any form the harness writes: each encoding's
+    (:data:`_ENCODINGS`), and every way XML and JSON may spell it (``&#9;``, ``&#009;``,
+    ``&#x9;``, ``\\u00E4``), longest first."""
+    forms = {re.escape(encode(c)) for encode in _ENCODINGS}
+    code = ord(c)
+    forms |= {f"&#0*{code};", f"&#[xX]0*{_hex(code)};"}
+    if code < 0x10000:
+        forms.add(f"\\\\[uU]{''.join(f'[{d}{d.upper()}]' if d.isalpha() else d for d in f'{code:04x}')}")
+    forms.discard("")
+    return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + ")"
+
+
 class _Secret:
     """One secret's forms, the pattern that finds them whole, and the start each must keep to count
     as a cut of it."""
@@ -163,6 +183,13 @@ class _Secret:
         self.value = value
         self.forms = encodings(value)
         self.pattern = re.compile("|".join(re.escape(form) for form in self.forms))
+        # Character by character, any of each character's forms: a text that escaped only some of
+        # them (a page source with a prefix in clear and a TAB as &#9;). Ten times slower than the
+        # forms whole, so it runs only where the secret's longest run of ASCII letters and digits
+        # (which no encoding the harness writes escapes) is in the text.
+        self.mixed = re.compile("".join(_character(c) for c in value))
+        runs = re.findall(r"[A-Za-z0-9]+", value)
+        self.anchor = max(runs, key=len) if runs else ""
         # (form, the form of the secret's first MIN_CUT characters): a cut keeps at least that much.
         self.starts: list[tuple[str, str]] = []
         if len(value) > MIN_CUT:
@@ -239,6 +266,8 @@ class Redactor:
         """``value`` with every secret, whole or cut, and every URL credential hidden."""
         for secret in self._secrets:
             value = secret.pattern.sub(REDACTED, value)
+            if secret.anchor in value:
+                value = secret.mixed.sub(REDACTED, value)
         if self._secrets:
             value = self._cuts(value)
         return redact_url(value)

@@ -1,4 +1,9 @@
-"""One thread per script context: the engine's runtime belongs to the thread that made it.
+"""The engine in the harness's own process, on a thread per context: the engine before issue 40.
+
+Not what a flow run uses (:mod:`amc.flows.js._process` is): here a script's native built-ins hold
+the interpreter lock, and so the whole process, for as long as they run. Kept as
+``ScriptContext(isolation="thread")`` for the benchmark that measures what the process costs
+(``benchmarks/js_flow.py``) and for hosts that cannot start processes. What follows is how it works.
 
 jsbox binds a runtime to its thread (a call from another one is refused), and a flow run may move
 between threads (a device pool's workers, an MCP server's). So each context keeps one thread of its
@@ -15,9 +20,12 @@ import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-__all__ = ["Stuck", "Worker"]
+from . import _process
+from ._session import Session
+
+__all__ = ["Stuck", "ThreadHost", "Worker"]
 
 T = TypeVar("T")
 _Job = tuple[Callable[[], object], "Future[object]"]
@@ -98,3 +106,26 @@ def _drop_locals(error: BaseException) -> None:
         seen.add(id(current))
         traceback.clear_frames(current.__traceback__)
         pending += [current.__cause__, current.__context__]
+
+
+class ThreadHost:
+    """:class:`~amc.flows.js._process.ProcessHost`'s calls, answered by a :class:`Worker` thread of
+    this process; ``stop`` is looked at only between calls (a running script is not interrupted)."""
+
+    def __init__(self, name: str, serve: Callable[[list[Any]], Any]) -> None:
+        self._worker: Worker[Session] = Worker(name, lambda: Session(serve))
+        self.pid = None
+
+    def call(self, message: dict[str, Any], wait: float, stop: _process.Stop | None) -> dict[str, Any]:
+        if stop is not None and stop.is_set():
+            raise _process.Stopped()
+        try:
+            answer = self._worker.run(lambda session: session.handle(message), wait)
+        except Stuck as stuck:
+            self._worker.close()
+            raise _process.Stuck(str(stuck)) from None
+        assert isinstance(answer, dict)
+        return answer
+
+    def close(self) -> None:
+        self._worker.close()

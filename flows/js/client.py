@@ -10,8 +10,11 @@ request goes to the URL the script names. :class:`HttpClient` is the
   :class:`~amc.drivers.bounded.BoundedSocket`, so a server that trickles its reply or sends too
   much is cut off (the script gets an ``Error`` naming the limit, which it may catch);
 - redirects are followed, at most :data:`MAX_REDIRECTS`, as Maestro's OkHttp client does (a 303,
-  and a 301/302 after a POST, continue as a GET without the body; credentials are not carried to
-  another host); no proxy is read from the environment;
+  and a 301/302 after a POST, continue as a GET without the body); a redirect to another origin
+  (any change of scheme, host or port, https to http on the same host included) drops every
+  credential header (:func:`credential_header`: ``Authorization``, ``Proxy-Authorization``,
+  ``Cookie``, ``X-Api-Key``, ``X-Auth-Token`` …) for the rest of the chain; no proxy is read from
+  the environment;
 - the body is sent as the script gave it, with no ``Content-Type`` unless the script sets one (as
   OkHttp sends a string body); ``multipartForm`` text fields are sent as ``multipart/form-data``,
   its file parts are refused (no file is read because a script asked);
@@ -36,7 +39,14 @@ from ...drivers.bounded import BoundedSocket
 from ...storage.redaction import named_like_credential, url_secrets
 from .http import HttpRefused, HttpRequest, HttpResponse
 
-__all__ = ["HEADER_ALLOWANCE", "MAX_REDIRECTS", "HttpClient", "refusing", "request_secrets"]
+__all__ = [
+    "HEADER_ALLOWANCE",
+    "MAX_REDIRECTS",
+    "HttpClient",
+    "credential_header",
+    "refusing",
+    "request_secrets",
+]
 
 MAX_REDIRECTS = 5
 HEADER_ALLOWANCE = 64 * 1024  # bytes of status line and headers a reply may hold besides its body
@@ -53,12 +63,31 @@ def refusing(reason: str) -> Callable[[HttpRequest], HttpResponse]:
     return refuse
 
 
+def credential_header(name: str) -> bool:
+    """Whether a request header carries a credential: one named like a credential (``Authorization``,
+    ``Proxy-Authorization``, ``X-Api-Key``, ``X-Auth-Token``, any with ``key``, ``token``,
+    ``secret``, ``passw``, ``auth``, ``sig`` or ``credential`` in its name) or ``Cookie``. Such a
+    header is hidden in every record and dropped on a redirect to another origin."""
+    return named_like_credential(name) or name.strip().lower() == "cookie"
+
+
+def _origin(url: str) -> tuple[str, str, int | None]:
+    """A URL's origin: scheme, host and port (the scheme's own when none is written)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return scheme, (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(scheme)
+
+
 def request_secrets(request: HttpRequest) -> list[str]:
     """The secret values a request carries: its URL's credentials, and the values of its headers
     named like a credential or ``Cookie`` (``Bearer abc``: the whole value and ``abc``)."""
     found = list(url_secrets(request.url))
     for name, value in request.headers:
-        if named_like_credential(name) or name.lower() == "cookie":
+        if credential_header(name):
             scheme, _, rest = value.strip().partition(" ")
             found += [v for v in (value.strip(), rest.strip() if scheme and rest else "") if len(v) >= 4]
     return found
@@ -98,7 +127,7 @@ class HttpClient:
             body, kind = _multipart(request.multipart_form)
             if not any(k.lower() == "content-type" for k in headers):
                 headers["Content-Type"] = kind
-        origin = urlsplit(url).netloc
+        origin = _origin(url)
         for _ in range(MAX_REDIRECTS + 1):
             status, reply_headers, data = self._once(method, url, headers, body, deadline, request)
             location = next((v for k, v in reply_headers if k.lower() == "location"), None)
@@ -110,8 +139,8 @@ class HttpClient:
             if status == 303 or (status in (301, 302) and method == "POST"):
                 method, body = "GET", None
                 headers = {k: v for k, v in headers.items() if k.lower() != "content-type"}
-            if urlsplit(url).netloc != origin:
-                headers = {k: v for k, v in headers.items() if k.lower() not in ("authorization", "cookie")}
+            if _origin(url) != origin:
+                headers = {k: v for k, v in headers.items() if not credential_header(k)}
         raise HttpRefused(f"more than {MAX_REDIRECTS} redirects")
 
     @staticmethod

@@ -3,13 +3,18 @@
 A :class:`ScriptContext` holds one JavaScript runtime (QuickJS-ng through the ``jsbox`` package:
 ``docs/maestro.md`` says why that engine) with Maestro's globals (:mod:`amc.flows.js.prelude`),
 the ``output`` object the flow and its subflows share, and the bounds of
-:class:`~amc.flows.js.limits.ScriptLimits`. Its runtime lives on a thread of its own
-(:mod:`amc.flows.js._worker`), so any thread may call it, one call at a time.
+:class:`~amc.flows.js.limits.ScriptLimits`. Its runtime lives in a process of its own
+(:mod:`amc.flows.js._process`), which the harness ends when a script outlives its time limit and
+grace or the run is interrupted, whatever the script runs; any thread may call it, one call at a
+time.
 
 Every failure is typed (``amc.core.errors``), with the place in the flow or script file:
 ``ScriptSyntaxError`` (a ``FlowError``), ``ScriptError`` (the script threw; a value out of bounds),
-``ScriptTimeout``, ``ScriptMemoryExceeded``. After any of them the context goes on: the next
-evaluation sees the same ``output``.
+``ScriptTimeout``, ``ScriptMemoryExceeded``, and ``Interrupted`` when the run's stop request ended
+a script. After a script error, or a limit the engine enforced itself, the context goes on: the next
+evaluation sees the same ``output``. After its engine had to be ended (a native built-in past the
+limit and grace, an interruption, the engine's process gone) the context is given up: every later
+call is a ``ScriptError`` saying why.
 """
 
 from __future__ import annotations
@@ -23,17 +28,20 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType, TracebackType
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ...core.errors import (
     HarnessError,
+    Interrupted,
     ScriptError,
     ScriptMemoryExceeded,
     ScriptSyntaxError,
     ScriptTimeout,
     Unsupported,
 )
-from ._worker import Stuck, Worker
+from ._process import Died, ProcessHost, Stop, Stopped, Stuck
+from ._session import describe
+from ._worker import ThreadHost
 from .http import HttpHandler, HttpRefused, HttpRequest, request_from_script, response_for_script
 from .limits import ScriptLimits
 from .prelude import HOST_HTTP, LINE_OFFSET, PRELUDE, SCRIPT_FILE, STRICT
@@ -50,6 +58,8 @@ _COMPILED = re.compile(
     rf"\s*at (?:{re.escape(SCRIPT_FILE)}|check):(\d+):(\d+)\n(?:\s*at eval \(native\)|\s*\Z)"
 )
 _THROWN = re.compile(rf"\({re.escape(SCRIPT_FILE)}:(\d+):(\d+)\)")
+START_WAIT = 30.0  # seconds the engine's process may take to start and run the prelude (a loaded machine)
+ADDRESS_ALLOWANCE = 512 * 1024 * 1024  # address space the engine's process may take past its heap limit
 
 
 class Location(Protocol):
@@ -117,6 +127,11 @@ class _Http:
         self.deadline = time.monotonic() + self.limits.time_limit
         self.calls = 0
 
+    def serve(self, args: list[Any]) -> dict[str, Any]:
+        """One call as the engine passes it: ``[method, url, params]``."""
+        method, url, params = [*args, None, None, None][:3]
+        return self(method, url, params)
+
     def __call__(self, method: object, url: object, params: object) -> dict[str, Any]:
         """Called by the prelude's ``http.*``: ``{response}`` for the script, or ``{error}`` to throw."""
         try:
@@ -147,38 +162,7 @@ class _Http:
             raise HttpRefused(f"http.{verb} {request.url}: {exc}") from exc
 
 
-@dataclass
-class _Runtime:
-    """What the worker thread keeps: the engine's runtime, the names variables may not take, ``http``."""
-
-    engine: Any
-    reserved: frozenset[str]
-    http: _Http
-
-
-def _start(platform: str, handler: HttpHandler | None, limits: ScriptLimits) -> _Runtime:
-    """Make a runtime and run the prelude in it (on the worker's thread)."""
-    jsbox = _jsbox()
-    engine = jsbox.Runtime(
-        memory_limit=limits.memory_limit,
-        max_stack_size=limits.stack_limit,
-        max_value_bytes=limits.max_value_bytes,
-    )
-    http = _Http(handler, limits)
-    engine.bind_function(HOST_HTTP, http)
-    config = {"platform": platform, "maxLogLines": limits.max_log_lines, "maxLogLine": limits.max_log_line}
-    engine.eval(f"({PRELUDE})({json.dumps(config)})")
-    reserved = frozenset(engine.eval("__amc.names()"))
-    return _Runtime(engine, reserved, http)
-
-
-class _Failed(Exception):
-    """An evaluation failed on the worker's thread; ``logs`` are what it wrote before."""
-
-    def __init__(self, error: BaseException, logs: tuple[str, ...]) -> None:
-        super().__init__(str(error))
-        self.error = error
-        self.logs = logs
+Isolation = Literal["process", "thread"]
 
 
 class ScriptContext:
@@ -186,22 +170,47 @@ class ScriptContext:
     ``platform`` (``"android"``, ``"ios"``) as ``maestro.platform`` and the variable
     ``MAESTRO_PLATFORM`` (which a caller's variable of that name overrides).
 
-    ``http`` makes the requests scripts ask for; without one a script's ``http.get`` throws. Made
-    without I/O: the runtime and its thread start on the first evaluation. Close it (or use it in a
-    ``with``); one that is dropped unclosed stops its thread when it is collected.
+    ``http`` makes the requests scripts ask for; without one a script's ``http.get`` throws.
+    ``stop`` (the run's :class:`~amc.runtime.cancel.Cancel`, or any object with ``is_set()``):
+    once set, a running script is ended within :data:`~amc.flows.js._process.POLL` s
+    (``Interrupted``). ``isolation``: ``"process"`` (the engine in a child process the harness
+    kills at the limit: :mod:`amc.flows.js._process`) or ``"thread"`` (the engine in this process,
+    whose native built-ins then hold it whole: for measuring, and hosts that cannot start
+    processes). Made without I/O: the engine starts on the first evaluation. Close it (or use it
+    in a ``with``); one that is dropped unclosed ends its engine when it is collected.
     """
 
     def __init__(
-        self, *, platform: str, http: HttpHandler | None = None, limits: ScriptLimits | None = None
+        self,
+        *,
+        platform: str,
+        http: HttpHandler | None = None,
+        limits: ScriptLimits | None = None,
+        stop: Stop | None = None,
+        isolation: Isolation = "process",
     ) -> None:
         if not isinstance(platform, str) or not platform or len(platform) > 32:
             raise ValueError(f"platform must be a short name such as 'android', not {platform!r}")
+        if isolation not in ("process", "thread"):
+            raise ValueError(f"isolation is 'process' or 'thread', not {isolation!r}")
         self.platform = platform
         self.limits = limits or ScriptLimits()
-        limits_ = self.limits
-        self._worker: Worker[_Runtime] = Worker(f"amc-js-{platform}", lambda: _start(platform, http, limits_))
+        self._stop = stop
+        self._http = _Http(http, self.limits)
+        self._host: ProcessHost | ThreadHost = (
+            ProcessHost(self._http.serve, _max_answer(self.limits))
+            if isolation == "process"
+            else ThreadHost(f"amc-js-{platform}", self._http.serve)
+        )
+        self._reserved: frozenset[str] | None = None
+        self._unreadable: dict[str, str] = {}  # output keys the harness could not read back, and why
         self._given_up: str | None = None
-        self._finalizer = weakref.finalize(self, self._worker.close)
+        self._finalizer = weakref.finalize(self, self._host.close)
+
+    @property
+    def engine_pid(self) -> int | None:
+        """The process id of the engine's process while it runs (None: not started, or ``thread``)."""
+        return self._host.pid
 
     def evaluate(
         self,
@@ -236,16 +245,15 @@ class ScriptContext:
         if text is not None and not isinstance(text, str):
             raise TypeError("the copied text is a string or None")
         literal = to_json(text, self.limits, "the copied text")
-        self._call(lambda state: state.engine.eval(f"__amc.copied({literal})"), "maestro.copiedText", 1.0)
+        self._eval(f"__amc.copied({literal})", _Origin("maestro.copiedText"), 1.0)
 
     def output(self) -> dict[str, JsValue]:
         """A copy of ``output`` as it is now (for the world model's remembered variables)."""
-        text = self._call(lambda state: state.engine.eval("__amc.output()"), "output", 1.0)
-        value = from_json(text if isinstance(text, str) else None, self.limits, "output")
-        return value if isinstance(value, dict) else {}
+        text = self._eval("__amc.output()", _Origin("output"), 1.0)
+        return self._output_copy(text, _Origin("output"))[0]
 
     def close(self) -> None:
-        """Stop the context's thread; the context cannot be used after."""
+        """End the context's engine; the context cannot be used after."""
         self._finalizer()
 
     def __enter__(self) -> ScriptContext:
@@ -271,69 +279,169 @@ class ScriptContext:
             )
         given: dict[str, JsValue] = {"MAESTRO_PLATFORM": self.platform, **(variables or {})}
         literal = to_json(given, limits, "the variables")
+        reserved = self._start(origin)
+        taken = sorted(name for name in given if name in reserved or not name)
+        if taken:
+            raise ScriptError(
+                f"the variable name(s) {', '.join(map(repr, taken))} are taken by JavaScript or Maestro "
+                "(output, maestro, http, json, relativePoint, console, the built-ins)",
+                file=origin.file,
+            )
         code = f"__amc.run({json.dumps(STRICT + source)},{literal},{'true' if with_output else 'false'})"
-
-        def job(state: _Runtime) -> object:
-            taken = sorted(name for name in given if name in state.reserved or not name)
-            if taken:
-                raise ScriptError(
-                    f"the variable name(s) {', '.join(map(repr, taken))} are taken by JavaScript or Maestro "
-                    "(output, maestro, http, json, relativePoint, console, the built-ins)",
-                    file=origin.file,
-                )
-            state.http.begin()
-            try:
-                return state.engine.eval(code, timeout=limits.time_limit)
-            except Exception as exc:
-                raise _Failed(exc, _reset(state)) from exc
-
-        answer = self._call(job, origin.file, limits.time_limit + limits.grace, origin)
+        self._http.begin()
+        answer = self._eval(code, origin, limits.time_limit, reset=True)
         if not (isinstance(answer, list) and len(answer) == 4):
             raise ScriptError(
                 f"the engine answered {type(answer).__name__}, not the runner's result", file=origin.file
             )
         text, value, logs, output = answer
-        after = from_json(output, limits, "output") if isinstance(output, str) else None
+        lines = tuple(str(line) for line in logs) if isinstance(logs, list) else ()
+        after: dict[str, JsValue] | None = None
+        if isinstance(output, str):
+            after, unreadable = self._output_copy(output, origin)
+            fresh = {key: why for key, why in unreadable.items() if self._unreadable.get(key) != why}
+            self._unreadable = unreadable
+            if fresh:
+                key, why = next(iter(fresh.items()))
+                raise ScriptError(
+                    f"output.{key} cannot be read back by the harness ({why}); the flow goes on without it",
+                    file=origin.file,
+                    logs=lines,
+                )
         return ScriptResult(
-            value=from_json(value, limits, "the script's value"),
+            value=_read(value if isinstance(value, str) else None, limits, "the script's value", origin),
             text=str(text),
-            logs=tuple(str(line) for line in logs),
-            output=after if isinstance(after, dict) else None,
+            logs=lines,
+            output=after,
         )
 
-    def _call(
-        self, job: Callable[[_Runtime], object], file: str, wait: float, origin: _Origin | None = None
-    ) -> object:
+    def _output_copy(self, text: object, origin: _Origin) -> tuple[dict[str, JsValue], dict[str, str]]:
+        """``output`` as the prelude's ``readOutput`` gave it: the keys read back, and why each of
+        the others could not be (too deep, too big, a getter that threw)."""
+        try:
+            pairs = json.loads(text) if isinstance(text, str) else None
+        except (ValueError, RecursionError):
+            pairs = None
+        if not isinstance(pairs, list):
+            raise ScriptError("the engine gave output in a form the harness does not read", file=origin.file)
+        copy: dict[str, JsValue] = {}
+        unreadable: dict[str, str] = {}
+        for pair in pairs:
+            if not (isinstance(pair, list) and len(pair) == 3 and isinstance(pair[0], str)):
+                continue
+            key, value_text, why = pair
+            if why is None:
+                try:
+                    copy[key] = _read(value_text, self.limits, f"output.{key}", origin)
+                    continue
+                except ScriptError as error:
+                    why = error.message
+            unreadable[key] = str(why)[:500]
+        return copy, unreadable
+
+    def _start(self, origin: _Origin) -> frozenset[str]:
+        """The engine started (once), with the prelude run: the names variables may not take."""
+        if self._reserved is None:
+            _jsbox()  # not installed: Unsupported, with the hint, before any process starts
+            config = {
+                "platform": self.platform,
+                "maxLogLines": self.limits.max_log_lines,
+                "maxLogLine": self.limits.max_log_line,
+                "maxValueBytes": self.limits.max_value_bytes,
+            }
+            names = self._call(
+                {
+                    "op": "start",
+                    "memory_limit": self.limits.memory_limit,
+                    "stack_limit": self.limits.stack_limit,
+                    "max_value_bytes": self.limits.max_value_bytes,
+                    "host_http": HOST_HTTP,
+                    "prelude": f"({PRELUDE})({json.dumps(config)})",
+                    "address_space": self.limits.memory_limit + ADDRESS_ALLOWANCE,
+                },
+                origin,
+                START_WAIT,
+            )
+            self._reserved = frozenset(str(n) for n in names) if isinstance(names, list) else frozenset()
+        return self._reserved
+
+    def _eval(self, code: str, origin: _Origin, time_limit: float, *, reset: bool = False) -> object:
+        self._start(origin)
+        message = {"op": "eval", "code": code, "timeout": time_limit, "reset": reset}
+        return self._call(message, origin, time_limit + self.limits.grace)
+
+    def _call(self, message: dict[str, Any], origin: _Origin, wait: float) -> object:
         if self._given_up is not None:
-            raise ScriptError(self._given_up, file=file)
+            raise ScriptError(self._given_up, file=origin.file)
         if not self._finalizer.alive:
             raise RuntimeError("this ScriptContext is closed")
         try:
-            return self._worker.run(job, wait)
+            answer = self._host.call(message, wait, self._stop)
         except Stuck:
-            self._given_up = (
-                f"this flow's JavaScript context was given up: a script was still running {wait:.0f} s after "
-                "its start (one long operation the engine could not interrupt)"
-            )
-            self._worker.close()
+            self._give_up(f"a script was still running {wait:.0f} s after its start and its engine was ended")
             raise ScriptTimeout(
-                f"the script ran past its time limit of {self.limits.time_limit:g} s and did not stop",
+                f"the script ran past its time limit of {self.limits.time_limit:g} s and did not stop "
+                "(its engine was ended)",
                 limit=self.limits.time_limit,
-                file=file,
+                file=origin.file,
             ) from None
-        except _Failed as failed:
-            raise _translate(
-                failed.error, origin or _Origin(file), failed.logs, self.limits
-            ) from failed.error
+        except Stopped:
+            self._give_up("the run was interrupted while a script ran, and its engine was ended")
+            raise Interrupted(f"the run was interrupted (Ctrl-C) while {origin.file}'s script ran") from None
+        except KeyboardInterrupt:
+            self._give_up("the run was interrupted while a script ran, and its engine was ended")
+            raise
+        except Died as died:
+            self._give_up(f"{died}")
+            if died.code not in _OUT_OF_MEMORY:
+                raise ScriptError(f"{died} while the script ran", file=origin.file) from None
+            raise ScriptMemoryExceeded(
+                f"{died} while the script ran: it went past the {_mib(self.limits.memory_limit)} MiB its "
+                "engine may use (a native allocation the engine's own limit does not count)",
+                limit=self.limits.memory_limit,
+                file=origin.file,
+            ) from None
+        if "ok" in answer:
+            return answer["ok"]
+        error = answer.get("error")
+        logs = answer.get("logs")
+        raise _translate(
+            error if isinstance(error, dict) else {},
+            origin,
+            tuple(str(line) for line in logs) if isinstance(logs, list) else (),
+            self.limits,
+        )
+
+    def _give_up(self, why: str) -> None:
+        self._given_up = f"this flow's JavaScript context was given up: {why}"
+        self._host.close()
 
 
-def _reset(state: _Runtime) -> tuple[str, ...]:
-    """After a failed evaluation: its variables and globals removed, its log lines taken."""
+# How the engine's process ends when an allocation fails past its address-space cap: Rust aborts
+# (SIGABRT, its default alloc error handler), or the kernel's OOM killer sends SIGKILL.
+_OUT_OF_MEMORY = frozenset({-6, -9})
+
+
+def _mib(size: int) -> int:
+    return size // (1024 * 1024)
+
+
+def _max_answer(limits: ScriptLimits) -> int:
+    """Bytes one answer of the engine may hold: the value and ``output`` (each within the value
+    cap, six bytes a character at worst as ASCII JSON) and the logs."""
+    return 12 * limits.max_value_bytes + 6 * limits.max_log_lines * (limits.max_log_line + 64) + 65536
+
+
+def _read(text: str | None, limits: ScriptLimits, what: str, origin: _Origin) -> JsValue:
+    """``from_json`` of a value from the engine, with the place of the script that made it."""
     try:
-        logs = state.engine.eval("__amc.reset()", timeout=1.0)
-    except Exception:  # noqa: BLE001 - the failure being reported matters more than its logs
-        return ()
-    return tuple(str(line) for line in logs) if isinstance(logs, list) else ()
+        return from_json(text, limits, what)
+    except ScriptError as error:
+        raise ScriptError(str(error), file=origin.file) from None
+    except (ValueError, RecursionError, MemoryError) as error:  # whatever the text holds: typed
+        raise ScriptError(
+            f"{what} could not be read back: {type(error).__name__}", file=origin.file
+        ) from None
 
 
 # --- the engine's errors, as the harness's ---------------------------------------------------------
@@ -351,49 +459,60 @@ _ERRORS: tuple[tuple[str | None, Callable[[str, str], bool], str], ...] = (
 
 
 def _translate(
-    error: BaseException, origin: _Origin, logs: tuple[str, ...], limits: ScriptLimits
+    error: Mapping[str, Any], origin: _Origin, logs: tuple[str, ...], limits: ScriptLimits
 ) -> HarnessError:
-    jsbox = _jsbox()
-    if isinstance(error, HarnessError):
-        return error
-    if isinstance(error, jsbox.JsTimeoutError):
+    """The harness's error for what the engine raised (:func:`amc.flows.js._session.describe`'s data)."""
+    kind = error.get("kind")
+    text = str(error.get("text") or "")
+    if kind == "timeout":
         return ScriptTimeout(
             f"the script ran past its time limit of {limits.time_limit:g} s and was stopped",
             limit=limits.time_limit,
             file=origin.file,
             logs=logs,
         )
-    if isinstance(error, jsbox.JavaScriptError):
-        name = getattr(error, "name", None)
-        message = str(getattr(error, "message", "") or "").strip() or str(error).splitlines()[0]
-        stack = str(getattr(error, "stack", "") or "")
-        kind = next((k for n, says, k in _ERRORS if n == name and says(message, stack)), "thrown")
-        found = _COMPILED.match(stack) if kind == "syntax" else _THROWN.search(stack)
+    if kind == "js":
+        name = error.get("name")
+        name = str(name) if name is not None else None
+        message = str(error.get("message") or "").strip() or (text.splitlines() or [""])[0]
+        stack = str(error.get("stack") or "")
+        found_kind = next((k for n, says, k in _ERRORS if n == name and says(message, stack)), "thrown")
+        found = _COMPILED.match(stack) if found_kind == "syntax" else _THROWN.search(stack)
         line, column = origin.place(int(found[1]), int(found[2])) if found else (None, None)
-        if kind == "memory":
+        if found_kind == "memory":
             bare = " (the engine threw null: no memory was left to say more)" if name is None else ""
             return ScriptMemoryExceeded(
-                f"the script ran out of its {limits.memory_limit // (1024 * 1024)} MiB of memory{bare}",
+                f"the script ran out of its {_mib(limits.memory_limit)} MiB of memory{bare}",
                 limit=limits.memory_limit,
                 file=origin.file,
                 logs=logs,
             )
-        if kind == "syntax":
+        if found_kind == "syntax":
             return ScriptSyntaxError(message, file=origin.file, line=line, column=column)
         shown = f"{name}: {message}" if name else f"uncaught {message}"
         return ScriptError(
             shown, file=origin.file, line=line, column=column, js_name=name, js_message=message, logs=logs
         )
-    if isinstance(error, (ValueError, TypeError)):  # the engine would not copy a value across
-        why = (
-            f"over the limit of {limits.max_value_bytes:,} bytes"
-            if "max_value_bytes" in str(error)
-            else error
-        )
+    if kind == "value":  # the engine would not copy a value across
+        why = f"over the limit of {limits.max_value_bytes:,} bytes" if "max_value_bytes" in text else text
         return ScriptError(
             f"a value could not cross from the script to the harness: {why}", file=origin.file, logs=logs
         )
-    raise error
+    if error.get("type") == "MemoryError":
+        return ScriptMemoryExceeded(
+            f"the script's engine ran out of memory (its limit is {_mib(limits.memory_limit)} MiB)",
+            limit=limits.memory_limit,
+            file=origin.file,
+            logs=logs,
+        )
+    what = str(error.get("type") or "an unknown error")
+    return ScriptError(
+        f"the script's engine failed: {what}: {text[:500]}"
+        if text
+        else f"the script's engine failed: {what}",
+        file=origin.file,
+        logs=logs,
+    )
 
 
 # --- the syntax check ----------------------------------------------------------------------------
@@ -421,4 +540,4 @@ def check_syntax(
     try:
         checker.check_syntax(STRICT + source)
     except Exception as exc:
-        raise _translate(exc, origin, (), limits) from exc
+        raise _translate(describe(exc), origin, (), limits) from exc

@@ -26,11 +26,12 @@ STRICT = '"use strict";\n'  # put before every evaluated source: its lines move 
 LINE_OFFSET = 1
 SCRIPT_FILE = "<input>"  # the file name the engine gives evaluated code in its stack traces
 
-# Called with one argument: {platform, maxLogLines, maxLogLine}. Defines the globals, then
+# Called with one argument: {platform, maxLogLines, maxLogLine, maxValueBytes}. Defines the globals, then
 # ``__amc`` (not enumerable): run(source, variables, withOutput) -> [text, json, logs, output json or
 # null]; reset() -> logs, after
 # an evaluation that failed (a time or memory limit may have stopped it before its own clean-up);
-# output() -> json; copied(text); names() -> the globals a variable may not take.
+# output() -> json of [[key, json or null, why not or null], ...]; copied(text); names() -> the
+# globals a variable may not take.
 PRELUDE = r"""
 (function (config) {
   'use strict';
@@ -92,6 +93,31 @@ PRELUDE = r"""
       return null;
     }
   };
+  // output as [key, JSON text or null, why it cannot be read or null] per key, each bounded, so
+  // one value that cannot be read back (nested too deeply for JSON.stringify, a getter that
+  // throws, too big) is named by its key and the others still cross.
+  const describe = (e) =>
+    (e && typeof e === 'object' && e.name ? e.name + ': ' + e.message : 'thrown ' + String(e));
+  const readOutput = () => {
+    const pairs = [];
+    let total = 0;
+    for (const key of Object.keys(output)) {
+      let text = null, why = null;
+      try {
+        text = JSON.stringify(output[key], bigints);
+        if (text === undefined) continue;  // as JSON leaves it out of an object: a function, undefined
+      } catch (e) {
+        why = describe(e);
+      }
+      if (text !== null && text.length > config.maxValueBytes - total) {
+        why = 'over the limit of ' + config.maxValueBytes + ' bytes of output';
+        text = null;
+      }
+      total += text === null ? 0 : text.length;
+      pairs.push([key, text, why]);
+    }
+    return JSON.stringify(pairs);
+  };
   const plain = (v) => {
     if (Array.isArray(v)) return true;
     const proto = Object.getPrototypeOf(v);
@@ -144,13 +170,13 @@ PRELUDE = r"""
         throw e;
       }
       forget();
-      return [render(value), encode(value), takeLogs(), withOutput ? JSON.stringify(output, bigints) : null];
+      return [render(value), encode(value), takeLogs(), withOutput ? readOutput() : null];
     },
     reset() {
       forget();
       return takeLogs();
     },
-    output: () => JSON.stringify(output, bigints),
+    output: () => readOutput(),
     copied(text) { maestro.copiedText = text; },
     names: () => [...baseline],
   }));

@@ -3,7 +3,8 @@
 to the flow's folder, bounded and checked for JavaScript syntax.
 
 A script must lie in the flow's folder tree (``MaestroReader.script_roots``: see
-:mod:`amc.flows.loader`), its real path once every symlink is followed: ``../scripts/x.js`` is
+:mod:`amc.flows.loader`; the flow root when the caller set one, by :mod:`amc.flows.roots`' rule),
+its real path once every symlink is followed, checked before the file is looked at: ``../scripts/x.js`` is
 read when it stays in the tree, a path or a link that leads out of it is refused."""
 
 from __future__ import annotations
@@ -15,19 +16,12 @@ from pathlib import Path
 from yaml.nodes import Node
 
 from ...core.errors import FlowError, ScriptSyntaxError
+from ..roots import in_roots
 from .values import MaestroReader
 
 __all__ = ["MAX_SCRIPT_BYTES", "in_roots", "script_file"]
 
 MAX_SCRIPT_BYTES = 256 * 1024
-
-
-def in_roots(path: str | os.PathLike[str], roots: tuple[str, ...]) -> bool:
-    """Whether ``path``, every symlink followed, lies in one of ``roots`` (no roots: anywhere)."""
-    if not roots:
-        return True
-    real = Path(os.path.realpath(path))
-    return any(real.is_relative_to(os.path.realpath(root)) for root in roots)
 
 
 def script_file(r: MaestroReader, node: Node, written: str, base: str) -> tuple[str, str]:
@@ -37,6 +31,13 @@ def script_file(r: MaestroReader, node: Node, written: str, base: str) -> tuple[
     from ..js import check_syntax
 
     path = Path(written) if Path(written).is_absolute() else Path(base) / written
+    if not in_roots(path, r.script_roots):  # before anything is looked at: not even whether it exists
+        raise r.fail(
+            node,
+            f"runScript {written!r} lies outside the flow's folder tree ({', '.join(r.script_roots)})",
+            hint="keep scripts in the flow's folder, or in the project holding it (the `.maestro` folder, "
+            "else the git repository); a symlink may not lead out either",
+        )
     try:
         info = os.stat(path)
     except (OSError, ValueError) as exc:
@@ -45,13 +46,6 @@ def script_file(r: MaestroReader, node: Node, written: str, base: str) -> tuple[
             f"runScript {written!r}: cannot read the script ({getattr(exc, 'strerror', None) or exc})",
             hint="scripts are resolved relative to the flow's folder",
         ) from None
-    if not in_roots(path, r.script_roots):
-        raise r.fail(
-            node,
-            f"runScript {written!r} lies outside the flow's folder tree ({', '.join(r.script_roots)})",
-            hint="keep scripts in the flow's folder, or in the project holding it (the `.maestro` folder, "
-            "else the git repository); a symlink may not lead out either",
-        )
     real = Path(os.path.realpath(path))  # read where the check looked, not through a link again
     if not stat.S_ISREG(info.st_mode):
         raise r.fail(node, f"runScript {written!r} is not a regular file")

@@ -367,7 +367,11 @@ def read_maestro(
         if params is not None:
             hidden = frozenset(n for n in environ if n not in params and not n.startswith("MAESTRO_"))
     r = MaestroReader(
-        file, environ, maestro_vars=dict(known), script_roots=tuple(getattr(load, "script_roots", ()))
+        file,
+        environ,
+        maestro_vars=dict(known),
+        script_roots=tuple(getattr(load, "script_roots", ())),
+        file_roots=tuple(getattr(load, "roots", None) or ()),
     )
     r.secrets.update(v for n, v in known.items() if n not in hidden and named_like_credential(n) and v)
     text = _source_text(file)

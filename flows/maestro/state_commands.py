@@ -19,6 +19,7 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from ..roots import FileOutsideRoot, file_in_roots
 from .files import in_roots
 from .selectors import selector
 from .values import MaestroReader
@@ -35,7 +36,10 @@ def _common(r: MaestroReader, entries: dict[str, Node]) -> tuple[bool, str | Non
 
 
 def _in_project(r: MaestroReader, node: Node, command: str, written: str, base: str) -> str:
-    path = Path(written) if Path(written).is_absolute() else Path(base) / written
+    try:  # the caller's root first (amc mcp --flow-root): refused before the file is looked at
+        path = file_in_roots(written, base=base, roots=r.file_roots, what=command)
+    except FileOutsideRoot as outside:
+        raise r.fail(node, outside.message, hint=outside.hint) from None
     if not in_roots(path, r.script_roots):
         raise r.fail(
             node,

@@ -54,6 +54,9 @@ class MaestroReader(NodeReader):
     undefined: int = 0  # values read from a variable set nowhere (known only when the flow runs)
     # The folders a runScript file must lie in (the flow's folder tree: see amc.flows.loader).
     script_roots: tuple[str, ...] = ()
+    # The roots the caller set (amc mcp --flow-root), which every other file a flow names must lie in
+    # (amc.flows.roots); empty: none set.
+    file_roots: tuple[str, ...] = ()
 
     def variables(self) -> dict[str, str]:
         return dict(self.maestro_vars)
@@ -79,7 +82,7 @@ class MaestroReader(NodeReader):
                         )
                     return "undefined"
                 if value != JS_VALUE:
-                    return value
+                    return self._read(inner, value)
             self.script(node, inner)
             return match.group(0)
 

@@ -69,7 +69,7 @@ CASES = {
     "a browser's POST (Origin)": ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, 403),
     "a browser's request (Sec-Fetch-Mode)": ({"Sec-Fetch-Mode": "no-cors"}, 403),
     "a DNS-rebinding name": ({"Host": "rebound.example:{port}", "Content-Type": "application/json"}, 421),
-    "chunks": ({"Transfer-Encoding": "chunked"}, 411),
+    "chunks beside a Content-Length (ambiguous)": ({"Transfer-Encoding": "chunked"}, 400),
 }
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -34,25 +36,49 @@ def test_contexts_in_parallel_threads_share_nothing() -> None:
         assert list(pool.map(flow, range(8))) == [[n, "undefined"] for n in range(8)]
 
 
-def test_the_context_thread_starts_on_first_use_and_stops_on_close() -> None:
-    before = _engine_threads()
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # the engine is our child, reaped when it ends: then there is no such process
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _gone(pid: int) -> bool:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.02)
+    return not _alive(pid)
+
+
+def test_the_context_engine_starts_on_first_use_and_ends_on_close() -> None:
     js = ScriptContext(platform="android")
-    assert _engine_threads() - before == set()
+    assert js.engine_pid is None
     js.evaluate("1")
-    (started,) = _engine_threads() - before
+    pid = js.engine_pid
+    assert pid is not None and pid != os.getpid()
     js.close()
-    started.join(5)
-    assert not started.is_alive()
+    assert _gone(pid)
     with pytest.raises(RuntimeError, match="closed"):
         js.evaluate("1")
 
 
-def test_a_context_nobody_closed_stops_its_thread_when_collected() -> None:
-    before = _engine_threads()
+def test_a_context_nobody_closed_ends_its_engine_when_collected() -> None:
     js = ScriptContext(platform="android")
     js.evaluate("output.x = 1")
-    (started,) = _engine_threads() - before
+    pid = js.engine_pid
+    assert pid is not None
     del js
     gc.collect()
+    assert _gone(pid)
+
+
+def test_the_in_process_engine_thread_starts_on_first_use_and_stops_on_close() -> None:
+    before = _engine_threads()
+    js = ScriptContext(platform="android", isolation="thread")
+    assert _engine_threads() - before == set()
+    js.evaluate("1")
+    (started,) = _engine_threads() - before
+    js.close()
     started.join(5)
     assert not started.is_alive()
