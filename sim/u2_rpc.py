@@ -337,7 +337,7 @@ class U2Server:
         """``reply`` (a whole HTTP response) as the fault injector's rewrite makes it, on the route
         the request counted under (``rpc:<method>``, ``rpc:ping``)."""
         route = "rpc:ping" if path.split("?")[0] == "/ping" else "rpc:invalid"
-        with contextlib.suppress(ValueError, TypeError, KeyError):
+        with contextlib.suppress(ValueError, TypeError, KeyError, RecursionError):  # a hostile body
             route = f"rpc:{json.loads(body)['method']}"
         head, _, payload = reply.partition(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
