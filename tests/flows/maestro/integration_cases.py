@@ -37,6 +37,7 @@ from typing import Any
 import yaml
 from amc.actions import scroll_until_visible, settle, waiting
 from amc.cli import main
+from amc.core.models import Platform
 from amc.drivers import connect as connect_module
 from amc.runtime import cancel as cancel_module
 from amc.storage.timeline import read_timeline
@@ -81,6 +82,7 @@ class Run:
     the events the driver recorded."""
 
     code: int
+    out: str
     err: str
     steps: list[dict[str, Any]]
     events: list[Event]
@@ -126,9 +128,11 @@ def virtual_clock() -> Iterator[None]:
         cancel_module.Cancel.pause = pause  # type: ignore[method-assign]
 
 
-def run_case(case: Case, out: Path, monkeypatch: Any) -> Run:
-    """``amc run`` of the case's flow on a :class:`LayoutDriver` playing its layout."""
-    driver = LayoutDriver(build_layout(case.data.get("layout") or ()), case.data.get("installed") or ())
+def run_case(case: Case, out: Path, monkeypatch: Any, platform: Platform = "ios") -> Run:
+    """``amc run`` of the case's flow on a :class:`LayoutDriver` playing its layout (an iPhone, as
+    FakeDriver.deviceInfo() says, unless ``platform`` says otherwise)."""
+    layout = build_layout(case.data.get("layout") or ())
+    driver = LayoutDriver(layout, case.data.get("installed") or (), platform=platform)
     monkeypatch.setattr(connect_module, "connect", lambda spec, **options: driver)
     monkeypatch.setattr(connect_module, "discover", lambda environ=None: [])
     argv = ["run", str(case.flow), "--device", "sim:ios", "--out", str(out), "--screenshots", "never"]
@@ -139,7 +143,7 @@ def run_case(case: Case, out: Path, monkeypatch: Any) -> Run:
         code = main(argv, out=stdout, err=stderr)
     folders = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
     steps = list(read_timeline(folders[0]).steps) if folders else []
-    return Run(code, stderr.getvalue(), steps, list(driver.events), driver.typed)
+    return Run(code, stdout.getvalue(), stderr.getvalue(), steps, list(driver.events), driver.typed)
 
 
 # -- Maestro's events against the recorded ones --------------------------------------------------
@@ -230,7 +234,8 @@ def check_outcome(case: Case, run: Run) -> list[str]:
     """Maestro's outcome: the flow passes (exit 0), or fails (exit 1) at a step of the error kind
     Maestro's exception is here."""
     want = str(case.data["outcome"])
-    where = f"exit {run.code}, first failure {run.failed_kind}; stderr: {run.err.strip()[-400:]}"
+    said = (run.err.strip() or run.out.strip())[-400:]
+    where = f"exit {run.code}, first failure {run.failed_kind}; amc said: {said}"
     if want == "passes":
         return [] if run.code == 0 else [f"expected the flow to pass, got {where}"]
     kind = OUTCOMES[want]

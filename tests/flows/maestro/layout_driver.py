@@ -210,6 +210,7 @@ class LayoutDriver:
             return False
         left, top, right, bottom = node.bounds
         if left <= x <= right and top <= y <= bottom:
+            self._taps += 1
             for effect in node.on_tap:
                 self._apply(node, effect)
             return True
@@ -220,7 +221,6 @@ class LayoutDriver:
         one), ``append`` (text to an element's text), ``count`` (an element's text becomes
         its prefix and the number of taps so far), ``flip`` (true becomes false and back),
         ``fail_once`` (the first tap raises, as Case 119's ``RuntimeException``)."""
-        self._taps += 1
         kind, value = next(iter(effect.items()))
         if kind == "fail_once":
             if self._taps == 1:
@@ -276,10 +276,14 @@ class LayoutDriver:
         self._event("LongPress", x, y)
 
     def swipe(self, x1: int, y1: int, x2: int, y2: int, duration: float = 0.3) -> None:
-        """``Swipe``; the layout moves 300 against it, as FakeDriver moves it for a swipe on an
-        element (this harness's one swipe is from point to point, so every swipe moves it)."""
+        """``Swipe``. One centred on the screen's centre (what this harness's ``scrollUntilVisible``
+        sends, Maestro's ``swipe(elementPoint = centre, direction)``) moves the layout 300 against
+        it, as FakeDriver moves it for a swipe on an element; others leave it, as FakeDriver's
+        ``swipe(start, end)``, ``swipe(direction)`` and ``scrollVertical()`` do."""
         dx, dy = x2 - x1, y2 - y1
-        if abs(dx) >= abs(dy) and dx:
+        if ((x1 + x2) // 2, (y1 + y2) // 2) != (SCREEN[0] // 2, SCREEN[1] // 2):
+            shift = (0, 0)
+        elif abs(dx) >= abs(dy) and dx:
             shift = (-300 if dx > 0 else 300, 0)
         elif dy:
             shift = (0, -300 if dy < 0 else 300)
