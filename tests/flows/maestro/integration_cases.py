@@ -113,7 +113,9 @@ def virtual_clock() -> Iterator[None]:
     saved = [m.time for m in modules]
     pause = cancel_module.Cancel.pause
 
-    def fast_pause(self: cancel_module.Cancel, seconds: float, where: str = "while waiting for the screen") -> None:
+    def fast_pause(
+        self: cancel_module.Cancel, seconds: float, where: str = "while waiting for the screen"
+    ) -> None:
         now[0] += max(0.0, seconds)
         self.check(where)
 
@@ -171,7 +173,11 @@ def matches(expected: Any, got: Event) -> bool:
     if name == "PressKey" and args == ["BACKSPACE"]:
         return got == Event("EraseText", (1,))
     if name == "Scroll":
-        return got.name == "Swipe" and got.args[:2] == (SCREEN[0] // 2, SCREEN[1] // 2) and _direction(got) == "UP"
+        return (
+            got.name == "Swipe"
+            and got.args[:2] == (SCREEN[0] // 2, SCREEN[1] // 2)
+            and _direction(got) == "UP"
+        )
     if name == "SwipeWithDirection":
         return got.name == "Swipe" and _direction(got) == args[0] and got.args[4] == args[1]
     if name == "SwipeElementWithDirection":
@@ -181,7 +187,9 @@ def matches(expected: Any, got: Event) -> bool:
         point = (args[0], args[1])
         return (x1, y1) == point or ((x1 + x2) // 2, (y1 + y2) // 2) == point
     if name == "SetLocation":
-        return got.name == name and all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got.args, args, strict=True))
+        return got.name == name and all(
+            math.isclose(a, b, abs_tol=1e-9) for a, b in zip(got.args, args, strict=True)
+        )
     return got.name == name and list(got.args) == args
 
 

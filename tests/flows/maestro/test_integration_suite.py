@@ -27,7 +27,10 @@ ITEM5 = "issue 39 item 5 (Maestro's permission semantics: launchApp grants, `per
 ITEM6 = "issue 39 item 6 (the device-state commands: recording, addMedia, travel, killApp …)"
 NO_BRANCH = "a gap no branch of issue 39 closes yet: "
 
-ZERO = NO_BRANCH + "an element of zero width or height (bounds like [0, 100, 100, 100]) is not on screen here, so it is never found; Maestro finds it"
+ZERO = NO_BRANCH + (
+    "an element of zero width or height (bounds like [0, 100, 100, 100]) is not on screen here, "
+    "so it is never found; Maestro finds it"
+)
 
 GAPS: dict[str, str] = {
     "008-retry-if-no-ui-change": NO_BRANCH + "tapOn does not tap again when the screen did not change "
@@ -52,7 +55,8 @@ GAPS: dict[str, str] = {
     "088": ITEM5 + ": `permissions` is refused before the run",
     "089": ITEM5 + ": `permissions` is refused before the run",
     "090": ITEM6 + ": travel is refused before the run",
-    "093": NO_BRANCH + "an unset variable in the header's env JavaScript (`${APP_ID || 'com.example.default'}`) "
+    "093": NO_BRANCH + "an unset variable in the header's env JavaScript "
+    "(`${APP_ID || 'com.example.default'}`) "
     "is the text 'undefined', so the default is never taken; in Maestro it is JavaScript's undefined",
     "095": ITEM4 + ": launch arguments are refused before the run",
     "098": ITEM2 + ": the run stops with MAX_STEPS after 5 steps, before the last `runScript: when:`",
