@@ -24,7 +24,7 @@ from .integration_cases import Case, check_events, check_outcome, load_cases, ru
 ITEM2 = "issue 39 item 2 (a flow runs to its last command, no step budget from the file)"
 ITEM4 = "issue 39 item 4 (iOS where the platform allows: clearKeychain, launch arguments on Simulators)"
 ITEM5 = "issue 39 item 5 (Maestro's permission semantics: launchApp grants, `permissions`)"
-ITEM6 = "issue 39 item 6 (the device-state commands: recording, addMedia, travel, killApp …)"
+ITEM6 = "issue 39 item 6 (the device-state commands: recording, addMedia, travel, airplane mode)"
 NO_BRANCH = "a gap no branch of issue 39 closes yet: "
 
 ZERO = NO_BRANCH + (
