@@ -39,7 +39,10 @@ WORKSPACE = FIXTURES / "corpus" / "mobile-dev-inc__maestro" / "e2e" / "demo_app"
 ITEM4 = "issue 39 item 4 (iOS Simulators: clearState, clearKeychain)"
 ITEM5 = "issue 39 item 5 (permissions)"
 ITEM6 = "issue 39 item 6 (the device-state commands)"
-SCREEN = "a screen of the app the stand-in lacks (its source, e2e/demo_app/lib/*_screen.dart, is in no stored snapshot)"
+SCREEN = (
+    "a screen of the app the stand-in lacks (its source, e2e/demo_app/lib/*_screen.dart, is in no "
+    "stored snapshot)"
+)
 FOLD = (
     "the home page's button is below the fold here (the stand-in draws one widget a row; the app's "
     "three-column grid shows it), and Maestro's tapOn does not scroll"
@@ -77,7 +80,10 @@ DIFFERS: dict[str, Differs] = {
     "commands/setOrientation.yaml": Differs("refused", "rotating the device", ITEM6),
     "commands/travel.yaml": Differs("refused", "a route of positions", ITEM6),
     "commands/addMedia.yaml": Differs(
-        "refused", "Media File Not Found", "its picture (../assets/image.png) is not in the corpus", ("android",)
+        "refused",
+        "Media File Not Found",
+        "its picture (../assets/image.png) is not in the corpus",
+        ("android",),
     ),
     **{
         f"web_flows/{name}.yaml": Differs("refused", "a web flow", WEB)
@@ -134,17 +140,27 @@ DIFFERS: dict[str, Differs] = {
     "commands/scroll.yaml": Differs("fails", "'Scrollable List'", FOLD),
     "commands/scrollUntilVisible.yaml": Differs("fails", "'Scrollable List'", FOLD),
     "commands/openLink.yaml": Differs(
-        "fails", "example://form", "the app's deep link example://form opens its form screen, not in the stand-in"
+        "fails",
+        "example://form",
+        "the app's deep link example://form opens its form screen, not in the stand-in",
     ),
 }
 
 
 # On the simulated iPhone these stop at their first step, `launchApp: clearState: true`, before
 # the screen the stand-in lacks (the issue's own example of what item 4 closes).
-_CLEARS = ("fill_form", "commands/clearState", "commands/setLocation", "commands/swipe", "commands/swipe_from_point")
+_CLEARS = (
+    "fill_form",
+    "commands/clearState",
+    "commands/setLocation",
+    "commands/swipe",
+    "commands/swipe_from_point",
+)
 _CLEARS += tuple(f"commands/inputRandom{n}" for n in ("CityName", "ColorName", "CountryName"))
 ON_IOS: dict[str, Differs] = {
-    f"{name}.yaml": Differs("fails", "XCTest has no API to reset an app", f"{ITEM4}; after it, {SCREEN}", ("ios",))
+    f"{name}.yaml": Differs(
+        "fails", "XCTest has no API to reset an app", f"{ITEM4}; after it, {SCREEN}", ("ios",)
+    )
     for name in _CLEARS
 }
 
@@ -233,7 +249,10 @@ def verdicts(platform: str, out: Path) -> dict[str, tuple[str, str]]:
         if failure is None:
             failure = case.find("error")
         status = "passed" if failure is None and case.find("skipped") is None else "failed"
-        result[rel] = (status, "" if failure is None else (failure.get("message") or "") + (failure.text or ""))
+        result[rel] = (
+            status,
+            "" if failure is None else (failure.get("message") or "") + (failure.text or ""),
+        )
     return result
 
 
@@ -253,7 +272,9 @@ def _judge(platform: str, found: Mapping[str, tuple[str, str]]) -> tuple[list[st
             continue
         kind = "refused" if status == "refused" else "fails"
         if kind != differs.kind or differs.needle not in said or agrees:
-            problems.append(f"{rel} ({tag}): listed as {differs.kind} ({differs.needle!r}), got {status}: {said[:300]}")
+            problems.append(
+                f"{rel} ({tag}): listed as {differs.kind} ({differs.needle!r}), got {status}: {said[:300]}"
+            )
         counts[differs.kind] += 1
     return problems, counts
 
