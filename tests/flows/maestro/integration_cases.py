@@ -96,6 +96,13 @@ class Run:
         return None
 
     @property
+    def failed_error(self) -> str | None:
+        for step in self.steps:
+            if step["status"] == "failed":
+                return str(step["result"]["error"])
+        return None
+
+    @property
     def logs(self) -> list[str]:
         out: list[str] = []
         for step in self.steps:
@@ -242,8 +249,8 @@ def check_outcome(case: Case, run: Run) -> list[str]:
     """Maestro's outcome: the flow passes (exit 0), or fails (exit 1) at a step of the error kind
     Maestro's exception is here."""
     want = str(case.data["outcome"])
-    said = (run.err.strip() or run.out.strip())[-400:]
-    where = f"exit {run.code}, first failure {run.failed_kind}; amc said: {said}"
+    said = run.failed_error or (run.err.strip() or run.out.strip())[-400:]
+    where = f"exit {run.code}, first failure {run.failed_kind}: {said}"
     if want == "passes":
         return [] if run.code == 0 else [f"expected the flow to pass, got {where}"]
     kind = OUTCOMES[want]
