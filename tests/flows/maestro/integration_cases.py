@@ -87,6 +87,7 @@ class Run:
     steps: list[dict[str, Any]]
     events: list[Event]
     typed: str
+    files: tuple[str, ...] = ()  # the names of the files the run wrote, anywhere under --out
 
     @property
     def failed_kind(self) -> str | None:
@@ -152,7 +153,8 @@ def run_case(case: Case, out: Path, monkeypatch: Any, platform: Platform = "ios"
         code = main(argv, out=stdout, err=stderr)
     folders = [p for p in out.iterdir() if p.is_dir()] if out.exists() else []
     steps = list(read_timeline(folders[0]).steps) if folders else []
-    return Run(code, stdout.getvalue(), stderr.getvalue(), steps, list(driver.events), driver.typed)
+    written = tuple(sorted(p.name for p in out.rglob("*") if p.is_file())) if out.exists() else ()
+    return Run(code, stdout.getvalue(), stderr.getvalue(), steps, list(driver.events), driver.typed, written)
 
 
 # -- Maestro's events against the recorded ones --------------------------------------------------
@@ -240,6 +242,12 @@ def check_events(case: Case, run: Run) -> list[str]:
     for pattern in data.get("inputs_any") or ():
         if not any(re.search(pattern, t) for t in inputs):
             problems.append(f"expected an input matching {pattern!r}, got {inputs}")
+    for name in data.get("files") or ():
+        # Maestro writes the file in its working folder; here it is kept in the run folder. A
+        # recording may be any video or animated picture: its name without the suffix is compared.
+        stem = name.rsplit(".", 1)[0] if name.endswith(".mp4") else None
+        if not any(f == name or (stem is not None and f.rsplit(".", 1)[0] == stem) for f in run.files):
+            problems.append(f"expected a file {name!r}, the run wrote {list(run.files)}")
     if "logs" in data and run.logs != list(data["logs"]):
         problems.append(f"expected the logs {data['logs']}, got {run.logs}")
     return problems

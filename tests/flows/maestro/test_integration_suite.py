@@ -25,6 +25,7 @@ ITEM2 = "issue 39 item 2 (a flow runs to its last command, no step budget from t
 ITEM4 = "issue 39 item 4 (iOS where the platform allows: clearKeychain, launch arguments on Simulators)"
 ITEM5 = "issue 39 item 5 (Maestro's permission semantics: launchApp grants, `permissions`)"
 ITEM6 = "issue 39 item 6 (the device-state commands: recording, addMedia, travel, airplane mode)"
+ITEM7 = "issue 39 item 7 (the smaller ones: `takeScreenshot: login_page` kept as step-002.png)"
 NO_BRANCH = "a gap no branch of issue 39 closes yet: "
 
 ZERO = NO_BRANCH + (
@@ -36,6 +37,7 @@ GAPS: dict[str, str] = {
     "008-retry-if-no-ui-change": NO_BRANCH + "tapOn does not tap again when the screen did not change "
     "(Maestro's retryTapIfNoChange, on by default in this snapshot); one tap, not two",
     "028": ITEM6 + ": startRecording is refused before the run",
+    "041": ITEM7 + ": the screenshot is kept as step-001.png, not 041_take_screenshot_with_filename.png",
     "031": NO_BRANCH + "Maestro's `traits` selector (text, square, long-text) is refused before the run",
     "034": NO_BRANCH + "the Android TV and remote keys (remote dpad, media, TV input, lock, tab) are "
     "refused before the run: no backend here presses them",
@@ -78,6 +80,7 @@ SIGNS: dict[str, str] = {
     "008-retry-if-no-ui-change": "2 times, got 1",
     "028": "screen recording",
     "031": "`traits` selector",
+    "041": "expected a file '041_take_screenshot_with_filename.png'",
     "034": "no backend here presses it",
     "045": "clears the iOS keychain",
     "049": "screen shows: 'Not Clicked'",
