@@ -21,17 +21,60 @@ and 7.1.1 on an iPhone 13 Pro with iOS 16.3.1, every test below passed):
 - ``ListView`` opens "Numbers List", the rows ``Row1`` to ``Row100``; ``DragView`` the drag screen.
 
 The drag screen's long-press-and-drag gesture is not played (no test of the suite uses it).
+
+:func:`maestro_demo_app` plays ``com.example.example``, the Flutter app Maestro's own end-to-end
+workspace (``e2e/demo_app/.maestro/``) is written for; its docstring says from which source.
 """
 
 from __future__ import annotations
 
+from ..core.models import Platform
 from .catalog import Alert, AppSpec, Screen, Widget
 
-__all__ = ["API_DEMOS", "U2_DEMO", "WDA_E2E_APP", "api_demos_app", "u2_demo_app", "wda_e2e_app"]
+__all__ = [
+    "API_DEMOS",
+    "MAESTRO_DEMO",
+    "U2_DEMO",
+    "WDA_E2E_APP",
+    "api_demos_app",
+    "maestro_demo_app",
+    "u2_demo_app",
+    "wda_e2e_app",
+]
 
 WDA_E2E_APP = "com.test.cert.TestCert"
 API_DEMOS = "io.appium.android.apis"
 U2_DEMO = "com.example.u2testdemo"
+MAESTRO_DEMO = "com.example.example"
+
+# The buttons of the demo app's home page, in its grid's order (e2e/demo_app/lib/main.dart,
+# _MyHomePageState.build); "Health Access" only on iOS (`if (!kIsWeb && Platform.isIOS)`).
+_DEMO_BUTTONS = (
+    "Sensors",
+    "Location Test",
+    "Defects Test",
+    "Nesting Test",
+    "Gesture Tester",
+    "Carousel Test",
+    "Form Test",
+    "Input/Keyboard",
+    "Password autofill Test",
+    "issue 1677 repro",
+    "issue 1619 repro",
+    "Webview Test",
+    "Webview Devtools Test",
+    "Webview Deep DOM Test",
+    "Cropped Screenshot Test",
+    "Notifications Permission",
+    "Health Access",
+    "Permission Check",
+    "Connectivity Test",
+    "Scrollable List",
+    "Animation Test",
+    "Orientation Test",
+    "assertScreenshot Threshold",
+    "Trigger Local Notification",
+)
 
 
 def _button(key: str, text: str | None = None, **extra: object) -> Widget:
@@ -140,3 +183,48 @@ def u2_demo_app() -> AppSpec:
             ),
         },
     )
+
+
+def maestro_demo_app(platform: Platform) -> AppSpec:
+    """The stand-in for ``com.example.example``, Maestro's own demo app (``e2e/demo_app`` in
+    github:mobile-dev-inc/maestro: a Flutter app), from its home page's source,
+    ``e2e/demo_app/lib/main.dart`` (the version stored at commit ``e04beedf``), with the id its
+    ``android/app/build.gradle.kts`` gives (``applicationId``; the activity is Flutter's
+    ``MainActivity`` in that namespace) and the flows use on both platforms: the app bar's title
+    "Flutter Demo Home Page"; the grid of buttons, each named by its text ("Form Test",
+    "Input/Keyboard" …, "Health Access" on iOS only); the text "You have pushed the button this
+    many times" beside the counter (``$_counter``, 0 at launch without the ``initialCounter``
+    launch argument); the floating button, ``Semantics(identifier: 'fabAddIcon')`` with the tooltip
+    "Increment", which adds one to the counter.
+
+    Not played: the screens the buttons open (``form_screen.dart``, ``input_screen.dart`` … are not
+    in the fetched snapshot of Maestro nor in any stored version of its repository), so here a
+    button opens nothing; the launch arguments ``initialCounter`` and ``delay``; the deep link
+    ``example://form``; the local notification."""
+    buttons = tuple(
+        Widget("button", _demo_key(text), text)
+        for text in _DEMO_BUTTONS
+        if text != "Health Access" or platform == "ios"
+    )
+    # The app shows all of its home page at once (a grid of three columns, the floating button
+    # over it); the simulated screens draw one widget a row, so here the grid's last rows are
+    # below the fold, and the counter and the floating button, always in view in the app, come
+    # first.
+    home = (
+        Widget("button", "fabAddIcon", "", label="Increment", action="increment", target="counter"),
+        Widget("text", "counter_caption", "You have pushed the button this many times"),
+        Widget("text", "counter", "0"),
+        *buttons,
+    )
+    activity = f"{MAESTRO_DEMO}.MainActivity" if platform == "android" else None
+    return AppSpec(
+        MAESTRO_DEMO,
+        "demo_app",
+        "home",
+        {"home": Screen("home", "Flutter Demo Home Page", home, activity=activity)},
+    )
+
+
+def _demo_key(text: str) -> str:
+    """A widget key for a button Flutter gives no identifier (its text is what a flow names)."""
+    return "".join(c if c.isalnum() else "_" for c in text.lower()).strip("_")

@@ -194,6 +194,10 @@ class DeviceExtras:
             numbers = [run.values.get(key, "").strip() for key in widget.sums]
             total = sum(int(n) for n in numbers if n.lstrip("-").isdigit())
             run.values[widget.target] = str(total)
+        elif widget.action == "increment" and widget.target is not None:
+            shown = next((w.text for w in run.screen.widgets if w.key == widget.target), "")
+            current = run.values.get(widget.target, shown).strip()
+            run.values[widget.target] = str((int(current) if current.lstrip("-").isdigit() else 0) + 1)
         elif widget.action == "logout":
             run.user = None
             self._data.pop(run.spec.app_id, None)

@@ -69,4 +69,8 @@ def build(device: SimDevice) -> SimNode:
 
 
 def widget_text(run: AppRun, widget: Widget) -> str:
+    """What a widget shows: its text (``{user}``: the signed-in user); a text an action wrote
+    (``increment``) shows what was written."""
+    if widget.role == "text" and widget.key in run.values:
+        return run.values[widget.key]
     return widget.text.replace("{user}", run.user or "")
