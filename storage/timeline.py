@@ -174,6 +174,7 @@ class TimelineWriter:
         self.run_dir = Path(run_dir)
         self.redactor = redactor if redactor is not None else Redactor()  # an empty one is falsy
         self.steps_written = 0
+        self._recording: str | None = None  # the name the last start_recording gave (Maestro's path)
         self._file: IO[bytes] | None = None
 
     @property
@@ -198,12 +199,12 @@ class TimelineWriter:
         _fsync_dir(self.run_dir)
         self._append(info.to_dict())
 
-    def _picture_name(self, record: StepRecord) -> str | None:
-        """A ``screenshot`` step's own name as its file's stem (``takeScreenshot: login_page`` is
-        ``login_page.png``, as Maestro names it after its path), kept in the run folder: its folders
-        and anything but letters, digits, ``.``, ``_`` and ``-`` become ``_``; a name taken already
-        in this run gets ``-2``, ``-3`` … (Maestro would write over it; a run keeps every picture)."""
-        name = record.step.args.get("name") if record.step.action == "screenshot" else None
+    def _picture_name(self, name: object) -> str | None:
+        """A ``screenshot`` step's own name (or the name ``start_recording`` gave a recording) as
+        its file's stem (``takeScreenshot: login_page`` is ``login_page.png``, as Maestro names it
+        after its path), kept in the run folder: its folders and anything but letters, digits,
+        ``.``, ``_`` and ``-`` become ``_``; a name taken already in this run gets ``-2``, ``-3`` …
+        (Maestro would write over it; a run keeps every picture)."""
         if not isinstance(name, str) or not name.strip():
             return None
         safe = _UNSAFE.sub("_", self.redactor.text(name.strip())).strip(".") or None
@@ -236,13 +237,16 @@ class TimelineWriter:
         if screenshot_error is not None:
             files["screenshot_error"] = self.redactor.text(screenshot_error)
         if isinstance(image, bytes | bytearray) and image:
-            named = self._picture_name(record) if own else None
+            named = self._picture_name(record.step.args.get("name")) if own else None
             name = f"{named or stem}{_image_suffix(bytes(image))}"
             _write_file(self.run_dir / name, bytes(image))
             files["screenshot"] = name
+        if record.step.action == "start_recording" and record.result.success:
+            self._recording = record.step.args.get("name")
         video = record.result.output if record.step.action == "stop_recording" else None
         if isinstance(video, bytes | bytearray) and video:  # a screen recording: MP4, or an APNG
-            name = f"{stem}-recording{_video_suffix(bytes(video))}"
+            named, self._recording = self._picture_name(self._recording), None
+            name = f"{named or stem + '-recording'}{_video_suffix(bytes(video))}"
             _write_file(self.run_dir / name, bytes(video))
             files["recording"] = name
         if files:

@@ -248,9 +248,7 @@ class LayoutDriver:
                 return node
         raise ValueError(f"no layout element has key {key!r}")
 
-    # Calls this harness's Driver protocol does not have yet (issue 39 items 4-6 add them on
-    # other branches): recorded as Maestro's events under the names those branches are expected
-    # to use, so a case turns from failing to passing once they are merged.
+    # The device-state calls (Maestro's FakeDriver records each as an event of its own).
 
     def kill_app(self, app_id: str) -> None:
         self._event("KillApp", app_id)
@@ -261,16 +259,32 @@ class LayoutDriver:
     def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:
         self._event("SetPermissions", app_id, dict(permissions))
 
-    def start_recording(self, *args: Any, **options: Any) -> None:
+    def set_orientation(self, orientation: str) -> None:
+        self._event("SetOrientation", orientation)
+
+    def set_airplane_mode(self, enabled: bool) -> None:
+        self._airplane = enabled
+        self._event("SetAirplaneMode", enabled)
+
+    def airplane_mode(self) -> bool:
+        return getattr(self, "_airplane", False)
+
+    def set_dark_mode(self, enabled: bool) -> None:
+        self._dark = enabled
+        self._event("SetDarkMode", enabled)
+
+    def dark_mode(self) -> bool:
+        return getattr(self, "_dark", False)
+
+    def start_recording(self) -> None:
         self._event("StartRecording")
 
-    def stop_recording(self, *args: Any, **options: Any) -> bytes:
+    def stop_recording(self) -> bytes:
         self._event("StopRecording")
-        return b""
+        return self.screenshot()
 
-    def add_media(self, *paths: Any) -> None:
-        for _ in paths:
-            self._event("AddMedia")
+    def add_media(self, name: str, data: bytes) -> None:
+        self._event("AddMedia")  # Maestro's event carries no name either
 
     def long_press(self, x: int, y: int, duration: float = 1.0) -> None:
         self._event("LongPress", x, y)
