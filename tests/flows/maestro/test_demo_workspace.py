@@ -153,7 +153,7 @@ _CLEARS = (
     "commands/swipe_from_point",
 )
 _CLEARS += tuple(f"commands/inputRandom{n}" for n in ("CityName", "ColorName", "CountryName"))
-_CLEARS += ("commands/setOrientation", "commands/travel")  # these ran nothing until the device-state commands came
+_CLEARS += ("commands/setOrientation", "commands/travel")
 ON_IOS: dict[str, Differs] = {
     f"{name}.yaml": Differs(
         "fails", "XCTest has no API to reset an app", f"{ITEM4}; after it, {SCREEN}", ("ios",)
