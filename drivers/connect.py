@@ -12,7 +12,8 @@ Accepted specs (see :data:`SPEC_FORMS`):
 
 A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
 ``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
-wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
+wda 4, 5, 9, 10; default ``ios=18&wda=10``; ``kind=simulator|device``: an iOS Simulator, the
+default, or a physical iPhone, :mod:`amc.drivers.kinds`), the same on ``sim+adb:``, ``sim+wda:`` and
 ``sim+appium:``; ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`),
 ``locked=true`` starts it locked (``amc.sim.covers``; a WebDriverAgent driver then refuses to
 connect, as it does to a locked iPhone) and ``id=NAME`` names the device. The query is parsed
@@ -71,9 +72,9 @@ D = TypeVar("D", bound=Driver)
 
 SPEC_FORMS: tuple[str, ...] = (
     "sim:android[?api=29|31|33|34|35]",
-    "sim:ios[?ios=15|17|18&wda=4|5|9|10]",
+    "sim:ios[?ios=15|17|18&wda=4|5|9|10&kind=simulator|device]",
     "android:SERIAL",
-    "ios:http://HOST:PORT",
+    "ios:http://HOST:PORT[?kind=simulator|device]",
     "ios:UDID",
     "appium:http://HOST:PORT?platform=android|ios",
     "sim+wda:ios",
@@ -107,7 +108,7 @@ FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "re
 # and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {
     "android": ("api", "timing", "locked", "id"),
-    "ios": ("ios", "wda", "timing", "locked", "id"),
+    "ios": ("ios", "wda", "kind", "timing", "locked", "id"),
 }
 _NOT_PROFILE = ("id", "timing", "locked")  # query keys that do not name a version
 _SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
@@ -206,7 +207,7 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
         profile: AndroidProfile | IosProfile = (
             android_profile(values.get("api", "34"))
             if platform == "android"
-            else ios_profile(values.get("ios"), values.get("wda"))
+            else ios_profile(values.get("ios"), values.get("wda"), values.get("kind"))
         )
     except ConfigError as exc:
         raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc

@@ -37,6 +37,7 @@ from .catalog import (
 from .covers import CoverControls, SystemScreen
 from .device_extras import DeviceExtras
 from .nodes import SimNode, shifted
+from .permissions import DevicePermissions
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
@@ -65,7 +66,7 @@ ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up"
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
 
-class SimDevice(DeviceExtras, CoverControls):
+class SimDevice(DeviceExtras, CoverControls, DevicePermissions):
     """A phone in memory. Thread-safe; every public method takes the device lock. What covers
     its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
@@ -314,9 +315,16 @@ class SimDevice(DeviceExtras, CoverControls):
             )
         return spec
 
-    def launch(self, app_id: str) -> None:
+    def launch(
+        self,
+        app_id: str,
+        arguments: tuple[str, ...] = (),
+        environment: Mapping[str, str] | None = None,
+    ) -> None:
         """Start or resume ``app_id`` in front; ``AppNotInstalled`` if there is no such app. An app
-        that keeps its sign-in starts on its signed-in screen while a user is signed in."""
+        that keeps its sign-in starts on its signed-in screen while a user is signed in. A process
+        started now gets ``arguments`` and ``environment``; a running app is only brought forward
+        (as XCUIApplication's launch through WebDriverAgent: ``FBSession`` activates a running app)."""
         with self._lock, self._changing():
             if app_id == self.launcher:
                 self.home()
@@ -325,13 +333,14 @@ class SimDevice(DeviceExtras, CoverControls):
             self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
+                run.arguments, run.environment = tuple(arguments), dict(environment or {})
                 user = self._data.get(app_id, {}).get("user")
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user
                     run.stack.append(spec.signed_in_screen)
                 self._pids[app_id] = self._next_pid  # a new process: a new pid, as on a phone
                 self._next_pid += 1 + self._random.randrange(40)
-                if spec.asks is not None and app_id not in self._asked:
+                if self.prompts(spec):
                     run.prompt = spec.asks
                     self._asked.add(app_id)
                 self._running[app_id] = run
@@ -358,7 +367,7 @@ class SimDevice(DeviceExtras, CoverControls):
             self._spec(app_id)
             self.terminate(app_id)
             self._data.pop(app_id, None)
-            self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
+            self.forget_permissions(app_id)  # `pm clear` revokes its runtime permissions: it asks again
 
     def home(self) -> None:
         with self._lock, self._changing():

@@ -26,6 +26,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...actions import ACTIONS, Action, MaestroForm
 from ...actions.kinds import Flag, Number, Seconds, SelectorKind, Values
+from ...actions.permits import Permissions
 from ...actions.press import MAESTRO_KEYS, MAESTRO_OTHER_KEYS
 from ...actions.waiting import MAX_WAIT
 from ...core.errors import StepArgumentError
@@ -71,14 +72,12 @@ NO_ACTION: Mapping[str, str] = {
     "startRecording": "screen recording: " + _NONE,
     "stopRecording": "screen recording: " + _NONE,
     "travel": "a route of positions: " + _NONE,
-    "setPermissions": "setting permissions: " + _NONE,
-    "clearKeychain": "no backend of this harness clears the iOS keychain",
     "openBrowser": _WEB,
 }
 SCRIPT_COMMANDS = ("evalScript", "runScript", "assertTrue")
 # Commands Maestro lets a flow write alone (orchestra/yaml/MaestroFlowParser.kt:140-173).
 _BARE_NO_ACTION = frozenset(
-    {"clearKeychain", "stopRecording", "toggleAirplaneMode", "toggleDarkMode", "assertDarkMode"}
+    {"stopRecording", "toggleAirplaneMode", "toggleDarkMode", "assertDarkMode"}
     | {"assertLightMode", "assertNoDefectsWithAI"}
 )
 BARE = frozenset(command for command, (_, form) in FORMS.items() if form.bare) | _BARE_NO_ACTION
@@ -128,7 +127,7 @@ def _value(r: MaestroReader, action: Action, name: str, node: Node, millis: bool
     if isinstance(param.kind, Number | Seconds):
         number = r.number(node, what, -1e12, 1e12)
         return number / 1000 if millis else number
-    if isinstance(param.kind, Values):
+    if isinstance(param.kind, Values | Permissions):
         entries = r.mapping(node, what)
         return {key: r.text(value, f"{what} {key}") for key, value in entries.items()}
     if isinstance(param.kind, SelectorKind):
@@ -305,7 +304,7 @@ _SPECIAL: dict[str, Callable[[MaestroReader, str, Node], Command]] = {
     "scrollUntilVisible": _scroll_until,
     "inputText": _input_text,
 }
-_APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState"})
+_APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState", "setPermissions"})
 
 
 def _media(r: MaestroReader, node: Node, base: str) -> None:

@@ -1,0 +1,149 @@
+"""Maestro's permission names and values, and what each platform makes of them (facts from Maestro's
+source, mobile-dev-inc/maestro at dcd2f206).
+
+A flow names permissions as Maestro does: ``all`` or a name (``camera``, ``notifications``,
+``location`` …) with ``allow``, ``deny`` or ``unset`` (``location`` also ``always``, ``inuse``,
+``never``: LocalSimulatorUtils.kt ``setLocationPermission``). ``launchApp`` sets ``{all: allow}``
+when the flow gives no ``permissions`` (Orchestra.kt ``launchAppCommand``: "For testing convenience,
+default to allow all on app launch"), ``clearState`` then ``{all: unset}``.
+
+- Android (maestro-client AndroidDriver.kt ``setPermissions``): ``all`` is every permission the app
+  declares (the APK's uses-permission list; here ``dumpsys package``'s requested permissions), a
+  name becomes the Android permissions of :data:`ANDROID` (any other name is taken as an Android
+  permission name, stripped to ``[A-Za-z0-9._]``); ``allow`` is ``pm grant``, ``deny`` and ``unset``
+  ``pm revoke``; what ``pm`` refuses (a normal permission, one the app does not declare) is passed
+  over, as Maestro does.
+- iOS Simulator: ``simctl privacy <udid> grant|revoke|reset <service> <bundle>`` for the services
+  simctl has (:data:`IOS_SERVICES`; its help lists all, calendar, contacts-limited, contacts,
+  location, location-always, photos-add, photos, media-library, microphone, motion, reminders,
+  siri). ``notifications`` is no simctl service (``grant notifications`` exits 1 "Operation not
+  permitted"): Maestro's XCTest runner answers the system's notification alert when it shows
+  (SystemPermissionHelper.swift: "Allow" for allow, "Don't Allow" for deny), and so does the
+  harness. Names simctl has no service for (``camera``, ``faceid``, ``homekit``, ``speech``,
+  ``userTracking``; Maestro hands them to applesimutils when installed, and goes on when it fails)
+  are passed over with a note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..core.errors import StepArgumentError
+
+__all__ = [
+    "ANDROID",
+    "IOS_NOT_SET",
+    "IOS_SERVICES",
+    "MAESTRO_DEFAULT",
+    "VALUES",
+    "android_names",
+    "android_verb",
+    "check_permissions",
+    "ios_plan",
+]
+
+VALUES = ("allow", "deny", "unset")
+_LOCATION_VALUES = ("always", "inuse", "never")
+MAESTRO_DEFAULT: Mapping[str, str] = {"all": "allow"}
+
+# AndroidDriver.kt translatePermissionName.
+ANDROID: dict[str, tuple[str, ...]] = {
+    "location": ("android.permission.ACCESS_FINE_LOCATION", "android.permission.ACCESS_COARSE_LOCATION"),
+    "camera": ("android.permission.CAMERA",),
+    "contacts": ("android.permission.READ_CONTACTS", "android.permission.WRITE_CONTACTS"),
+    "phone": ("android.permission.CALL_PHONE", "android.permission.ANSWER_PHONE_CALLS"),
+    "microphone": ("android.permission.RECORD_AUDIO",),
+    "bluetooth": ("android.permission.BLUETOOTH_CONNECT", "android.permission.BLUETOOTH_SCAN"),
+    "storage": ("android.permission.WRITE_EXTERNAL_STORAGE", "android.permission.READ_EXTERNAL_STORAGE"),
+    "notifications": ("android.permission.POST_NOTIFICATIONS",),
+    "medialibrary": (
+        "android.permission.WRITE_EXTERNAL_STORAGE",
+        "android.permission.READ_EXTERNAL_STORAGE",
+        "android.permission.READ_MEDIA_AUDIO",
+        "android.permission.READ_MEDIA_IMAGES",
+        "android.permission.READ_MEDIA_VIDEO",
+    ),
+    "calendar": ("android.permission.WRITE_CALENDAR", "android.permission.READ_CALENDAR"),
+    "sms": ("android.permission.READ_SMS", "android.permission.RECEIVE_SMS", "android.permission.SEND_SMS"),
+}
+# Maestro's iOS names -> simctl privacy's services (location: Maestro grants location-always).
+IOS_SERVICES: dict[str, str] = {
+    "calendar": "calendar",
+    "contacts": "contacts",
+    "location": "location-always",
+    "medialibrary": "media-library",
+    "microphone": "microphone",
+    "motion": "motion",
+    "photos": "photos",
+    "reminders": "reminders",
+    "siri": "siri",
+}
+# Maestro's iOS names simctl cannot set (Maestro's applesimutils list less simctl's services).
+IOS_NOT_SET = ("camera", "faceid", "homekit", "speech", "userTracking")
+_SIMCTL_ACTION = {"allow": "grant", "deny": "revoke", "unset": "reset"}
+_LOCATION_ACTION = {
+    "always": ("grant", "location-always"),
+    "inuse": ("grant", "location"),
+    "never": ("revoke", "location-always"),
+    "allow": ("grant", "location-always"),
+    "deny": ("revoke", "location-always"),
+    "unset": ("reset", "location-always"),
+}
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9._-]{0,199}$")
+
+
+def check_permissions(value: object, what: str = "permissions") -> dict[str, str]:
+    """``value`` as permission name -> value, or a ``StepArgumentError`` naming what is wrong."""
+    if not isinstance(value, Mapping) or not value:
+        raise StepArgumentError(f"{what} must map permission names (or all) to allow, deny or unset")
+    out: dict[str, str] = {}
+    for name, wanted in value.items():
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise StepArgumentError(f"{what}: {name!r:.60} is not a permission name", argument=what)
+        text = str(wanted).strip().lower() if isinstance(wanted, str | bool) else None
+        if isinstance(wanted, bool):
+            text = "allow" if wanted else "deny"
+        allowed = VALUES + _LOCATION_VALUES if name == "location" else VALUES
+        if text not in allowed:
+            raise StepArgumentError(
+                f"{what}: {name} can be set to {', '.join(allowed)}, not {wanted!r:.60}", argument=what
+            )
+        out[name] = text
+    return out
+
+
+def android_names(name: str) -> tuple[str, ...]:
+    """The Android permissions Maestro's ``name`` stands for."""
+    return ANDROID.get(name) or (re.sub(r"[^A-Za-z0-9._]+", "", name),)
+
+
+def android_verb(value: str) -> str:
+    """``pm grant`` for allow (and location's always/inuse), ``pm revoke`` otherwise."""
+    return "grant" if value in ("allow", "always", "inuse") else "revoke"
+
+
+def ios_plan(
+    permissions: Mapping[str, str],
+) -> tuple[list[tuple[str, str]], str | None, list[str]]:
+    """(simctl privacy (action, service) pairs in order, the notification alert's answer
+    (``allow``/``deny``/None: leave it), the names passed over) for ``permissions``."""
+    actions: list[tuple[str, str]] = []
+    notifications: str | None = None
+    skipped: list[str] = []
+    everything = permissions.get("all")
+    if everything is not None:
+        actions.append((_SIMCTL_ACTION.get(everything, "reset"), "all"))
+        notifications = everything if everything in ("allow", "deny") else None
+    for name, value in permissions.items():
+        if name == "all":
+            continue
+        if name == "notifications":
+            notifications = value if value in ("allow", "deny") else None
+        elif name == "location":
+            actions.append(_LOCATION_ACTION[value])
+        elif name in IOS_SERVICES:
+            actions.append((_SIMCTL_ACTION.get(value, "reset"), IOS_SERVICES[name]))
+        else:
+            skipped.append(name)
+    return actions, notifications, skipped
