@@ -41,6 +41,7 @@ __all__ = [
     "android_verb",
     "check_permissions",
     "ios_plan",
+    "requested_permissions",
 ]
 
 VALUES = ("allow", "deny", "unset")
@@ -94,23 +95,40 @@ _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9._-]{0,199}$")
 
 
 def check_permissions(value: object, what: str = "permissions") -> dict[str, str]:
-    """``value`` as permission name -> value, or a ``StepArgumentError`` naming what is wrong."""
+    """``value`` as permission name -> value (as text, lowercased), or a ``StepArgumentError``
+    naming what is wrong. Any value is taken here: on Android a value other than allow is a revoke
+    (an unknown or empty one too, with no error: Maestro's own e2e flow
+    ``e2e/demo_app/.maestro/permission_interpolation.yaml`` says so); iOS refuses one it does not
+    know when the step runs (:func:`ios_plan`), as Maestro does."""
     if not isinstance(value, Mapping) or not value:
         raise StepArgumentError(f"{what} must map permission names (or all) to allow, deny or unset")
     out: dict[str, str] = {}
     for name, wanted in value.items():
         if not isinstance(name, str) or not _NAME.match(name):
             raise StepArgumentError(f"{what}: {name!r:.60} is not a permission name", argument=what)
-        text = str(wanted).strip().lower() if isinstance(wanted, str | bool) else None
         if isinstance(wanted, bool):
             text = "allow" if wanted else "deny"
-        allowed = VALUES + _LOCATION_VALUES if name == "location" else VALUES
-        if text not in allowed:
-            raise StepArgumentError(
-                f"{what}: {name} can be set to {', '.join(allowed)}, not {wanted!r:.60}", argument=what
-            )
+        elif isinstance(wanted, str | int | float) or wanted is None:
+            text = "" if wanted is None else str(wanted).strip().lower()
+        else:
+            raise StepArgumentError(f"{what}: {name}'s value must be allow, deny or unset", argument=what)
+        if len(text) > 100:
+            raise StepArgumentError(f"{what}: {name}'s value is longer than 100 characters", argument=what)
         out[name] = text
     return out
+
+
+def _ios_value(name: str, value: str) -> str:
+    allowed = VALUES + _LOCATION_VALUES if name == "location" else VALUES
+    if value not in allowed:
+        # Maestro's iOS driver throws IllegalArgumentException for these (LocalSimulatorUtils.kt:
+        # "Permission 'all' can be set to 'allow', 'deny' or 'unset'", "wrong argument value … for
+        # 'location' permission").
+        raise StepArgumentError(
+            f"permissions: on iOS {name} can be set to {', '.join(allowed)}, not {value!r:.60}",
+            argument="permissions",
+        )
+    return value
 
 
 def android_names(name: str) -> tuple[str, ...]:
@@ -131,6 +149,7 @@ def ios_plan(
     actions: list[tuple[str, str]] = []
     notifications: str | None = None
     skipped: list[str] = []
+    permissions = {name: _ios_value(name, value) for name, value in permissions.items()}
     everything = permissions.get("all")
     if everything is not None:
         actions.append((_SIMCTL_ACTION.get(everything, "reset"), "all"))
@@ -147,3 +166,23 @@ def ios_plan(
         else:
             skipped.append(name)
     return actions, notifications, skipped
+
+
+def requested_permissions(dumpsys: str) -> list[str]:
+    """The ``requested permissions:`` block of ``dumpsys package PKG`` (one name a line, indented
+    under its heading, up to the next heading)."""
+    found: list[str] = []
+    inside, indent = False, 0
+    for line in dumpsys.splitlines()[:20_000]:
+        stripped = line.strip()
+        depth = len(line) - len(line.lstrip())
+        if stripped == "requested permissions:":
+            inside, indent = True, depth
+            continue
+        if inside:
+            if depth <= indent or not stripped or stripped.endswith(":"):
+                break
+            name = stripped.split(":", 1)[0].split(",", 1)[0].strip()
+            if _NAME.match(name):
+                found.append(name)
+    return found
