@@ -397,11 +397,37 @@ def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
     timeouts = {k: seconds(options, k, 0.0) for k in ("timeout", "launch_timeout") if k in options}
     face = WdaFace(device, faults=_fault_injector(options), replies=_replies(options))
 
+    kind = str(getattr(device.profile, "kind", "simulator"))
+    simctl = _sim_simctl(device) if kind == "simulator" else None
+
     def adapter(on_close: Callable[[], None]) -> WdaDriver:
-        driver = WdaDriver.from_url(face.url, device_id=device.device_id, on_close=on_close, **timeouts)
+        driver = WdaDriver.from_url(
+            face.url, device_id=device.device_id, on_close=on_close, kind=kind, simctl=simctl, **timeouts
+        )
         return driver.connect()
 
     return _serve(face, options, adapter)
+
+
+def _sim_simctl(device: SimDevice) -> Any:
+    """The Mac's ``simctl`` beside a simulated Simulator: the simulated one (``amc.sim.simctl``),
+    its failures in the adapter's words (``SimctlFailed``, as a non-zero exit of the real one)."""
+    from ..sim.simctl import SimctlError, SimSimctl
+    from .wda.simctl import SimctlFailed
+
+    simulated = SimSimctl(device)
+
+    class _Bridge:
+        udid = simulated.udid
+
+        @staticmethod
+        def run(args: Any) -> str:
+            try:
+                return simulated.run(args)
+            except SimctlError as exc:
+                raise SimctlFailed(f"xcrun simctl {' '.join(list(args)[:3])} failed ({exc.code}): {exc.stderr}") from exc
+
+    return _Bridge()
 
 
 def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:

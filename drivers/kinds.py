@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..core.errors import ConfigError
 
-__all__ = ["DEVICE", "SIMULATOR", "device_kind", "local_host", "spec_kind", "split_kind"]
+__all__ = ["DEVICE", "SIMULATOR", "device_kind", "local_host", "spec_kind", "split_kind", "wda_url_kind"]
 
 SIMULATOR, DEVICE = "simulator", "device"
 _KINDS = (SIMULATOR, DEVICE)
