@@ -468,7 +468,12 @@ def _connect_appium_face(target: str, options: Mapping[str, Any]) -> AppiumDrive
     def adapter(on_close: Callable[[], None]) -> AppiumDriver:
         capabilities = options_for(parsed.platform, udid=device.device_id)
         driver = AppiumDriver(
-            face.url, capabilities, timeout=timeout, launch_timeout=launch_timeout, on_close=on_close
+            face.url,
+            capabilities,
+            timeout=timeout,
+            launch_timeout=launch_timeout,
+            on_close=on_close,
+            kind=str(getattr(device.profile, "kind", "device")),
         )
         driver.connect()
         return driver
