@@ -1,0 +1,199 @@
+"""`amc check --device X` refuses exactly what running the step on X refuses.
+
+Every action of :data:`amc.actions.ACTIONS` (so one added later is enumerated too), with its
+required arguments and then with each optional argument given in turn, on every backend and kind of
+device (the simulated device in process and over each face, an iPhone playing a Simulator or a
+physical iPhone): the check's rule (:meth:`amc.actions.Action.cannot_run`, for the target the check
+reads off the spec) says it cannot run exactly when the driver itself raises ``Unsupported`` running
+the step's handler, and such a refused step leaves the device as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from amc.actions import ACTIONS, Action
+from amc.actions.kinds import Choice, Flag, Number, Seconds, SelectorKind, Values
+from amc.actions.permits import Permissions
+from amc.cli.check import target_of
+from amc.core.errors import HarnessError, Unsupported
+from amc.drivers.connect import connect
+from amc.drivers.kinds import device_kind
+from amc.semantic.models import Observation
+from amc.sim.catalog import DEMO_APP
+from amc.sim.device import INSTANT, SimDevice
+from amc.sim.profiles import ios_profile
+
+TARGETS = [
+    "sim:android",
+    "sim:ios",
+    "sim:ios?kind=device",
+    "sim+adb:android",
+    "sim+wda:ios",
+    "sim+wda:ios?kind=device",
+    "sim+appium:android",
+    "sim+appium:ios",
+    "sim+appium:ios?kind=device",
+]
+
+
+def _sample(action: Action, name: str) -> Any:
+    """A value ``action``'s argument ``name`` takes (what a flow would give it)."""
+    param = action.param(name)
+    assert param is not None
+    kind = param.kind
+    if name in ("app_id",):
+        return DEMO_APP
+    if isinstance(kind, Flag):
+        return True
+    if isinstance(kind, Permissions):
+        return {"all": "allow"}
+    if isinstance(kind, Values):
+        return {"user": "qa"}
+    if isinstance(kind, Seconds):
+        return 0.05
+    if isinstance(kind, Number):
+        low = kind.low if not getattr(kind, "open_low", False) else kind.low + 1
+        return max(low, min(kind.high, 1))
+    if isinstance(kind, Choice):
+        return kind.values[0]
+    if isinstance(kind, SelectorKind):
+        return {"text": "Sign in"}
+    for value in ("x", "home", "amcdemo://login", "50%,50%", [100, 200], {"x": 100, "y": 200}, 1, ["x"], True):
+        try:
+            kind.check(value, name)
+        except HarnessError:
+            continue
+        return value
+    raise AssertionError(f"no sample value for {action.name}.{name}")
+
+
+def _valid(action: Action, args: dict[str, Any]) -> dict[str, Any]:
+    """``args``, completed where the action needs a target or a point beside them."""
+    tries = [args, {**args, "target": {"text": "Sign in"}}, {**args, "x": 100, "y": 200}]
+    tries += [{**args, p.name: _sample(action, p.name)} for p in action.params if p.name not in args]
+    tries += [{k: v for k, v in t.items() if k not in ("target", "x", "y") or k in args} for t in tries]
+    tries += [{k: v for k, v in args.items() if k != "timeout"}]
+    tries += [{**t, "x1": 10, "y1": 10, "x2": 20, "y2": 20} for t in tries[:1]]
+    tries += [{**args, "start": "50%,50%", "end": "50%,10%"}]
+    for candidate in tries:
+        try:
+            action.validate(candidate)
+        except HarnessError:
+            continue
+        return candidate
+    raise AssertionError(f"{action.name}: no valid arguments around {args}")
+
+
+def _variants(action: Action) -> Iterator[dict[str, Any]]:
+    """The action's required arguments, then those with each optional argument given."""
+    names = {p.name for p in action.params}
+    base = {p.name: _sample(action, p.name) for p in action.params if p.required}
+    if "timeout" in names:
+        base["timeout"] = 0.05
+    yield _valid(action, base)
+    for param in action.params:
+        if not param.required and param.name not in base:
+            variant = {**base, param.name: _sample(action, param.name)}
+            for other in _EXCLUSIVE.get(param.name, ()):
+                variant.pop(other, None)
+            yield _valid(action, variant)
+
+
+# Arguments that exclude another: the point instead of the selector.
+_EXCLUSIVE = {"at": ("target", "x", "y"), "x": ("target",), "y": ("target",)}
+
+
+class _Screen:
+    """The task's screen, reduced to what a handler asks: looks through the driver."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        self._latest: Observation | None = None
+
+    @property
+    def latest(self) -> Observation | None:
+        return self._latest
+
+    @property
+    def world(self) -> None:
+        return None
+
+    def observe(self) -> Observation:
+        self._latest = Observation(self.driver.observe())
+        return self._latest
+
+    def current_app(self) -> str | None:
+        return str(self.driver.current_app())
+
+    def pause(self, seconds: float) -> None:
+        return None
+
+
+def _device(spec: str) -> SimDevice:
+    platform = "ios" if "ios" in spec else "android"
+    profile = ios_profile(kind="device") if "kind=device" in spec else None
+    return SimDevice(platform, timing=INSTANT, profile=profile)
+
+
+def _cases() -> list[tuple[str, Action, dict[str, Any]]]:
+    return [(spec, action, args) for spec in TARGETS for action in ACTIONS.values() for args in _variants(action)]
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("spec", TARGETS)
+def test_the_check_and_the_run_agree_on_every_action_and_option(spec: str) -> None:
+    platform, backend, kind = target_of(spec)  # what `amc check --device spec` reads, no device
+    device = _device(spec)
+    driver = connect(spec, device=device) if not spec.startswith("sim:") else connect(spec)
+    if spec.startswith("sim:"):
+        device = driver.device  # type: ignore[attr-defined]
+    try:
+        assert (driver.platform, driver.backend, device_kind(driver)) == (platform, backend, kind)
+        disagree: list[str] = []
+        checked = refusals = 0
+        for case_spec, action, args in CASES:
+            if case_spec != spec:
+                continue
+            checked += 1
+            valid = action.validate(args)
+            foreseen = action.cannot_run(valid, backend, platform, kind) is not None
+            driver.launch_app(DEMO_APP)
+            before = device.changes
+            screen = _Screen(driver)
+            screen.observe()
+            try:
+                action.handler(driver, valid, screen)
+                refused = False
+            except Unsupported:
+                refused = True
+                if device.changes != before:
+                    disagree.append(f"{action.name} {sorted(args)}: refused after it changed the device")
+            except HarnessError:
+                refused = False  # it reached the device and failed there (a wait, an assertion)
+            refusals += refused
+            if refused != foreseen:
+                said = "refuses" if foreseen else "passes"
+                disagree.append(f"{action.name} {sorted(args)}: the check {said}, the run does not agree")
+        assert checked == sum(1 for s, _, _ in CASES if s == spec)
+        assert not disagree, "\n".join(disagree)
+        # what each target refuses: launch arguments on Android; data, permissions and keychain
+        # on a physical iPhone (launch_app with each, clear_state, set_permissions, clear_keychain)
+        assert refusals == {"android": 1, "ios": 0}[platform] + (5 if kind == "device" and platform == "ios" else 0)
+    finally:
+        driver.close()
+
+
+def test_every_action_option_and_backend_is_enumerated() -> None:
+    """The enumeration covers every action and every one of its arguments on every target."""
+    actions = {action.name for _, action, _ in CASES}
+    assert actions == set(ACTIONS)
+    for action in ACTIONS.values():
+        given = {name for _, a, args in CASES if a is action for name in args}
+        assert given >= {p.name for p in action.params}, action.name
+    assert {spec for spec, _, _ in CASES} == set(TARGETS)
+    print(f"{len(CASES)} (action, options, target) combinations")
