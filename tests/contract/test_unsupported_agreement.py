@@ -183,7 +183,7 @@ def test_the_check_and_the_run_agree_on_every_action_and_option(spec: str) -> No
         assert not disagree, "\n".join(disagree)
         # what each target refuses: launch arguments on Android; data, permissions and keychain
         # on a physical iPhone (launch_app with each, clear_state, set_permissions, clear_keychain)
-        assert refusals == {"android": 1, "ios": 0}[platform] + (5 if kind == "device" and platform == "ios" else 0)
+        assert refusals == {"android": 1, "ios": 0}[platform] + (6 if kind == "device" and platform == "ios" else 0)
     finally:
         driver.close()
 
