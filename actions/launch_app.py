@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..core.errors import AppNotInstalled
 from ..drivers.base import Driver
 from ..drivers.permissions import MAESTRO_DEFAULT
 from .apps import APP
@@ -44,8 +45,11 @@ def _launch(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
         driver.set_permissions(app, args["permissions"])
         done.append("set its permissions")
     elif args.get("default_permissions") and can_set_permissions(driver):
-        driver.set_permissions(app, MAESTRO_DEFAULT)
-        done.append("allowed every permission it asks for (Maestro's default)")
+        try:
+            driver.set_permissions(app, MAESTRO_DEFAULT)
+            done.append("allowed every permission it asks for (Maestro's default)")
+        except AppNotInstalled:
+            pass  # the launch below says so, in its own words
     elif args.get("default_permissions"):
         done.append("left its permissions: a physical iPhone's cannot be set (Maestro's default allows all)")
     if args.get("arguments"):

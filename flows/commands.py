@@ -333,7 +333,16 @@ def _generic(r: NodeReader, node: Node, command: str) -> StepArgs:
             raise r.fail(node, f"{command} takes a mapping of its arguments, got {kind(node)}")
         return {form.short: r.scalar_value(node, f"{command}'s {form.short}")}, None
     entries = r.mapping(node, command, tuple(sorted(action.keys)))
-    return {name: r.scalar_value(value, f"{command}'s {name}") for name, value in entries.items()}, None
+    return {name: _argument(r, command, name, value) for name, value in entries.items()}, None
+
+
+def _argument(r: NodeReader, command: str, name: str, node: Node) -> Any:
+    """One argument's value: a plain value, or (an argument of names to values, such as
+    set_permissions' permissions) a mapping of plain values."""
+    what = f"{command}'s {name}"
+    if isinstance(node, MappingNode):
+        return {key: r.scalar_value(value, f"{what} {key}") for key, value in r.mapping(node, what).items()}
+    return r.scalar_value(node, what)
 
 
 def read_command(r: NodeReader, node: Node, command: str) -> StepArgs:

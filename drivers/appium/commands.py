@@ -28,6 +28,8 @@ from ..permissions import android_names, android_verb, check_permissions, ios_pl
 from .errors import server_refused, unsupported
 
 _ACCESS = {"grant": "yes", "revoke": "no", "reset": "unset"}
+# Commands on one app, whose "The application '…' is not installed on the device" is AppNotInstalled.
+_APP_COMMANDS = frozenset({"changePermissions", "setPermission", "launchApp"})
 
 __all__ = ["APP_ID", "DeviceCommands", "check_app_id"]
 
@@ -53,6 +55,8 @@ class DeviceCommands:
         try:
             self._mobile(name, args)
         except DeviceError as exc:
+            if name in _APP_COMMANDS and "is not installed" in exc.message:
+                raise AppNotInstalled(f"cannot {what}: {exc.message}") from exc
             if name == "clearApp" and self.platform == "ios":
                 # appium-xcuitest-driver refuses it on a real iPhone as 'unknown method' (405):
                 # "This extension is only supported on simulators …" (mobileClearApp)

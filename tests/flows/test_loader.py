@@ -45,6 +45,8 @@ steps:
   - set_clipboard: qa
   - input_random: email
   - set_location: {latitude: 38.7, longitude: -9.1}
+  - set_permissions: {app_id: com.example.amc.notes, permissions: {notifications: allow}}
+  - clear_keychain
 """
 
 
