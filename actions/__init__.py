@@ -13,7 +13,18 @@ import pkgutil
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .base import BACKENDS, COMMON_KEYS, KINDS, Action, FlowForm, Handler, MaestroForm, Param, Screen, Unsupported
+from .base import (
+    BACKENDS,
+    COMMON_KEYS,
+    KINDS,
+    Action,
+    FlowForm,
+    Handler,
+    MaestroForm,
+    Param,
+    Screen,
+    Unsupported,
+)
 
 __all__ = [
     "ACTIONS",

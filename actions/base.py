@@ -150,9 +150,7 @@ class Unsupported:
     kinds: frozenset[str] = frozenset()
     only: Callable[[Mapping[str, Any]], bool] | None = None
 
-    def applies(
-        self, args: Mapping[str, Any], backend: str, platform: str, kind: str = "device"
-    ) -> bool:
+    def applies(self, args: Mapping[str, Any], backend: str, platform: str, kind: str = "device") -> bool:
         if self.backends and backend not in self.backends:
             return False
         if self.platforms and platform not in self.platforms:

@@ -69,9 +69,7 @@ ACTION = Action(
         Param("stop_first", Flag(), "stop the app first, so it starts anew", agents=False),
         Param("clear_state", Flag(), "clear the app's data first (which stops it)", agents=False),
         Param("clear_keychain", Flag(), "clear the iOS keychain first", agents=False),
-        Param(
-            "permissions", Permissions(), "permission name (or all) -> allow, deny or unset", agents=False
-        ),
+        Param("permissions", Permissions(), "permission name (or all) -> allow, deny or unset", agents=False),
         Param(
             "default_permissions",
             Flag(),
@@ -102,7 +100,8 @@ ACTION = Action(
             },
             fixed={"stop_first": True, "default_permissions": True},
             note="as Maestro, every permission the app asks for is allowed unless `permissions` says "
-            "otherwise (not on a physical iPhone, where none can be set); launch arguments reach iOS apps only",
+            "otherwise (not on a physical iPhone, where none can be set); launch arguments reach "
+            "iOS apps only",
         ),
     ),
     unsupported=(

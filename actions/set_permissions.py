@@ -32,9 +32,7 @@ ACTION = Action(
     ),
     idempotent=True,
     flow=FlowForm("set_permissions", written="`{app_id, permissions*}`"),
-    maestro=(
-        MaestroForm("setPermissions", options={"appId": "app_id", "permissions": "permissions"}),
-    ),
+    maestro=(MaestroForm("setPermissions", options={"appId": "app_id", "permissions": "permissions"}),),
     unsupported=(PHONE_PERMISSIONS,),
     offered=False,  # flows only
 )

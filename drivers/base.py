@@ -31,9 +31,9 @@ __all__ = [
     "coordinate",
     "erase_count",
     "gesture_seconds",
-    "on_a_phone",
     "ios_cannot_clear",
     "location",
+    "on_a_phone",
     "timeout_seconds",
 ]
 

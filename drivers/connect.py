@@ -425,7 +425,9 @@ def _sim_simctl(device: SimDevice) -> Any:
             try:
                 return simulated.run(args)
             except SimctlError as exc:
-                raise SimctlFailed(f"xcrun simctl {' '.join(list(args)[:3])} failed ({exc.code}): {exc.stderr}") from exc
+                raise SimctlFailed(
+                    f"xcrun simctl {' '.join(list(args)[:3])} failed ({exc.code}): {exc.stderr}"
+                ) from exc
 
     return _Bridge()
 

@@ -8,17 +8,25 @@ import time
 from collections.abc import Mapping
 
 from ..core.durations import check_seconds
-from ..core.errors import AppLaunchFailed, DeviceError, HarnessError, StepArgumentError, Unsupported
+from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
-from .base import MAX_LATENCY, coordinate, erase_count, gesture_seconds, ios_cannot_clear, location, on_a_phone
-from .permissions import android_names, android_verb, check_permissions, ios_plan
-from .launching import ios_arguments
+from .base import (
+    MAX_LATENCY,
+    coordinate,
+    erase_count,
+    gesture_seconds,
+    ios_cannot_clear,
+    location,
+    on_a_phone,
+)
 from .covers import locked
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
+from .launching import ios_arguments
+from .permissions import android_names, android_verb, check_permissions, ios_plan
 
 __all__ = ["SimDriver"]
 

@@ -48,7 +48,11 @@ def _walk(nodes: tuple[Node, ...], platform: str, optional: bool) -> list[tuple[
 def _where(platform: str, backend: str | None, kind: str) -> str:
     if backend is None:
         return platform
-    shown = platform if platform == "android" else ("an iOS Simulator" if kind == "simulator" else "a physical iPhone")
+    shown = (
+        platform
+        if platform == "android"
+        else ("an iOS Simulator" if kind == "simulator" else "a physical iPhone")
+    )
     return f"{backend} ({shown})"
 
 

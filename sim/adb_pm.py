@@ -68,10 +68,14 @@ def permission_blocks(device: SimDevice, package: str) -> str:
     declared = device.declared_permissions(package)
     runtime = device.runtime_permissions(package)
     lines = ["    requested permissions:\n", *(f"      {p}\n" for p in declared)]
-    lines += ["    install permissions:\n", *(f"      {p}: granted=true\n" for p in declared if p not in runtime)]
+    lines += [
+        "    install permissions:\n",
+        *(f"      {p}: granted=true\n" for p in declared if p not in runtime),
+    ]
     lines.append("    User 0: ceDataInode=12345 installed=true hidden=false suspended=false stopped=false\n")
     lines.append("      runtime permissions:\n")
     for p in runtime:
         granted = str(device.permission(package, p) == "granted").lower()
-        lines.append(f"        {p}: granted={granted}, flags=[ USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED]\n")
+        flags = "USER_SENSITIVE_WHEN_GRANTED|USER_SENSITIVE_WHEN_DENIED"
+        lines.append(f"        {p}: granted={granted}, flags=[ {flags}]\n")
     return "".join(lines)

@@ -85,7 +85,9 @@ def _launch_app(phone: Any, options: Mapping[str, Any]) -> Any:
     arguments, environment = options.get("arguments") or [], options.get("environment") or {}
     if not isinstance(arguments, list) or not isinstance(environment, dict):
         raise invalid_argument("'arguments' must be an array and 'environment' an object")
-    phone.device.launch(app, tuple(str(a) for a in arguments), {str(k): str(v) for k, v in environment.items()})
+    phone.device.launch(
+        app, tuple(str(a) for a in arguments), {str(k): str(v) for k, v in environment.items()}
+    )
     return None
 
 

@@ -49,9 +49,9 @@ from ..core.errors import ConfigError
 
 __all__ = [
     "ANDROID_APIS",
-    "IOS_KINDS",
     "DEFAULT_ANDROID",
     "DEFAULT_IOS",
+    "IOS_KINDS",
     "IOS_VERSIONS",
     "WDA_GENERATIONS",
     "AndroidProfile",

@@ -126,10 +126,16 @@ class SimSimctl:
             self._root = Path(tempfile.mkdtemp(prefix="amc-simctl-"))
         folder = self._containers.get(bundle)
         if folder is None:
-            folder = self._root / "Devices" / self._udid / "data/Containers/Data/Application" / str(uuid.uuid4()).upper()
+            folder = (
+                self._root
+                / "Devices"
+                / self._udid
+                / "data/Containers/Data/Application"
+                / str(uuid.uuid4()).upper()
+            )
             prefs = folder / "Library" / "Preferences"
             prefs.mkdir(parents=True)
-            (prefs / f"{bundle}.plist").write_text("<plist version=\"1.0\"><dict/></plist>\n")
+            (prefs / f"{bundle}.plist").write_text('<plist version="1.0"><dict/></plist>\n')
             self._containers[bundle] = folder
         return f"{folder}\n"
 

@@ -309,7 +309,10 @@ class WdaFace:
         so the answer comes after the device's transition; a missing app is answered per
         generation, see :meth:`missing`."""
         try:
-            self.device.launch(bundle_id, arguments, environment)
+            if arguments or environment:
+                self.device.launch(bundle_id, arguments, environment)
+            else:
+                self.device.launch(bundle_id)
         except AppNotInstalled as exc:
             raise self.missing(bundle_id) from exc
         except AppLaunchFailed as exc:

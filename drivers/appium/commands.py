@@ -126,8 +126,14 @@ class DeviceCommands:
         """XCUITest's ``mobile: launchApp`` with ``arguments`` and ``environment``; Android:
         ``Unsupported`` (activateApp carries no intent extras)."""
         if self.platform == "android":
-            raise Unsupported("launch arguments on Android: UiAutomator2's activateApp carries no intent extras")
-        args = {"bundleId": check_app_id(app_id), "arguments": list(ios_arguments(arguments)), "environment": {}}
+            raise Unsupported(
+                "launch arguments on Android: UiAutomator2's activateApp carries no intent extras"
+            )
+        args = {
+            "bundleId": check_app_id(app_id),
+            "arguments": list(ios_arguments(arguments)),
+            "environment": {},
+        }
         DeviceCommands._extension(self, "launchApp", args, f"launch {app_id}")
         self.launch_app(app_id)  # in front now: this checks it, as every launch is checked
 

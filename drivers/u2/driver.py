@@ -66,9 +66,9 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, erase_count, gesture_seconds, location
-from ..permissions import android_names, android_verb, check_permissions, requested_permissions
 from ..error_table import quote
 from ..hierarchy import parse_source
+from ..permissions import android_names, android_verb, check_permissions, requested_permissions
 from .adb import HarnessAdbClient, HarnessAdbDevice
 from .adb_errors import state_error
 from .apps import AndroidApps
@@ -366,14 +366,18 @@ class U2Driver:
         for name, value in wanted.items():
             if name == "all":
                 if declared is None:
-                    declared = requested_permissions(self._shell("set_permissions", ["dumpsys", "package", app_id]))
+                    declared = requested_permissions(
+                        self._shell("set_permissions", ["dumpsys", "package", app_id])
+                    )
                 names: tuple[str, ...] = tuple(declared)
             else:
                 names = android_names(name)
             for permission in names:
                 answer = self._shell("set_permissions", ["pm", android_verb(value), app_id, permission])
                 if "Exception" in answer:
-                    log.info("pm %s %s %s: %s", android_verb(value), app_id, permission, answer.splitlines()[1:2])
+                    log.info(
+                        "pm %s %s %s: %s", android_verb(value), app_id, permission, answer.splitlines()[1:2]
+                    )
 
     def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
         """Not here: the launcher's start carries no intent extras (see

@@ -64,15 +64,15 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import DeviceInfo, coordinate, erase_count, gesture_seconds, location
-from ..kinds import split_kind, wda_url_kind
-from .simctl import Simctl, XcrunSimctl
-from .simulator import WdaSimulator
 from ..covers import LOCKED_HINT, springboard_cover
+from ..kinds import split_kind, wda_url_kind
 from ..options import seconds, server_url, whole_number
 from .answers import lost_session
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
 from .errors import CLIENT_ERRORS, WdaCall, map_error, wda_error
+from .simctl import Simctl, XcrunSimctl
+from .simulator import WdaSimulator
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
 
@@ -127,7 +127,9 @@ class WdaDriver(WdaSimulator, WdaApps):
         self._app_names: dict[str, str] = {}  # application element name -> bundle id (WDA < 10.1.0)
         # An iOS Simulator or a device (amc.drivers.kinds), and the simctl that reaches a Simulator.
         self.kind = kind or ("device" if url.startswith("http+usbmux") else wda_url_kind(url))
-        self._simctl: Simctl | None = simctl if simctl is not None else (XcrunSimctl() if self.kind == "simulator" else None)
+        self._simctl: Simctl | None = (
+            simctl if simctl is not None else (XcrunSimctl() if self.kind == "simulator" else None)
+        )
         self._on_phone = False  # /status says a physical iPhone, though the spec said a Simulator
         self._notifications: dict[str, str] = {}  # bundle id -> allow/deny for its notification alert
 
@@ -147,7 +149,14 @@ class WdaDriver(WdaSimulator, WdaApps):
         :mod:`amc.drivers.kinds`). No I/O until ``connect()``."""
         config = WdaConfig(timeout=timeout, launch_timeout=launch_timeout)
         bare, given = split_kind(url)
-        return cls(bare, device_id=device_id, config=config, on_close=on_close, kind=kind or given or wda_url_kind(url), simctl=simctl)
+        return cls(
+            bare,
+            device_id=device_id,
+            config=config,
+            on_close=on_close,
+            kind=kind or given or wda_url_kind(url),
+            simctl=simctl,
+        )
 
     @classmethod
     def from_udid(

@@ -79,14 +79,18 @@ def test_clear_state_deletes_the_apps_data_or_says_it_cannot(rig: Rig, apps: dic
     assert "Sign in" in texts and "Signed in as qa" not in texts
 
 
-@pytest.mark.parametrize("spec", ["sim:ios?kind=device", "sim+wda:ios?kind=device", "sim+appium:ios?kind=device"])
+@pytest.mark.parametrize(
+    "spec", ["sim:ios?kind=device", "sim+wda:ios?kind=device", "sim+appium:ios?kind=device"]
+)
 def test_a_physical_iphone_refuses_to_clear_an_app_and_keeps_its_data(spec: str) -> None:
     from amc.drivers.connect import connect
     from amc.sim.device import INSTANT, SimDevice
     from amc.sim.profiles import ios_profile
 
     device = SimDevice("ios", timing=INSTANT, profile=ios_profile(kind="device"))
-    driver = connect(spec, device=device) if not spec.startswith("sim:") else connect(spec + "&timing=instant")
+    driver = (
+        connect(spec, device=device) if not spec.startswith("sim:") else connect(spec + "&timing=instant")
+    )
     rig = Rig(spec, driver, getattr(driver, "device", device))
     try:
         rig.driver.launch_app("com.example.amc.demo")

@@ -86,7 +86,17 @@ def _sample(action: Action, name: str) -> Any:
         return kind.values[0]
     if isinstance(kind, SelectorKind):
         return {"text": "Sign in"}
-    for value in ("x", "home", "amcdemo://login", "50%,50%", [100, 200], {"x": 100, "y": 200}, 1, ["x"], True):
+    for value in (
+        "x",
+        "home",
+        "amcdemo://login",
+        "50%,50%",
+        [100, 200],
+        {"x": 100, "y": 200},
+        1,
+        ["x"],
+        True,
+    ):
         try:
             kind.check(value, name)
         except HarnessError:
@@ -164,7 +174,9 @@ def _device(spec: str) -> SimDevice:
 
 
 def _cases() -> list[tuple[str, Action, dict[str, Any]]]:
-    return [(spec, action, args) for spec in TARGETS for action in ACTIONS.values() for args in _variants(action)]
+    return [
+        (spec, action, args) for spec in TARGETS for action in ACTIONS.values() for args in _variants(action)
+    ]
 
 
 CASES = _cases()

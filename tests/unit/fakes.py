@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from amc.core.errors import HarnessError
 from amc.core.models import Bounds, Platform, Scene, UIElement
