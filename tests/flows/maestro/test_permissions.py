@@ -128,7 +128,9 @@ def test_launch_arguments_on_android_are_refused_before_the_device_is_asked(spec
 def test_android_permissions_reach_the_package_manager(spec: str) -> None:
     driver, device = _device(spec)
     try:
-        driver.set_permissions(NOTES_APP, {"notifications": "allow", "camera": "allow"})  # camera: not declared
+        driver.set_permissions(
+            NOTES_APP, {"notifications": "allow", "camera": "allow"}
+        )  # camera: not declared
         assert device.permission(NOTES_APP, "android.permission.POST_NOTIFICATIONS") == "granted"
         driver.set_permissions(NOTES_APP, {"all": "deny"})
         assert device.permission(NOTES_APP, "android.permission.POST_NOTIFICATIONS") is None
