@@ -116,7 +116,7 @@ def test_a_phone_named_as_one_is_refused_before_simctl_or_the_phone_is_asked(xcr
                 lambda: driver.set_permissions(DEMO_APP, {"all": "allow"}),
                 driver.clear_keychain,
             ):
-                with pytest.raises(Unsupported, match="physical iPhone|XCTest has no API"):
+                with pytest.raises(Unsupported, match=r"physical iPhone|XCTest has no API"):
                     call()
             assert face.count() == before  # not a request to the phone either
         finally:
