@@ -107,6 +107,8 @@ class SimDevice(DeviceExtras, CoverControls, DevicePermissions):
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
+        self._grants: dict[str, dict[str, str]] = {}  # app -> permission -> granted/denied (sim.permissions)
+        self._keychain_resets = 0
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self._pids: dict[str, int] = {}  # process ids of running apps (a restart gets a new one)
         self._next_pid = 4200 + zlib.crc32(self.device_id.encode()) % 3000

@@ -53,11 +53,14 @@ class DevicePermissions:
     _running: dict[str, AppRun]
     changes: int
 
+    _grants: dict[str, dict[str, str]]
+    _keychain_resets: int
+
     def _permission_state(self) -> dict[str, dict[str, str]]:
-        state: dict[str, dict[str, str]] | None = self.__dict__.get("_grants")
-        if state is None:
-            state = self.__dict__["_grants"] = {}
-        return state
+        return self._grants
+
+    def terminate(self, app_id: str) -> bool:
+        raise NotImplementedError  # SimDevice's
 
     def _installed(self, app_id: str) -> AppSpec:
         spec = self.apps.get(app_id)
@@ -116,9 +119,7 @@ class DevicePermissions:
             self.changes += 1
 
     def _stop_for_privacy(self, app_id: str) -> None:
-        terminate = getattr(self, "terminate", None)
-        if callable(terminate):
-            terminate(app_id)
+        self.terminate(app_id)
 
     def forget_permissions(self, app_id: str) -> None:
         """What clearing an app's data does to its permissions: all unset, asked again."""
@@ -152,12 +153,12 @@ class DevicePermissions:
     @property
     def keychain_resets(self) -> int:
         """How often the keychain was reset (``simctl keychain reset``, Maestro's clearKeychain)."""
-        return int(self.__dict__.get("_keychain_resets", 0))
+        return self._keychain_resets
 
     def clear_keychain(self) -> None:
         """Reset the device's keychain (one keychain for every app: simctl has no per-app reset)."""
         with self._lock:
-            self.__dict__["_keychain_resets"] = self.keychain_resets + 1
+            self._keychain_resets += 1
             self.changes += 1
 
     def launch_arguments(self, app_id: str) -> tuple[tuple[str, ...], Mapping[str, str]]:

@@ -29,6 +29,7 @@ from ...core.errors import HarnessError, Unsupported
 from ..base import ios_cannot_clear, on_a_phone
 from ..launching import ios_arguments
 from ..permissions import check_permissions, ios_plan
+from .errors import LAUNCH
 from .simctl import Simctl, clear_container
 
 __all__ = ["WdaSimulator"]
@@ -51,6 +52,8 @@ class _Driver(Protocol):
     def launch_app(self, app_id: str) -> None: ...
 
     def _wait_in_front(self, app_id: str) -> None: ...
+
+    def _answer_alert(self, app_id: str) -> None: ...
 
 
 def _simctl(driver: _Driver, what: str) -> Simctl:
@@ -95,12 +98,14 @@ class WdaSimulator:
     def launch_with(self: _Driver, app_id: str, arguments: Mapping[str, object]) -> None:
         payload = {"bundleId": app_id, "arguments": list(ios_arguments(arguments)), "environment": {}}
         self._call(
-            "POST /wda/apps/launch",
+            LAUNCH,  # classified by the launch's error table, as launch_app's
             lambda c: c._session_http.post("/wda/apps/launch", payload),
             repeat=False,
             app_id=app_id,
         )
         self._wait_in_front(app_id)
+        if app_id in self._notifications:
+            self._answer_alert(app_id)
 
     def _answer_alert(self: _Driver, app_id: str) -> None:
         """After a launch: answer the notification alert the flow's permissions decided, if it shows."""
