@@ -35,7 +35,10 @@ _KINDS = (SIMULATOR, DEVICE)
 
 def local_host(url: str) -> bool:
     """Whether ``url``'s host is this machine's loopback (``localhost``, 127.0.0.0/8, ``::1``)."""
-    host = (urlsplit(url).hostname or "").lower()
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:  # not a URL (an unclosed IPv6 bracket): the URL's own check says so
+        return False
     if host == "localhost":
         return True
     try:
@@ -47,7 +50,10 @@ def local_host(url: str) -> bool:
 def split_kind(url: str) -> tuple[str, str | None]:
     """``url`` without its ``kind=`` query parameter, and that kind (None when not given);
     ``ConfigError`` for a kind that is not one."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # not a URL: the URL's own check says so
+        return url, None
     pairs = parse_qsl(parts.query, keep_blank_values=True)
     kinds = [v.strip().lower() for k, v in pairs if k == "kind"]
     if not kinds:
