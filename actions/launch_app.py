@@ -19,6 +19,7 @@ from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Flag, Values
 from .permits import (
     ANDROID_ARGUMENTS,
+    IOS_VALUES,
     PHONE_CLEAR,
     PHONE_KEYCHAIN,
     PHONE_PERMISSIONS,
@@ -108,6 +109,7 @@ ACTION = Action(
         replace(PHONE_KEYCHAIN, when="clear_keychain"),
         replace(PHONE_CLEAR, when="clear_state"),
         replace(PHONE_PERMISSIONS, when="permissions"),
+        IOS_VALUES,
         ANDROID_ARGUMENTS,
     ),
 )

@@ -9,11 +9,12 @@ from typing import Any
 
 from ..drivers.base import Driver
 from ..drivers.kinds import device_kind
-from ..drivers.permissions import check_permissions
+from ..drivers.permissions import check_permissions, ios_refuses
 from .base import Unsupported
 
 __all__ = [
     "ANDROID_ARGUMENTS",
+    "IOS_VALUES",
     "PHONE_CLEAR",
     "PHONE_KEYCHAIN",
     "PHONE_PERMISSIONS",
@@ -44,6 +45,14 @@ PHONE_KEYCHAIN = Unsupported(
     "XCUITest's mobile: clearKeychains reach only Simulators)",
     platforms=_IOS,
     kinds=_PHONE,
+)
+# A value Maestro's iOS driver refuses (Android takes any value as a revoke): a rule on the option's value.
+IOS_VALUES = Unsupported(
+    "iOS takes a permission's value as allow, deny or unset (location also always, inuse, never): "
+    "Maestro's iOS driver refuses any other, where Android takes it as a revoke",
+    platforms=_IOS,
+    when="permissions",
+    only=lambda args: ios_refuses(args["permissions"]) is not None,
 )
 ANDROID_ARGUMENTS = Unsupported(
     "launch arguments on Android are intent extras that Maestro's own instrumentation app passes; "

@@ -9,7 +9,7 @@ from typing import Any
 from ..drivers.base import Driver
 from .apps import APP
 from .base import Action, FlowForm, MaestroForm, Param, Screen
-from .permits import PHONE_PERMISSIONS, Permissions
+from .permits import IOS_VALUES, PHONE_PERMISSIONS, Permissions
 
 
 def _set(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -33,6 +33,6 @@ ACTION = Action(
     idempotent=True,
     flow=FlowForm("set_permissions", written="`{app_id, permissions*}`"),
     maestro=(MaestroForm("setPermissions", options={"appId": "app_id", "permissions": "permissions"}),),
-    unsupported=(PHONE_PERMISSIONS,),
+    unsupported=(PHONE_PERMISSIONS, IOS_VALUES),
     offered=False,  # flows only
 )

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..core.errors import StepArgumentError
+from ..core.errors import StepArgumentError, Unsupported
 
 __all__ = [
     "ANDROID",
@@ -41,6 +41,7 @@ __all__ = [
     "android_verb",
     "check_permissions",
     "ios_plan",
+    "ios_refuses",
     "requested_permissions",
 ]
 
@@ -118,16 +119,22 @@ def check_permissions(value: object, what: str = "permissions") -> dict[str, str
     return out
 
 
+def ios_refuses(permissions: Mapping[str, str]) -> str | None:
+    """Why iOS cannot take ``permissions``' values, or None: Maestro's iOS driver throws
+    IllegalArgumentException for a value other than allow, deny or unset (location: also always,
+    inuse, never), where Android takes any as a revoke (LocalSimulatorUtils.kt: "Permission 'all'
+    can be set to 'allow', 'deny' or 'unset'", "wrong argument value … for 'location' permission")."""
+    for name, value in permissions.items():
+        allowed = VALUES + _LOCATION_VALUES if name == "location" else VALUES
+        if value not in allowed:
+            return f"on iOS {name} can be set to {', '.join(allowed)}, not {value!r:.60}"
+    return None
+
+
 def _ios_value(name: str, value: str) -> str:
-    allowed = VALUES + _LOCATION_VALUES if name == "location" else VALUES
-    if value not in allowed:
-        # Maestro's iOS driver throws IllegalArgumentException for these (LocalSimulatorUtils.kt:
-        # "Permission 'all' can be set to 'allow', 'deny' or 'unset'", "wrong argument value … for
-        # 'location' permission").
-        raise StepArgumentError(
-            f"permissions: on iOS {name} can be set to {', '.join(allowed)}, not {value!r:.60}",
-            argument="permissions",
-        )
+    why = ios_refuses({name: value})
+    if why is not None:
+        raise Unsupported(f"permissions: {why}", hint="give iOS one of these values (Android takes any)")
     return value
 
 

@@ -37,11 +37,12 @@ def _limits(entries: Sequence[Unsupported], backend: str, form: MaestroForm) -> 
         if entry.kinds == frozenset({"device"}):  # a Simulator can: only a physical iPhone cannot
             where = " on a physical iPhone"
         option = next((o for o, arg in form.options.items() if arg == entry.when), entry.when)
-        said.append(f"not `{option}`{where}" if option else f"no{where}")
+        some = " values" if entry.only is not None else ""  # a rule on the option's value
+        said.append(f"not some `{option}`{some}{where}" if option and some else "")
+        if not some:
+            said[-1] = f"not `{option}`{where}" if option else f"no{where}"
     if any(s == "no" for s in said):
         return "no"
-    if said and all(s.startswith("no on") for s in said) and len(said) == 1:
-        return "yes (" + said[0] + ")"
     return "yes" + (" (" + "; ".join(said) + ")" if said else "")
 
 

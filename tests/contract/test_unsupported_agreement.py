@@ -40,8 +40,8 @@ TARGETS = [
 
 
 # What each target refuses (the same for the check and the run, as the test above holds): launch
-# arguments on Android, a position over uiautomator2, an app's data, permissions and the keychain on
-# a physical iPhone.
+# arguments on Android, a position over uiautomator2, a permission value iOS does not take, an
+# app's data, permissions and the keychain on a physical iPhone.
 _ANDROID = {"launch_app arguments"}
 _PHONE = {
     "launch_app clear_state",
@@ -51,16 +51,17 @@ _PHONE = {
     "set_permissions",
     "clear_keychain",
 }
+_IOS = {"launch_app permissions (an Android-only value)", "set_permissions (an Android-only value)"}
 REFUSED: dict[str, set[str]] = {
     "sim:android": _ANDROID,
-    "sim:ios": set(),
-    "sim:ios?kind=device": _PHONE,
+    "sim:ios": _IOS,
+    "sim:ios?kind=device": _PHONE | _IOS,
     "sim+adb:android": _ANDROID | {"set_location"},
-    "sim+wda:ios": set(),
-    "sim+wda:ios?kind=device": _PHONE,
+    "sim+wda:ios": _IOS,
+    "sim+wda:ios?kind=device": _PHONE | _IOS,
     "sim+appium:android": _ANDROID,
-    "sim+appium:ios": set(),
-    "sim+appium:ios?kind=device": _PHONE,
+    "sim+appium:ios": _IOS,
+    "sim+appium:ios?kind=device": _PHONE | _IOS,
 }
 
 
@@ -135,7 +136,13 @@ def _variants(action: Action) -> Iterator[dict[str, Any]]:
             for other in _EXCLUSIVE.get(param.name, ()):
                 variant.pop(other, None)
             yield _valid(action, variant)
+    for param in action.params:  # a value one platform takes and the other refuses
+        if isinstance(param.kind, Permissions):
+            yield _valid(action, {**base, param.name: dict(_ANDROID_ONLY)})
 
+
+# A permission value Android takes (as a revoke) and iOS refuses, as Maestro's drivers do.
+_ANDROID_ONLY = {"location": "nonsense"}
 
 # Arguments that exclude another: the point instead of the selector.
 _EXCLUSIVE = {"at": ("target", "x", "y"), "x": ("target",), "y": ("target",)}
@@ -215,7 +222,8 @@ def test_the_check_and_the_run_agree_on_every_action_and_option(spec: str) -> No
                 refused = False  # it reached the device and failed there (a wait, an assertion)
             if refused:
                 extra = sorted(set(args) - {p.name for p in action.params if p.required} - {"timeout"})
-                refusals.add(action.name + (f" {extra[0]}" if extra else ""))
+                value = " (an Android-only value)" if args.get("permissions") == _ANDROID_ONLY else ""
+                refusals.add(action.name + (f" {extra[0]}" if extra else "") + value)
             if refused != foreseen:
                 said = "refuses" if foreseen else "passes"
                 disagree.append(f"{action.name} {sorted(args)}: the check {said}, the run does not agree")
