@@ -107,8 +107,8 @@ class SimDevice(DeviceExtras, CoverControls, DevicePermissions):
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
-        self._grants: dict[str, dict[str, str]] = {}  # app -> permission -> granted/denied (sim.permissions)
-        self._keychain_resets = 0
+        self._grants: dict[str, dict[str, str]] = {}  # app -> permission -> granted/denied
+        self._keychain_resets = 0  # both: sim.permissions
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self._pids: dict[str, int] = {}  # process ids of running apps (a restart gets a new one)
         self._next_pid = 4200 + zlib.crc32(self.device_id.encode()) % 3000
@@ -335,7 +335,7 @@ class SimDevice(DeviceExtras, CoverControls, DevicePermissions):
             self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
-                run.arguments, run.environment = tuple(arguments), dict(environment or {})
+                self.start_with(run, arguments, environment)
                 user = self._data.get(app_id, {}).get("user")
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user

@@ -161,6 +161,16 @@ class DevicePermissions:
             self._keychain_resets += 1
             self.changes += 1
 
+    def start_with(
+        self, run: AppRun, arguments: tuple[str, ...], environment: Mapping[str, str] | None
+    ) -> None:
+        """A new process of ``run``'s app gets ``arguments`` and ``environment``; the app reads
+        its ``-name value`` pairs as UserDefaults does (:attr:`sim.catalog.AppSpec.reads_arguments`)."""
+        run.arguments, run.environment = tuple(arguments), dict(environment or {})
+        for name, key in run.spec.reads_arguments:
+            if f"-{name}" in arguments[:-1]:
+                run.values[key] = arguments[arguments.index(f"-{name}") + 1]
+
     def launch_arguments(self, app_id: str) -> tuple[tuple[str, ...], Mapping[str, str]]:
         """The arguments and environment ``app_id``'s running process was started with."""
         with self._lock:

@@ -136,3 +136,29 @@ def test_android_permissions_reach_the_package_manager(spec: str) -> None:
         assert device.permission(NOTES_APP, "android.permission.POST_NOTIFICATIONS") is None
     finally:
         driver.close()
+
+
+ARGUMENTS = """
+appId: com.example.amc.demo
+---
+- launchApp:
+    arguments: {user: qa}         # the demo app fills its user name from `-user qa`
+- assertVisible: qa
+"""
+
+
+@pytest.mark.parametrize("spec", ["sim:ios", "sim+wda:ios", "sim+appium:ios"])
+def test_the_ios_app_reads_its_launch_arguments(spec: str, tmp_path: Path) -> None:
+    flow = write_flow(tmp_path, ARGUMENTS)
+    result = amc("run", flow, "--device", f"{spec}?timing=instant", "--out", tmp_path / "runs")
+    assert result.code == 0, result.out + result.err
+
+
+@pytest.mark.parametrize("spec", ["sim:android", "sim+adb:android", "sim+appium:android"])
+def test_launch_arguments_on_android_are_a_problem_before_the_run(spec: str, tmp_path: Path) -> None:
+    flow = write_flow(tmp_path, ARGUMENTS)
+    for argv in (("check", flow, "--device", spec), ("run", flow, "--device", spec, "--out", tmp_path / "r")):
+        result = amc(*argv)
+        assert result.code == 2 and "flow.yaml:3:3" in result.out + result.err
+        assert "intent extras" in result.out + result.err
+    assert not (tmp_path / "r").exists()
