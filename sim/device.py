@@ -37,7 +37,7 @@ from .catalog import (
 from .covers import CoverControls, SystemScreen
 from .device_extras import DeviceExtras
 from .nodes import SimNode, shifted
-from .permissions import DevicePermissions
+from .permissions import DevicePermissions, Env
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
@@ -107,8 +107,7 @@ class SimDevice(DeviceExtras, CoverControls, DevicePermissions):
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
-        self._grants: dict[str, dict[str, str]] = {}  # app -> permission -> granted/denied
-        self._keychain_resets = 0  # both: sim.permissions
+        self._grants, self._keychain_resets = {}, 0  # permissions and keychain (sim.permissions)
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self._pids: dict[str, int] = {}  # process ids of running apps (a restart gets a new one)
         self._next_pid = 4200 + zlib.crc32(self.device_id.encode()) % 3000
@@ -317,16 +316,11 @@ class SimDevice(DeviceExtras, CoverControls, DevicePermissions):
             )
         return spec
 
-    def launch(
-        self,
-        app_id: str,
-        arguments: tuple[str, ...] = (),
-        environment: Mapping[str, str] | None = None,
-    ) -> None:
+    def launch(self, app_id: str, arguments: tuple[str, ...] = (), environment: Env = None) -> None:
         """Start or resume ``app_id`` in front; ``AppNotInstalled`` if there is no such app. An app
         that keeps its sign-in starts on its signed-in screen while a user is signed in. A process
-        started now gets ``arguments`` and ``environment``; a running app is only brought forward
-        (as XCUIApplication's launch through WebDriverAgent: ``FBSession`` activates a running app)."""
+        started now gets ``arguments`` and ``environment``; a running one is brought forward as it is
+        (as WebDriverAgent's ``FBSession`` activates a running app)."""
         with self._lock, self._changing():
             if app_id == self.launcher:
                 self.home()

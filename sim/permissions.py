@@ -30,7 +30,9 @@ from ..core.models import Platform
 from .app_run import AppRun
 from .catalog import AppSpec
 
-__all__ = ["ANDROID_RUNTIME", "INSTALL_TIME", "DevicePermissions"]
+__all__ = ["ANDROID_RUNTIME", "INSTALL_TIME", "DevicePermissions", "Env"]
+
+Env = Mapping[str, str] | None  # the environment a launch adds to an app's process
 
 # What a simulated app asks for -> the Android runtime permission it declares for it.
 ANDROID_RUNTIME: dict[str, str] = {
