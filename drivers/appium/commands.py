@@ -157,7 +157,8 @@ def _refused(name: str, what: str, platform: str, exc: DeviceError) -> HarnessEr
     if name == "clearApp" and platform == "ios":
         return Unsupported(
             f"XCUITest could not {what}: {exc.message}",
-            hint="XCUITest clears app data only on a Simulator; on an iPhone reinstall the app",
+            hint="XCUITest clears app data only on a Simulator; on an iPhone reinstall the app, and "
+            "write the spec with `&kind=device` so that `amc check --device` foresees it",
         )
     if name == "clearApp" and "not installed" in exc.message:
         return AppNotInstalled(f"cannot {what}: {exc.message}")

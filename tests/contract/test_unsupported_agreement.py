@@ -19,12 +19,11 @@ from amc.actions.kinds import Choice, Flag, Number, Seconds, SelectorKind, Value
 from amc.actions.permits import Permissions
 from amc.cli.check import target_of
 from amc.core.errors import HarnessError, Unsupported
-from amc.drivers.connect import connect
+from amc.drivers.connect import connect, parse_sim_target, parse_spec
 from amc.drivers.kinds import device_kind
 from amc.semantic.models import Observation
 from amc.sim.catalog import DEMO_APP
 from amc.sim.device import INSTANT, SimDevice
-from amc.sim.profiles import ios_profile
 
 TARGETS = [
     "sim:android",
@@ -36,6 +35,8 @@ TARGETS = [
     "sim+appium:android",
     "sim+appium:ios",
     "sim+appium:ios?kind=device",
+    "sim+adb:android?api=29",  # another release and WebDriverAgent generation: the same rules
+    "sim+wda:ios?ios=15&wda=4",
 ]
 
 
@@ -62,6 +63,8 @@ REFUSED: dict[str, set[str]] = {
     "sim+appium:android": _ANDROID,
     "sim+appium:ios": _IOS,
     "sim+appium:ios?kind=device": _PHONE | _IOS,
+    "sim+adb:android?api=29": _ANDROID | {"set_location"},
+    "sim+wda:ios?ios=15&wda=4": _IOS,
 }
 
 
@@ -175,9 +178,12 @@ class _Screen:
 
 
 def _device(spec: str) -> SimDevice:
-    platform = "ios" if "ios" in spec else "android"
-    profile = ios_profile(kind="device") if "kind=device" in spec else None
-    return SimDevice(platform, timing=INSTANT, profile=profile)
+    scheme, target = parse_spec(spec)
+    return SimDevice(
+        parse_sim_target(scheme, target).platform,
+        timing=INSTANT,
+        profile=parse_sim_target(scheme, target).profile,
+    )
 
 
 def _cases() -> list[tuple[str, Action, dict[str, Any]]]:
