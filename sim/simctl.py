@@ -24,8 +24,10 @@ driver runs on the Mac beside it (``sim+wda:ios``), answering as simctl does.
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 import uuid
+import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -124,6 +126,7 @@ class SimSimctl:
             raise SimctlError(2, "No such file or directory")
         if self._root is None:
             self._root = Path(tempfile.mkdtemp(prefix="amc-simctl-"))
+            weakref.finalize(self, shutil.rmtree, self._root, True)  # gone with this simctl
         folder = self._containers.get(bundle)
         if folder is None:
             folder = (

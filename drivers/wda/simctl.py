@@ -4,7 +4,11 @@ app's data, set its permissions, reset the keychain), as Maestro does it (LocalS
 :class:`Simctl` is the seam (a Protocol: ``run(args) -> stdout``, ``SimctlFailed`` on a non-zero
 exit); :class:`XcrunSimctl` runs the real one, bounded in time and output, and finds the booted
 Simulator's UDID with ``simctl list devices booted -j`` (its JSON: ``{"devices": {RUNTIME: [{"udid",
-"name", "state": "Booted", …}]}}``). The commands, with simctl's own usage lines:
+"name", "state": "Booted", …}]}}``, the keys Maestro's ``SimctlList`` reads). The commands, with
+simctl's own usage lines (its help, as transcribed in withfig/autocomplete's ``simctl`` spec and
+appium-xcuitest-driver's ``mobile: setPermission`` docs; outputs from a live Xcode 26.3 run quoted
+in a public repository's notes: ``get_app_container`` prints the path, ``uninstall`` exits 0 even for
+an app that is not installed, ``privacy grant notifications`` exits 1 "Operation not permitted"):
 
 - ``simctl privacy <device> <action> <service> [<bundle identifier>]`` (grant, revoke, reset);
 - ``simctl keychain <device> reset`` (the whole device's keychain; simctl has no per-app form);
