@@ -2,9 +2,11 @@
 UiAutomator2 and XCUITest drivers take them (their docs' argument names); registered into
 :data:`sim.appium_input.MOBILE_COMMANDS`.
 
-- ``mobile: changePermissions`` (UiAutomator2): ``permissions`` (a name, a list, or ``all``: every
-  permission the app requests), ``appPackage``, ``action`` grant|revoke; appium-adb's grant of a
-  permission the app does not declare fails with pm's SecurityException (relayed as an unknown error).
+- ``mobile: changePermissions`` (UiAutomator2): ``permissions`` (a name, a list, or ``all``: "the
+  chosen action is going to be applied to all permissions requested/granted by 'appPackage'",
+  appium-android-driver ``lib/commands/permissions.ts``), ``appPackage``, ``action`` grant|revoke
+  (``target`` pm, the default; appops is not played); appium-adb's grant of a permission the app
+  does not declare fails with pm's SecurityException (relayed as an unknown error).
 - ``mobile: setPermission`` (XCUITest, Simulator only): ``bundleId``, ``access`` {service:
   yes|no|unset|limited}; on a real device the driver refuses it ('unknown method', as mobileClearApp).
 - ``mobile: clearKeychains`` (XCUITest, Simulator only): the Simulator's keychain.
