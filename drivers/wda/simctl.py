@@ -19,9 +19,9 @@ an app that is not installed, ``privacy grant notifications`` exits 1 "Operation
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -65,21 +65,22 @@ class XcrunSimctl:
         return found
 
     def _exec(self, args: Sequence[str]) -> str:
-        try:
-            done = subprocess.run(
-                [self._program(), "simctl", *args],
-                capture_output=True,
-                timeout=TIMEOUT,
-                check=False,
-                env={**os.environ},
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise DeviceError(f"xcrun simctl {' '.join(args[:2])} did not finish: {exc}") from exc
-        out = done.stdout[:MAX_OUTPUT].decode("utf-8", "replace")
+        """Run ``xcrun simctl ARGS`` within :data:`TIMEOUT`, reading at most :data:`MAX_OUTPUT` of
+        what it prints (its output goes to temporary files, not to memory, as it comes)."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            try:
+                done = subprocess.run(
+                    [self._program(), "simctl", *args], stdout=out, stderr=err, timeout=TIMEOUT, check=False
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise DeviceError(f"xcrun simctl {' '.join(args[:2])} did not finish: {exc}") from exc
+            out.seek(0)
+            err.seek(0)
+            text = out.read(MAX_OUTPUT).decode("utf-8", "replace")
+            said = err.read(4096).decode("utf-8", "replace").strip()
         if done.returncode != 0:
-            err = done.stderr[:4096].decode("utf-8", "replace").strip()
-            raise SimctlFailed(f"xcrun simctl {' '.join(args[:3])} failed ({done.returncode}): {err[:300]}")
-        return out
+            raise SimctlFailed(f"xcrun simctl {' '.join(args[:3])} failed ({done.returncode}): {said[:300]}")
+        return text
 
     @property
     def udid(self) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from amc.cli.check import target_of
-from amc.core.errors import Unsupported
+from amc.core.errors import DriverUnavailable, Unsupported
 from amc.drivers.connect import connect
 from amc.sim.catalog import DEMO_APP, NOTES_APP
 from amc.sim.device import INSTANT, SimDevice
@@ -138,3 +138,31 @@ def test_a_phone_behind_a_loopback_url_is_refused_with_a_hint_to_name_it(xcrun: 
         finally:
             driver.close()
     assert _calls(xcrun) == []
+
+
+def test_a_simulator_named_where_simctl_is_missing_says_what_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))  # no xcrun here
+    device = SimDevice("ios", timing=INSTANT)
+    with WdaFace(device) as face:
+        driver = connect(f"ios:{face.url}?kind=simulator")
+        try:
+            with pytest.raises(DriverUnavailable, match="xcrun is not on PATH"):
+                driver.clear_keychain()
+        finally:
+            driver.close()
+
+
+def test_no_booted_simulator_is_said_before_anything_changes(xcrun: Path, tmp_path: Path) -> None:
+    script = next(p for p in xcrun.parent.iterdir() if p.name == "bin") / "xcrun"
+    script.write_text(script.read_text().replace('"state": "Booted"', '"state": "Shutdown"'))
+    device = SimDevice("ios", timing=INSTANT)
+    with WdaFace(device) as face:
+        driver = connect(f"ios:{face.url}")
+        try:
+            with pytest.raises(DriverUnavailable, match="no booted Simulator"):
+                driver.set_permissions(NOTES_APP, {"all": "allow"})
+        finally:
+            driver.close()
+    assert _calls(xcrun) == [["simctl", "list", "devices", "booted", "-j"]]
