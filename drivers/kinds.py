@@ -10,7 +10,8 @@ touching a device, so the run reads the kind by the same rule (:func:`spec_kind`
 - ``ios:UDID``: a device (usbmuxd reaches only iPhones on USB).
 - ``ios:http://HOST:PORT``: ``?kind=simulator|device`` when given; else a Simulator when HOST is
   this machine's loopback and ``xcrun`` is on ``PATH`` (a Simulator's WebDriverAgent listens on the
-  Mac that runs it, whose ``simctl`` reaches it), else a device. A USB iPhone forwarded to the
+  Mac that runs it, whose ``simctl`` reaches it), else a device (a Simulator on another Mac too:
+  this machine's simctl cannot reach it). A USB iPhone forwarded to the
   loopback (``iproxy 8100 8100``) on a Mac is the one case the spec cannot tell: its
   WebDriverAgent's ``/status`` has no ``ios.simulatorVersion``, the driver then refuses the
   Simulator's steps with a hint to write ``?kind=device``, so that the check foresees them.
