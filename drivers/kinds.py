@@ -61,8 +61,9 @@ def split_kind(url: str) -> tuple[str, str | None]:
         return url, None
     if len(kinds) > 1 or kinds[0] not in _KINDS:
         raise ConfigError(
-            f"bad device spec {url!r}: kind must be given once, as one of {', '.join(_KINDS)}",
-            hint="e.g. ios:http://127.0.0.1:8100?kind=device for a USB iPhone forwarded by iproxy",
+            f"bad device spec {url!r}: kind={','.join(kinds)[:40]!r} is not one kind of "
+            f"{', '.join(_KINDS)} given once",
+            hint="write kind=simulator (an iOS Simulator) or kind=device (a physical iPhone)",
         )
     rest = urlencode([(k, v) for k, v in pairs if k != "kind"])
     return urlunsplit((parts.scheme, parts.netloc, parts.path, rest, parts.fragment)), kinds[0]
