@@ -35,7 +35,7 @@ import importlib
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from .appium import AppiumDriver
     from .u2 import U2Driver
     from .wda import WdaDriver
+    from .wda.simctl import Simctl
 
 __all__ = [
     "BACKENDS",
@@ -409,7 +410,7 @@ def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
     return _serve(face, options, adapter)
 
 
-def _sim_simctl(device: SimDevice) -> Any:
+def _sim_simctl(device: SimDevice) -> Simctl:
     """The Mac's ``simctl`` beside a simulated Simulator: the simulated one (``amc.sim.simctl``),
     its failures in the adapter's words (``SimctlFailed``, as a non-zero exit of the real one)."""
     from ..sim.simctl import SimctlError, SimSimctl
@@ -421,7 +422,7 @@ def _sim_simctl(device: SimDevice) -> Any:
         udid = simulated.udid
 
         @staticmethod
-        def run(args: Any) -> str:
+        def run(args: Sequence[str]) -> str:
             try:
                 return simulated.run(args)
             except SimctlError as exc:
