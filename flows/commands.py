@@ -89,9 +89,14 @@ def _poll_options(r: NodeReader, command: str, entries: Mapping[str, Node]) -> d
 
 
 def _app_step(r: NodeReader, node: Node, command: str) -> StepArgs:
-    extra: tuple[str, ...] = ("timeout", "interval") if command == "assert_app" else ()
-    app, entries = _app_ref(r, node, command, extra)
-    return (_poll_options(r, command, entries) if command == "assert_app" else {}), app
+    """An app (an id, or one per platform) with, beside the platforms, the action's other arguments
+    (launch_app's ``clear_state``, ``permissions`` …; assert_app's wait)."""
+    if command == "assert_app":
+        app, entries = _app_ref(r, node, command, ("timeout", "interval"))
+        return _poll_options(r, command, entries), app
+    others = tuple(p.name for p in flow_commands()[command].params if p.name != "app_id")
+    app, entries = _app_ref(r, node, command, others)
+    return {name: _argument(r, command, name, value) for name, value in entries.items()}, app
 
 
 def _selector(r: NodeReader, node: Node, entries: Mapping[str, Node], what: str) -> dict[str, Any]:
