@@ -19,6 +19,7 @@ __all__ = [
     "PERMISSION_DIALOG_PACKAGES",
     "SPRINGBOARD",
     "SYSTEMUI_COVER_WINDOWS",
+    "SYSTEM_DIALOG_KINDS",
     "SYSTEM_DIALOG_WINDOWS",
     "cover_name",
     "is_home_screen",
@@ -109,10 +110,29 @@ def is_ime_package(package: str | None) -> bool:
 #
 # The kinds of cover the harness tells apart (``semantic.screen.Cover.kind``, the world model's
 # overlay): the lock screen, the pulled-down notification shade (iOS: Notification Center or
-# Control Center), a system dialog (Android's "X isn't responding" / "X keeps stopping"), the
-# runtime-permission prompt, and an app's own alert or dialog. A cover with no title of its own is
-# named by COVER_NAMES in the overlay.
-COVER_KINDS: tuple[str, ...] = ("keyguard", "shade", "system_dialog", "permission", "alert")
+# Control Center), Android's system dialogs ("X isn't responding": ``anr``; "X keeps stopping" or
+# "has stopped": ``crash``), the runtime-permission prompt (the platform's or an OEM's), the
+# prompts to let an app run in the background (``battery``) or start by itself (``autostart``), the
+# system's app chooser (``chooser``: "Open with", "Select a Home app"), iOS's SpringBoard alerts
+# (``notifications``, ``paste``, ``tracking``; location, camera … are ``permission``), and an app's
+# own alert or dialog. Which window is which: semantic.cover_kinds. A cover with no title of its
+# own is named by COVER_NAMES in the overlay.
+COVER_KINDS: tuple[str, ...] = (
+    "keyguard",
+    "shade",
+    "anr",
+    "crash",
+    "permission",
+    "battery",
+    "autostart",
+    "chooser",
+    "notifications",
+    "paste",
+    "tracking",
+    "alert",
+)
+# The kinds that are a system dialog about a process (Android's ANR and crash dialogs).
+SYSTEM_DIALOG_KINDS: frozenset[str] = frozenset({"anr", "crash"})
 COVER_NAMES: dict[str, str] = {"keyguard": "Lock screen", "shade": "Notification shade"}
 # iOS's own names: its shade is Notification Center or Control Center (the driver cannot tell which).
 _IOS_COVER_NAMES: dict[str, str] = {"shade": "Notification Center or Control Center"}

@@ -78,7 +78,7 @@ class SystemScreen:
     def top(self) -> str | None:
         """The cover on top, as :data:`amc.core.apps.COVER_KINDS` names it, or None."""
         if self.dialog is not None:
-            return "system_dialog"
+            return "anr" if self.dialog.kind == "not_responding" else "crash"
         if self.locked:
             return "keyguard"
         return "shade" if self.shade is not None else None
@@ -177,7 +177,7 @@ class CoverControls:
         self._set(dialog=None)
 
     def screen_cover(self) -> str | None:
-        """What covers the apps on top (``system_dialog``, ``keyguard``, ``shade``) or None."""
+        """What covers the apps on top (``anr``, ``crash``, ``keyguard``, ``shade``) or None."""
         with self._lock:
             return self.system.top()
 
