@@ -8,6 +8,8 @@ live with their users.
 from __future__ import annotations
 
 __all__ = [
+    "ANDROID_ANR_IDS",
+    "ANDROID_ANR_WORDS",
     "ANDROID_ERROR_DIALOG_IDS",
     "ANDROID_KEYGUARD_ID_PREFIX",
     "ANDROID_SHADE_IDS",
@@ -25,6 +27,7 @@ __all__ = [
     "is_home_screen",
     "is_ime_package",
     "is_permission_dialog",
+    "says_not_responding",
     "system_dialog_window",
 ]
 
@@ -177,8 +180,28 @@ ANDROID_SHADE_IDS: frozenset[str] = frozenset(
     {"notification_panel", "notification_stack_scroller", "quick_settings_panel"}
 )
 ANDROID_ERROR_DIALOG_IDS: frozenset[str] = frozenset(
-    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute"}
+    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute", "aerr_app_info"}
 )
+
+
+# The ANR dialog's own button (app_anr_dialog.xml's aerr_wait, which the crash dialog has not) and
+# the words of its title ("%1$s isn't responding"; Chinese builds: "没有响应" / "无响应"), which tell
+# it from the crash dialog ("%1$s keeps stopping", before Android 9 "%1$s has stopped") in a dump
+# that kept only the title and aerr_close (tests/fixtures/real/android/*isnt-responding*).
+ANDROID_ANR_IDS: frozenset[str] = frozenset({"aerr_wait"})
+ANDROID_ANR_WORDS: tuple[str, ...] = (
+    "isn't responding",
+    "isn\u2019t responding",
+    "is not responding",
+    "没有响应",
+    "无响应",
+)
+
+
+def says_not_responding(text: str) -> bool:
+    """Whether ``text`` (a dialog's title or texts) is an ANR dialog's title."""
+    low = text.casefold()
+    return any(word in low for word in ANDROID_ANR_WORDS)
 
 
 def system_dialog_window(title: str) -> tuple[str, str] | None:

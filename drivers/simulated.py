@@ -13,7 +13,7 @@ from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
 from .base import MAX_LATENCY, coordinate, erase_count, gesture_seconds, ios_cannot_clear, location
-from .covers import locked
+from .covers import dialog_is_about, dialog_launch_failed, locked, system_dialog
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
 
@@ -122,6 +122,11 @@ class SimDriver:
             raise
         if self.device.locked:  # the app started behind the lock screen (Android)
             raise locked(self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id)
+        dialog = self.device.system.dialog  # the app crashed or hangs: its dialog is the answer
+        if dialog is not None and dialog_is_about(dialog.app_id, app_id):
+            found = system_dialog(self.observe())
+            kind = "anr" if dialog.kind == "not_responding" else "crash"
+            raise dialog_launch_failed(self.device_id, app_id, kind, found[1] if found else None)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while self.device.foreground() != app_id and app_id != self.device.launcher:
             if time.monotonic() >= deadline:

@@ -47,7 +47,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.apps import PERMISSION_DIALOG_PACKAGES
+from ..core.apps import ANDROID_ANR_IDS, ANDROID_ERROR_DIALOG_IDS, PERMISSION_DIALOG_PACKAGES
+from ..core.apps import says_not_responding as _anr_title
 from ..core.lazy import Query, candidates, texts
 from ..core.models import UIElement
 
@@ -64,9 +65,9 @@ __all__ = [
     "springboard_prompt",
 ]
 
-ANR_IDS: frozenset[str] = frozenset({"aerr_wait"})
+ANR_IDS: frozenset[str] = ANDROID_ANR_IDS
 CRASH_IDS: frozenset[str] = frozenset({"aerr_restart", "aerr_reset", "aerr_mute"})
-SYSTEM_DIALOG_IDS: frozenset[str] = ANR_IDS | CRASH_IDS | {"aerr_close", "aerr_report", "aerr_app_info"}
+SYSTEM_DIALOG_IDS: frozenset[str] = ANDROID_ERROR_DIALOG_IDS
 CHOOSER_IDS: frozenset[str] = frozenset({"resolver_list", "button_once", "button_always"})
 _PERMISSION_IDS: frozenset[str] = frozenset(
     {
@@ -99,8 +100,6 @@ AUTOSTART_PACKAGES: frozenset[str] = frozenset(
 )
 _SETTINGS = "com.android.settings"
 # Title words (case-folded), each rule's own.
-_ANR_WORDS = ("isn't responding", "isn\u2019t responding", "is not responding", "没有响应", "无响应")
-_CRASH_WORDS = ("keeps stopping", "has stopped", "已停止", "屡次停止")
 _BATTERY_WORDS = ("run in background", "battery optimi", "后台运行", "后台活动")
 _AUTOSTART_WORDS = ("auto-start", "autostart", "auto start", "自启动", "自动启动")
 _CHOOSER_WORDS = ("select a home app", "open with", "使用以下方式打开")
@@ -136,7 +135,7 @@ def _said(words: Iterable[str], said: str) -> bool:
 
 def says_not_responding(window: UIElement) -> bool:
     """Whether ``window``'s texts are an ANR dialog's title ("X isn't responding")."""
-    return _said(_ANR_WORDS, " ".join(texts(window)).casefold())
+    return _anr_title(" ".join(texts(window)))
 
 
 def android_kind(window: UIElement, package: str) -> str | None:

@@ -24,6 +24,13 @@ Behaviour, each from a real source or marked as chosen here:
 - A system dialog stays over every app until it is answered: "Wait" or back dismisses it, "Close
   app" also stops the app it names; Home leaves it up (chosen here: not collected).
 
+- An app that crashes as it starts (:meth:`CoverControls.fail_launches`, ``keeps_stopping``): its
+  process dies and the crash dialog names it (Android 9+'s "X keeps stopping"), the home screen
+  under it; one that hangs (``not_responding``) stays in front, under "X isn't responding". The
+  window manager focuses the dialog (``Application Error: PKG`` / ``Application Not Responding:
+  PKG``, real focus lines in ``tests/fixtures/real/android/emulator-dumpsys-window-*-anr-*``); how
+  soon the dialog follows a crash is chosen here (at once: a phone shows it within a second or so).
+
 Locking closes the shade; nothing is typed while anything covers the apps.
 """
 
@@ -108,6 +115,9 @@ def frontboard_locked(app_id: str) -> str:
 class CoverControls:
     """The covers' part of ``SimDevice`` (a mixin: it uses the device's lock and state)."""
 
+    # Apps whose next launches crash or hang (kind, launches left; None: every launch).
+    _failing: dict[str, tuple[DialogKind, int | None]]
+
     # Provided by SimDevice.
     platform: str
     apps: dict[str, AppSpec]
@@ -172,6 +182,38 @@ class CoverControls:
             spec = self.apps.get(target)
             label = spec.name if spec is not None else _SYSTEMUI_LABEL if target == _SYSTEMUI else target
             self._set(dialog=SystemDialog(kind, target, label))  # type: ignore[arg-type]
+
+    def fail_launches(self, app_id: str, kind: str = "keeps_stopping", times: int | None = 1) -> None:
+        """Make ``app_id``'s next ``times`` launches (None: all) crash (``keeps_stopping``) or hang
+        (``not_responding``), the system's dialog over the screen as a phone shows it."""
+        if self.platform != "android":
+            raise StepArgumentError("crash and ANR dialogs are Android's; an iOS app that crashes just quits")
+        if kind not in DIALOG_KINDS:
+            raise StepArgumentError(f"kind must be one of {', '.join(DIALOG_KINDS)}, got {kind!r}")
+        if times is not None and (isinstance(times, bool) or not isinstance(times, int) or times < 1):
+            raise StepArgumentError(f"times must be a positive number of launches or None, got {times!r}")
+        with self._lock:
+            self._failing[app_id] = (kind, times)  # type: ignore[assignment]
+
+    def _covered_after_launch(self, app_id: str) -> None:
+        """After a launch: an app set to fail shows its dialog (a crash also ends its process)."""
+        failing = self._failing.get(app_id)
+        if failing is None:
+            return
+        kind, left = failing
+        if left is not None:
+            if left <= 1:
+                del self._failing[app_id]
+            else:
+                self._failing[app_id] = (kind, left - 1)
+        spec = self.apps.get(app_id)
+        dialog = SystemDialog(kind, app_id, spec.name if spec is not None else app_id)
+        if kind == "keeps_stopping":
+            self.terminate(app_id)
+        self.system.dialog = dialog
+        run = self._current()
+        if run is not None:
+            run.focused = None
 
     def dismiss_system_dialog(self) -> None:
         self._set(dialog=None)

@@ -123,6 +123,7 @@ class SimDevice(DeviceExtras, CoverControls):
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
         self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
+        self._failing = {}  # apps whose next launches crash or hang (sim.covers.fail_launches)
         self.screen_on = True
         self._toast: tuple[str, float] | None = None  # the last toast and when it showed
         self.location: tuple[float, float] | None = None  # a position set by set_location
@@ -336,6 +337,7 @@ class SimDevice(DeviceExtras, CoverControls):
                     self._asked.add(app_id)
                 self._running[app_id] = run
             self._foreground = app_id
+            self._covered_after_launch(app_id)
             self.changes += 1
 
     def terminate(self, app_id: str) -> bool:

@@ -37,8 +37,11 @@ The lock screen, the pulled-down shade or a system dialog over the app take the 
 app behind the lock screen (nor behind SystemUI's window when the dump cannot tell the lock screen
 from the shade: Android 9 and older, whose focus command prints no keyguard state); a launch that
 ends behind the lock screen fails at once as ``DeviceOffline`` (:mod:`drivers.covers`); the shade
-and a system dialog over the launched app are its screen's state, as elsewhere (the next
-observation names them). Only when SystemUI's window has the focus and the dump does not say
+and another process's system dialog over the launched app are its screen's state, as elsewhere
+(the next observation names them); the crash or ANR dialog of the launched app itself
+(``Application Error: PKG``, ``Application Not Responding: PKG`` focused) fails the launch as
+``AppLaunchFailed`` quoting the dialog's title, read from the screen (one ``dumpWindowHierarchy``
+on that path only: :func:`drivers.covers.dialog_launch_failed`). Only when SystemUI's window has the focus and the dump does not say
 whether the keyguard is up is one more command sent, ``dumpsys window policy``.
 """
 
@@ -52,7 +55,7 @@ from dataclasses import dataclass
 from ...core.apps import HOME_SCREEN_APPS, is_permission_dialog
 from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout, HarnessError
 from ..am_start import LAUNCHER, LEANBACK, read_start, start_command
-from ..covers import locked
+from ..covers import dialog_is_about, dialog_launch_failed, locked
 from .focus import (
     DumpFailed,
     FocusReading,
@@ -112,9 +115,18 @@ def _home_of(output: str) -> frozenset[str]:
 class AndroidApps:
     """Foreground and launches for one phone, through ``shell(operation, command) -> output``."""
 
-    def __init__(self, serial: str, shell: Shell, *, launch_timeout: float, launch_poll: float) -> None:
+    def __init__(
+        self,
+        serial: str,
+        shell: Shell,
+        *,
+        launch_timeout: float,
+        launch_poll: float,
+        dialog_title: Callable[[], str | None] | None = None,
+    ) -> None:
         self.serial = serial
         self._shell = shell
+        self._dialog_title = dialog_title  # the system dialog's title, read from the screen
         self.launch_timeout = launch_timeout
         self.launch_poll = launch_poll
         self.facts: DeviceFacts | None = None
@@ -292,8 +304,14 @@ class AndroidApps:
         """The error for a launch that ended behind SystemUI's lock screen (one ``dumpsys window
         policy`` when the dump did not say whether the keyguard is up), else None."""
         cover = reading.cover
+        if cover is not None and cover.kind in ("not_responding", "error"):
+            if not dialog_is_about(cover.process, package):
+                return None  # another process's dialog over the app: the app is in front under it
+            title = self._dialog_title() if self._dialog_title is not None else None
+            kind = "anr" if cover.kind == "not_responding" else "crash"
+            return dialog_launch_failed(self.serial, package, kind, title or cover.window)
         if cover is None or cover.kind != "systemui":
-            return None  # a system dialog over the app: the app is in front under it
+            return None
         keyguard = reading.keyguard
         if keyguard is None:
             keyguard = keyguard_state(self._shell("launch_app", ["dumpsys", "window", "policy"]))
