@@ -37,7 +37,7 @@ from ...core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from ..error_table import Build, ErrorRule, apply_table, proxy_answer, unrecognised
+from ..error_table import Build, ErrorRule, apply_table, proxy_answer, unrecognised, wrong_server
 from .said import SAID, NonW3CReply, Said, install_hint, raw_reply_error
 
 __all__ = [
@@ -125,11 +125,34 @@ def _not_w3c(exc: BaseException, call: AppiumCall) -> HarnessError:
     )
     if found is not None:
         return found
+    found = wrong_server(
+        status, body, server=f"the server at {call.server}", what=call.action, expected="Appium or a Grid"
+    )
+    if found is not None:
+        return found
     return unrecognised(
         f"the server at {call.server}",
         f"{call.action} (HTTP {status}, a body that is not JSON)",
         body,
         hint="is an Appium server (or Grid hub) what answers at that URL?",
+    )
+
+
+# base-driver's UnknownCommandError message (errors.ts), what an unknown route is answered with.
+_UNKNOWN_ROUTE = "The requested resource could not be found, or a request was received using an HTTP method"
+_BASE_PATH_HINT = (
+    "the server has no /session at this URL's base path: Appium 2 and 3 serve at / "
+    "(appium:http://HOST:4723), Appium 1, a Grid 3 hub and servers started with --base-path /wd/hub "
+    "at /wd/hub (appium:http://HOST:4723/wd/hub)"
+)
+def _no_session_route(exc: BaseException, call: AppiumCall) -> HarnessError:
+    """``unknown command`` for ``POST /session``: the URL's base path is not the server's."""
+    if not call.creating_session:
+        return _becomes(DeviceError, "the server's driver does not support this command", _NOT_SUPPORTED_HINT)(
+            exc, call
+        )
+    return ConfigError(
+        f"{call.action}: the server knows no such route ({call.server}): {_detail(exc)}", hint=_BASE_PATH_HINT
     )
 
 
@@ -157,12 +180,8 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
     _row(se.ElementClickInterceptedException, TargetNotFound, "another element covers the target"),
     _row(se.ElementNotInteractableException, TargetNotFound, "the element cannot be acted on"),
     _row(se.InvalidElementStateException, TargetNotFound, "the element cannot be acted on"),
-    _row(
-        se.UnknownMethodException,
-        DeviceError,
-        "the server's driver does not support this command",
-        _NOT_SUPPORTED_HINT,
-    ),
+    # unknown command: the driver lacks it, or (starting a session) the URL's base path is wrong
+    ErrorRule(se.UnknownMethodException.__name__, (se.UnknownMethodException,), _no_session_route),
     _row(se.TimeoutException, DeviceTimeout, "the server timed out"),
     _row(
         se.SessionNotCreatedException,
@@ -186,6 +205,12 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
         DeviceError,
         "the server could not capture the screen",
         "the screen may show protected content (FLAG_SECURE, DRM video), or the phone is locked",
+    ),
+    ErrorRule(
+        "unknown command, as a plain error",
+        (se.WebDriverException,),
+        _no_session_route,
+        lambda e: _UNKNOWN_ROUTE in _said(e),
     ),
     _row(se.WebDriverException, DeviceError, "the server reported an error"),
     # transport (urllib3, with its own retries turned off; the OS)

@@ -175,6 +175,15 @@ SAID: tuple[Said, ...] = (
         "UiAutomator2 needs Android 8.0 (Oreo) or later: use a newer phone or emulator",
     ),
     _said(
+        "no free device in the device farm",
+        r"No device found for filters",
+        DriverUnavailable,
+        "the device farm in front of Appium has no free device for these capabilities",
+        "the device farm (the appium-device-farm plugin) found no free device matching the filters it "
+        "quotes within its deviceAvailabilityTimeout: wait for one, raise appium:deviceAvailabilityTimeout, "
+        "or widen the capabilities; its dashboard shows which devices are busy",
+    ),
+    _said(
         "no grid node matches",
         r"No nodes support the capabilities",
         DriverUnavailable,
