@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import html
 import re
-
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar

@@ -35,9 +35,9 @@ Where each fact comes from (captures: ``tests/fixtures/real``, its PROVENANCE.md
   package and their wording (auto-start, 自启动); no dump of these screens was collected.
 - iOS: the alerts' titles as Apple writes them ("“App” Would Like to Send You Notifications":
   appium/WebDriverAgent#889; "Allow “App” to use your location?" / "… to access your location …":
-  appium/appium#12957; "“App” would like to paste from “Other”" with "Allow Paste" / "Don’t Allow
+  appium/appium#12957; "“App” would like to paste from “Other”" with "Allow Paste" / "Don\u2019t Allow
   Paste": appium/appium#19908 and the paste-consent threads it links; "Allow “App” to track your
-  activity across other companies’ apps and websites?" with "Ask App Not to Track": Apple's ATT
+  activity across other companies\u2019 apps and websites?" with "Ask App Not to Track": Apple's ATT
   prompt as apps' UI tests quote it). No real page source of the paste or tracking alert was found.
 
 Pure functions over elements; no I/O.
@@ -126,7 +126,9 @@ def _local_ids(window: UIElement) -> dict[str, UIElement]:
 
 def _is_permission_package(package: str) -> bool:
     """A runtime-permission prompt's package (or id namespace): the platform's, Google's, an OEM's."""
-    return package in _PERMISSION_PACKAGES or "permissioncontroller" in package or "packageinstaller" in package
+    return (
+        package in _PERMISSION_PACKAGES or "permissioncontroller" in package or "packageinstaller" in package
+    )
 
 
 def _said(words: Iterable[str], said: str) -> bool:

@@ -145,12 +145,14 @@ _BASE_PATH_HINT = (
     "(appium:http://HOST:4723), Appium 1, a Grid 3 hub and servers started with --base-path /wd/hub "
     "at /wd/hub (appium:http://HOST:4723/wd/hub)"
 )
+
+
 def _no_session_route(exc: BaseException, call: AppiumCall) -> HarnessError:
     """``unknown command`` for ``POST /session``: the URL's base path is not the server's."""
     if not call.creating_session:
-        return _becomes(DeviceError, "the server's driver does not support this command", _NOT_SUPPORTED_HINT)(
-            exc, call
-        )
+        return _becomes(
+            DeviceError, "the server's driver does not support this command", _NOT_SUPPORTED_HINT
+        )(exc, call)
     return ConfigError(
         f"{call.action}: the server knows no such route ({call.server}): {_detail(exc)}", hint=_BASE_PATH_HINT
     )

@@ -41,8 +41,9 @@ and another process's system dialog over the launched app are its screen's state
 (the next observation names them); the crash or ANR dialog of the launched app itself
 (``Application Error: PKG``, ``Application Not Responding: PKG`` focused) fails the launch as
 ``AppLaunchFailed`` quoting the dialog's title, read from the screen (one ``dumpWindowHierarchy``
-on that path only: :func:`drivers.covers.dialog_launch_failed`). Only when SystemUI's window has the focus and the dump does not say
-whether the keyguard is up is one more command sent, ``dumpsys window policy``.
+on that path only: :func:`drivers.covers.dialog_launch_failed`). Only when SystemUI's window has
+the focus and the dump does not say whether the keyguard is up is one more command sent,
+``dumpsys window policy``.
 """
 
 from __future__ import annotations

@@ -101,16 +101,25 @@ TREE: tuple[Sample, ...] = (
 )
 
 KINDS: tuple[Sample, ...] = (
-    Sample("android/honor-magicos-uiautomator-dump-open-with-chooser-trimmed.xml", ("chooser", "使用以下方式打开")),
+    Sample(
+        "android/honor-magicos-uiautomator-dump-open-with-chooser-trimmed.xml",
+        ("chooser", "使用以下方式打开"),
+    ),
     Sample(
         "android/fireos-settings-battery-let-app-always-run-in-background-nodes.xml",
         ("battery", "Let app always run in background?"),
     ),
-    Sample("android/fixture-uiautomator-dump-permission-allow-deny-a13plus.xml", ("permission", "Don't allow")),
-    Sample("android/uiautomator-dump-system-ui-keeps-stopping-test-data.xml", ("crash", "System UI keeps stopping")),
+    Sample(
+        "android/fixture-uiautomator-dump-permission-allow-deny-a13plus.xml", ("permission", "Don't allow")
+    ),
+    Sample(
+        "android/uiautomator-dump-system-ui-keeps-stopping-test-data.xml",
+        ("crash", "System UI keeps stopping"),
+    ),
     Sample("android/android6-launcher-chooser-select-a-home-app-nodes.xml", ("chooser", "Select a Home app")),
     Sample(
-        "android/uiautomator-dump-permission-while-using-the-app-node.xml", ("permission", "While using the app")
+        "android/uiautomator-dump-permission-while-using-the-app-node.xml",
+        ("permission", "While using the app"),
     ),
     Sample(
         "android/ci-runner-uiautomator-dump-system-ui-isnt-responding-2026-09-19-trimmed.xml",
