@@ -88,6 +88,9 @@ PERMISSION_DIALOG_PACKAGES: frozenset[str] = frozenset(
         "com.android.permissioncontroller",
         "com.android.packageinstaller",
         "com.google.android.packageinstaller",
+        # MIUI / HyperOS's own prompt (its GrantPermissionsActivity in com.lbe.security.miui:
+        # semantic/cover_kinds.py cites the rules and scripts written against Xiaomi phones)
+        "com.lbe.security.miui",
     }
 )
 

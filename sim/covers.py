@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..core.errors import AppLaunchFailed, StepArgumentError
+from .prompts import Prompt, android_prompt_of, check_prompt
 
 if TYPE_CHECKING:
     from .catalog import AppSpec
@@ -120,6 +121,7 @@ class CoverControls:
 
     # Provided by SimDevice.
     platform: str
+    profile: object
     apps: dict[str, AppSpec]
     changes: int
     system: SystemScreen
@@ -214,6 +216,30 @@ class CoverControls:
         run = self._current()
         if run is not None:
             run.focused = None
+
+    def ask(self, kind: str = "notifications") -> None:
+        """The app in front asks for something the system prompts for (``sim.prompts``: Android's
+        ``notifications`` permission, ``battery``, ``chooser``, ``autostart``; iOS's
+        ``notifications``, ``location``, ``paste``, ``tracking``): the prompt shows over it."""
+        check_prompt(self.platform, self._oem(), kind)
+        with self._lock, self._changing():
+            run = self._current()
+            if run is None:
+                raise StepArgumentError("no app is in front to ask (launch one first)")
+            run.prompt = kind
+            run.focused = None
+            self.changes += 1
+
+    def prompt_drawn(self) -> Prompt | None:
+        """How the Android prompt over the app in front is drawn (its package, activity, ids), or None."""
+        with self._lock:
+            run = self._current()
+            if self.platform != "android" or run is None or run.prompt is None:
+                return None
+            return android_prompt_of(self._oem(), run.prompt)
+
+    def _oem(self) -> str:
+        return str(getattr(self.profile, "oem", "aosp"))
 
     def dismiss_system_dialog(self) -> None:
         self._set(dialog=None)

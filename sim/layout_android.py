@@ -45,8 +45,9 @@ def android_screen(device: SimDevice) -> SimNode:
         windows.append(_android_app(device, run, window))
         if run.alert is not None:
             windows.append(_android_dialog(device, run, window))
-        if run.prompt is not None:
-            windows.append(android_prompt(run.spec.name, run.prompt, window))
+        drawn = device.prompt_drawn()
+        if drawn is not None:
+            windows.append(android_prompt(run.spec.name, drawn, window))
     if device.system.dialog is not None:
         windows.append(android_dialog_window(device.system.dialog, window))
     windows.append(
