@@ -20,6 +20,7 @@ JSON (:class:`NonW3CReply`: an HTTP proxy's error page, another server at the po
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ from ...core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from ..error_table import Build, ErrorRule, apply_table, proxy_answer, unrecognised, wrong_server
+from ..error_table import Build, ErrorRule, apply_table, proxy_answer, quote, unrecognised, wrong_server
 from .said import SAID, NonW3CReply, Said, install_hint, raw_reply_error
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "unsupported",
 ]
 
+_REASON_MAX = 600  # characters of a server's reason a message quotes
 # What a call through the client can raise besides our own errors.
 CLIENT_ERRORS: tuple[type[BaseException], ...] = (se.WebDriverException, u3.HTTPError, OSError)
 
@@ -74,12 +76,23 @@ class AppiumCall:
     creating_session: bool = False
 
 
+# A stack frame in a message (Java's "\tat pkg.Cls.method(File.java:12)", the short
+# " pkg.Cls.method:123" frames Android's shell prints after an exception): where a reason ends.
+_FRAME = re.compile(r"^\s+(?:at\s|[\w$.]+\.[\w$<>]+:\d+)")
+
+
 def _detail(exc: BaseException) -> str:
-    """The first line of what the server or the transport said, without Selenium's doc link."""
+    """What the server or the transport said, whole up to its stack trace (the reason may go on
+    past its first line: "Command output: Exception occurred while executing 'list':" is followed
+    by the exception that says why), on one line, bounded; without Selenium's doc link."""
     text = exc.msg if isinstance(exc, se.WebDriverException) and exc.msg else str(exc)
-    lines = (text or "").strip().splitlines()
-    first = lines[0].split("; For documentation on this error")[0] if lines else type(exc).__name__
-    return first if len(first) <= 300 else first[:297] + "..."
+    text = (text or "").split("; For documentation on this error")[0]
+    kept: list[str] = []
+    for line in text.strip().splitlines():
+        if kept and _FRAME.match(line):
+            break
+        kept.append(line.strip())
+    return quote(" ".join(kept), _REASON_MAX) if kept else type(exc).__name__
 
 
 def _becomes(error: type[HarnessError], what: str, hint: str | None = None) -> Build[AppiumCall]:
