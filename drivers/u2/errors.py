@@ -243,7 +243,17 @@ def _dropped(exc: BaseException, call: U2Call) -> HarnessError:
 
 
 def _other_adb(exc: BaseException, call: U2Call) -> HarnessError:
-    return unrecognised(f"the adb server at {call.address}", call.operation, _message(exc))
+    said = _message(exc)
+    # adbutils reads the 4-byte status of adb's protocol ("OKAY"/"FAIL"); an HTTP server at the
+    # port answers "HTTP/1.1 400 …" (adbutils' AdbError "Unknown data: b'HTTP'"): not adb at all.
+    if "b'HTTP'" in said or "b'HTTP/'" in said:
+        return ConfigError(
+            f"{_where(call)}: an HTTP server answers at {call.address}, not the adb server "
+            f"({quote(said, 120)})",
+            hint="the address is another server's (WebDriverAgent listens on 8100, Appium on 4723, the adb "
+            "server on 5037): check ANDROID_ADB_SERVER_HOST / ANDROID_ADB_SERVER_PORT or adb_port",
+        )
+    return unrecognised(f"the adb server at {call.address}", call.operation, said)
 
 
 # --- the uiautomator2 server ------------------------------------------------------------------

@@ -44,7 +44,7 @@ ERRORS: frozenset[str] = frozenset(
     }
 )
 _WIRE_KEYS: dict[str, frozenset[str]] = {
-    "adb": frozenset({"state", "fail", "route", "transport"}),
+    "adb": frozenset({"state", "fail", "route", "transport", "answer"}),
     "u2": frozenset({"rpc", "status", "json", "text", "content_type", "server_output"}),
     "wda": frozenset({"route", "status", "json", "text", "content_type", "transport", "ios", "wda"}),
     "appium": frozenset({"route", "status", "json", "text", "content_type", "platform"}),

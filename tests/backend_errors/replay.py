@@ -10,6 +10,8 @@ list is a match), the same rule for every backend, so a new entry is tested by a
 from __future__ import annotations
 
 import re
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -143,6 +145,59 @@ def _play_adb(entry: Entry) -> Outcome:
     return outcome
 
 
+@contextmanager
+def _other_server(answer: bytes) -> Iterator[int]:
+    """A TCP server on 127.0.0.1 that reads what it is sent and answers ``answer`` (another server
+    at the adb port), closing each connection; yields its port."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1.0)
+                with suppress(OSError):
+                    conn.recv(4096)
+                    conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(2.0)
+        server.close()
+
+
+def _play_other_server(entry: Entry) -> Outcome:
+    """An adb entry whose port is answered by another server (``wire.answer``: the bytes it sends)."""
+    outcome = Outcome()
+    with _other_server(str(entry.wire["answer"]).encode("latin-1")) as port:
+        driver: Driver | None = None
+
+        def run() -> None:
+            nonlocal driver
+            driver = connect(
+                f"android:{SERIAL}",
+                adb_host="127.0.0.1",
+                adb_port=port,
+                timeout=TIMEOUT,
+                server_start_timeout=TIMEOUT,
+            )
+            _run_step(driver, entry.step)
+
+        _attempt(outcome, run)
+        if driver is not None:
+            _close(driver)
+    return outcome
+
+
 def _close(driver: Driver) -> None:
     with suppress(HarnessError):
         driver.close()
@@ -191,6 +246,8 @@ def _play_http(entry: Entry, face: str) -> Outcome:
 
 def play(entry: Entry, face: str) -> Outcome:
     """Play ``entry`` on ``face`` (one of :func:`faces_of`) and return what a user saw."""
+    if face == "adb" and "answer" in entry.wire:
+        return _play_other_server(entry)
     if face == "adb":
         return _play_adb(entry)
     return _play_http(entry, face)

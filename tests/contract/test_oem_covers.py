@@ -82,6 +82,6 @@ def test_a_skin_without_the_prompt_says_which_it_has() -> None:
     device = SimDevice("android", profile=AndroidProfile(oem="coloros"))
     device.launch(SETTINGS["android"])
     with pytest.raises(
-        Exception, match="shows no 'autostart' prompt; it shows: battery, chooser, notifications"
+        StepArgumentError, match="shows no 'autostart' prompt; it shows: battery, chooser, notifications"
     ):
         device.ask("autostart")
