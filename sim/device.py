@@ -40,6 +40,7 @@ from .nodes import SimNode, shifted
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
+from .users import SimUser
 
 __all__ = [
     "DEFAULT_IDS",
@@ -124,6 +125,7 @@ class SimDevice(DeviceExtras, CoverControls):
         self._input_method = layout.LATIN_IME
         self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
         self._failing = {}  # apps whose next launches crash or hang (sim.covers.fail_launches)
+        self.users: tuple[SimUser, ...] = ()  # the users beside the owner (sim.users)
         self.screen_on = True
         self._toast: tuple[str, float] | None = None  # the last toast and when it showed
         self.location: tuple[float, float] | None = None  # a position set by set_location
@@ -339,6 +341,11 @@ class SimDevice(DeviceExtras, CoverControls):
             self._foreground = app_id
             self._covered_after_launch(app_id)
             self.changes += 1
+
+    def add_user(self, user: SimUser) -> None:
+        """Give the phone another user (a work profile, an MDM-managed profile, a second user)."""
+        with self._lock:
+            self.users = (*self.users, user)
 
     def terminate(self, app_id: str) -> bool:
         """Stop ``app_id``; True if it was running. The home screen shows at once if it was in front

@@ -49,6 +49,7 @@ the focus and the dump does not say whether the keyguard is up is one more comma
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,6 +86,15 @@ _HOME_QUERY = [
 ]
 
 Shell = Callable[[str, "list[str] | str"], str]
+# ``pm list users``'s lines: ``UserInfo{10:Work profile:30} running`` (kaeawc/auto-mobile#35,
+# ibilux/MobyDroid#18; sim/users.py cites them).
+_USER_LINE = re.compile(r"UserInfo\{(\d+):([^:}]*):[0-9a-fA-F]+\}")
+
+
+def other_users(output: str) -> list[tuple[int, str]]:
+    """The users beside the owner (user 0) that ``pm list users`` lists: (id, name)."""
+    found = ((int(m.group(1)), m.group(2).strip()) for m in _USER_LINE.finditer(output))
+    return [(uid, name) for uid, name in found if uid != 0]
 
 
 @dataclass(frozen=True)
@@ -256,11 +266,7 @@ class AndroidApps:
         if not self._start(package, first):
             installed = "package:" in self._shell("launch_app", ["pm", "path", package])
             if not installed:
-                raise AppNotInstalled(
-                    f"{package} is not installed on {self.serial}",
-                    app_id=package,
-                    hint="list the installed packages with `adb shell pm list packages`",
-                )
+                raise self._not_installed(package)
             other = LEANBACK if first == LAUNCHER else LAUNCHER
             if not self._start(package, other):
                 raise AppLaunchFailed(
@@ -271,6 +277,31 @@ class AndroidApps:
                 )
             self._category[package] = other
         self._wait_in_front(package)
+
+    def _not_installed(self, package: str) -> AppNotInstalled:
+        """``package`` is no package of the owner (user 0, whom ``pm`` and ``am`` act for without
+        ``--user``); on a phone with other users (``pm list users``: one more command, on this path
+        only) the error says so: an app of a work profile or a second user is not the owner's."""
+        try:
+            users = other_users(self._shell("launch_app", ["pm", "list", "users"]))
+        except HarnessError as exc:
+            log.info("%s: `pm list users` failed: %s", self.serial, exc)
+            users = []
+        if not users:
+            return AppNotInstalled(
+                f"{package} is not installed on {self.serial}",
+                app_id=package,
+                hint="list the installed packages with `adb shell pm list packages`",
+            )
+        shown = ", ".join(f"{uid} ({name})" for uid, name in users)
+        return AppNotInstalled(
+            f"{package} is not installed on {self.serial} for its owner (user 0, whom adb's `am start` and "
+            f"`pm path` act for); the phone has other users: {shown}, and an app installed only in a "
+            "work profile or for a second user is not the owner's",
+            app_id=package,
+            hint=f"install it for user 0 (`adb install --user 0 APK`), or see whose it is with "
+            f"`adb shell pm list packages --user {users[0][0]} {package}`",
+        )
 
     def _wait_in_front(self, package: str) -> None:
         deadline = time.monotonic() + self.launch_timeout
