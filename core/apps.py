@@ -14,6 +14,7 @@ __all__ = [
     "ANDROID_KEYGUARD_ID_PREFIX",
     "ANDROID_SHADE_IDS",
     "ANDROID_SYSTEMUI",
+    "ANDROID_SYSTEM_SERVER",
     "COVER_KINDS",
     "COVER_NAMES",
     "HOME_SCREEN_APPS",
@@ -56,6 +57,9 @@ HOME_SCREEN_APPS: frozenset[str] = frozenset(
 
 # Android's status bar and notification shade: a window of it is never the app in front.
 ANDROID_SYSTEMUI = "com.android.systemui"
+# The system server's package: its windows (the home app chooser, ResolverActivity; the system
+# dialogs) are the system's, never an app the user launched.
+ANDROID_SYSTEM_SERVER = "android"
 
 # On-screen keyboard (input method) packages met in the field; any package whose name mentions
 # "inputmethod" or "keyboard" counts too.

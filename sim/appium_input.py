@@ -275,6 +275,8 @@ def _front(phone: Phone) -> str:
     if phone.platform == "ios" and (prompt is not None or phone.device.screen_cover() is not None):
         return SPRINGBOARD
     drawn = phone.device.prompt_drawn()
+    if phone.platform == "android" and phone.device.system.home_asking and phone.device.current_run() is None:
+        return "android"  # the home chooser (ResolverActivity) is focused
     if prompt is None or drawn is None:
         return phone.device.foreground()
     return drawn.package

@@ -82,6 +82,8 @@ class SystemScreen:
     locked: bool = False
     shade: ShadePanel | None = None
     dialog: SystemDialog | None = None
+    home_unset: bool = False  # no default home app: Home asks which (Android)
+    home_asking: bool = False  # the home chooser is up
 
     def top(self) -> str | None:
         """The cover on top, as :data:`amc.core.apps.COVER_KINDS` names it, or None."""
@@ -216,6 +218,21 @@ class CoverControls:
         run = self._current()
         if run is not None:
             run.focused = None
+
+    def unset_home(self) -> None:
+        """Android with two home apps and no default (a second launcher installed, the default
+        cleared): Home brings up the system's chooser, "Select a Home app" with "Just once" and
+        "Always" (a real Android 6 dump: tests/fixtures/real/android/android6-launcher-chooser-*),
+        the launcher only once one is chosen."""
+        if self.platform != "android":
+            raise StepArgumentError("the home app chooser is Android's")
+        self._set(home_unset=True, home_asking=self._foreground is None)
+
+    def _home_chosen(self, always: bool) -> None:
+        """A home app was chosen in the chooser (``always``: it is the default from now on)."""
+        self.system.home_asking = False
+        if always:
+            self.system.home_unset = False
 
     def ask(self, kind: str = "notifications") -> None:
         """The app in front asks for something the system prompts for (``sim.prompts``: Android's

@@ -339,6 +339,7 @@ class SimDevice(DeviceExtras, CoverControls):
                     self._asked.add(app_id)
                 self._running[app_id] = run
             self._foreground = app_id
+            self.system.home_asking = False
             self._covered_after_launch(app_id)
             self.changes += 1
 
@@ -376,6 +377,7 @@ class SimDevice(DeviceExtras, CoverControls):
                 run.focused = None
             self._foreground = None
             self.system.shade = None  # going home closes the shade (a lock or a dialog stays)
+            self.system.home_asking = self.system.home_unset  # no default home app: the chooser
             self.changes += 1
 
     # --- input ------------------------------------------------------------------------------

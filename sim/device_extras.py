@@ -56,6 +56,7 @@ class DeviceExtras:
         def launch(self, app_id: str) -> None: ...
         def _later(self, delay: float, event: Callable[[], None]) -> None: ...
         def tap(self, x: float, y: float) -> str | None: ...
+        def _home_chosen(self, always: bool) -> None: ...
 
     def hold(self, seconds: float, *, limit: float = 60.0) -> None:
         """Let a gesture take its time: ``seconds`` (at most ``limit``) on a device whose timing
@@ -221,7 +222,9 @@ class DeviceExtras:
     def _apply(self, ref: str) -> None:
         kind, _, arg = ref.partition(":")
         run = self._current()
-        if kind == "icon":
+        if kind == "homechooser":
+            self._home_chosen(arg == "always")
+        elif kind == "icon":
             self.launch(arg)
         elif kind == "back" and run is not None:
             run.focused = None

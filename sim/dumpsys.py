@@ -76,6 +76,7 @@ __all__ = [
 ]
 
 LAUNCHER_ACTIVITY = "com.android.launcher3.uioverrides.QuickstepLauncher"
+RESOLVER_ACTIVITY = "com.android.internal.app.ResolverActivity"
 _LAUNCHER_TASK = 2
 
 
@@ -113,6 +114,10 @@ def focus_of(device: SimDevice) -> Focus:
         package = device.foreground()
         run = device.current_run()
         title = _cover_title(device)
+        if run is None and device.system.home_asking and title is None:
+            # the home chooser: ResolverActivity in package android has the focus (a test of a real
+            # emulator quotes "android/com.android.internal.app.ResolverActivity" as the window)
+            return Focus("android", RESOLVER_ACTIVITY, _LAUNCHER_TASK, "android", RESOLVER_ACTIVITY)
         if run is None:
             return Focus(package, LAUNCHER_ACTIVITY, _LAUNCHER_TASK, package, LAUNCHER_ACTIVITY, title)
         activity = device.foreground_activity() or f"{package}.MainActivity"

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from appium.webdriver.client_config import AppiumClientConfig
 
-from ...core.apps import SPRINGBOARD, is_home_screen, is_permission_dialog
+from ...core.apps import ANDROID_SYSTEM_SERVER, SPRINGBOARD, is_home_screen, is_permission_dialog
 from ...core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
@@ -181,7 +181,9 @@ class AppiumApps:
             state = self._app_state(self._launched)
             if state == 4 or (self.platform == "android" and state == 3):
                 return self._launched  # UiAutomator2 says 3 for an app under its permission prompt
-        return None if is_home_screen(app) or is_permission_dialog(app) else app
+        return (
+            None if is_home_screen(app) or is_permission_dialog(app) or app == ANDROID_SYSTEM_SERVER else app
+        )
 
     def _locked(self: _Driver) -> bool | None:
         """``mobile: isLocked``; None when the server cannot say (no such command, an error)."""

@@ -54,7 +54,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...core.apps import HOME_SCREEN_APPS, is_permission_dialog
+from ...core.apps import ANDROID_SYSTEM_SERVER, HOME_SCREEN_APPS, is_permission_dialog
 from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout, HarnessError
 from ..am_start import LAUNCHER, LEANBACK, read_start, start_command
 from ..covers import dialog_is_about, dialog_launch_failed, locked
@@ -227,7 +227,7 @@ class AndroidApps:
         if is_permission_dialog(package):
             # the app in that prompt's task (a dump without the task: the one last launched behind one)
             package = self._prompt_tasks.get(found.task if found.task is not None else -1, package)
-        return None if package in self.home else package
+        return None if package in self.home or package == ANDROID_SYSTEM_SERVER else package
 
     # --- launching ----------------------------------------------------------------------------
 

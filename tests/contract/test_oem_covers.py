@@ -85,3 +85,28 @@ def test_a_skin_without_the_prompt_says_which_it_has() -> None:
         StepArgumentError, match="shows no 'autostart' prompt; it shows: battery, chooser, notifications"
     ):
         device.ask("autostart")
+
+
+@pytest.mark.parametrize("spec", ANDROID_SPECS)
+def test_the_home_app_chooser_is_a_cover_until_a_home_app_is_chosen(spec: str) -> None:
+    """No default home app (two installed, the default cleared): Home shows "Select a Home app",
+    which no backend names as the app in front; "Always" makes the launcher the home screen."""
+    device = SimDevice("android")
+    driver = connect(spec, **({} if spec == "sim:android" else {"device": device}))
+    try:
+        phone = driver.device if spec == "sim:android" else device  # type: ignore[attr-defined]
+        driver.launch_app(SETTINGS["android"])
+        phone.unset_home()
+        driver.press("home")
+        scene = driver.observe()
+        semantic = enrich_scene(scene)
+        assert cover_of(scene).kind == "chooser"
+        assert semantic is not None and semantic.alert == "Select a Home app"
+        assert driver.current_app() is None
+        always = next(el for el in scene.root.iter() if el.text == "Always")
+        driver.tap(*always.bounds.center)
+        assert cover_of(driver.observe()).kind is None
+        driver.press("home")  # the default is set now: no chooser
+        assert cover_of(driver.observe()).kind is None
+    finally:
+        driver.close()
