@@ -261,7 +261,8 @@ def _other_adb(exc: BaseException, call: U2Call) -> HarnessError:
 
 def _not_on_screen(exc: BaseException, call: U2Call) -> HarnessError:
     if java_class(exc) == "StaleObjectException":
-        said = "the element is no longer on the screen"
+        why = trace_head(exc) or rpc_message(exc) or _message(exc)
+        said = f"the element is no longer on the screen ({why})"
     elif isinstance(exc, u2e.UiObjectNotFoundError) and len(exc.args) > 1:
         said = f"the uiautomator2 server found no such element ({exc.args[1]})"
     else:
@@ -312,8 +313,9 @@ def _session_lost(exc: BaseException, call: U2Call) -> HarnessError:
 
 
 def _too_deep(exc: BaseException, call: U2Call) -> HarnessError:
+    said = trace_head(exc) or "StackOverflowError"
     return DeviceError(
-        f"{_where(call)}: the uiautomator2 server ran out of stack reading the screen (StackOverflowError)",
+        f"{_where(call)}: the uiautomator2 server ran out of stack reading the screen ({quote(said, 200)})",
         hint="the screen's view hierarchy is too deep for the server: lower the dump's max_depth, or "
         "leave that screen",
     )

@@ -149,8 +149,9 @@ def lost_session(exc: BaseException) -> LostSession | None:
         _, message = wda_error(exc)
         app = message.split("bundle id '", 1)[1].split("'", 1)[0] if "bundle id '" in message else ""
         named = f" ({app})" if app else ""
+        said = f" (WebDriverAgent: “{quote(message, 300)}”)" if message else ""
         return LostSession(
-            f"the app under test{named} is not running: it crashed or was closed", screen_kept=False
+            f"the app under test{named} is not running: it crashed or was closed{said}", screen_kept=False
         )
     return None
 

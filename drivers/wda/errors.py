@@ -255,8 +255,10 @@ def _launch_refused(exc: BaseException, call: WdaCall) -> HarnessError:
 
 
 def _no_keyboard(exc: BaseException, call: WdaCall) -> HarnessError:
+    _, message = wda_error(exc)
+    said = f"; WebDriverAgent: “{quote(message, 400)}”" if message else ""
     return TargetNotFound(
-        f"no on-screen keyboard to type into ({call.op})",
+        f"no on-screen keyboard to type into ({call.op}{said})",
         hint="tap a text field first so the keyboard shows",
     )
 

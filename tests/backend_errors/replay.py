@@ -28,7 +28,7 @@ from amc.sim.replay import Reply
 
 from tests.backend_errors.catalogue import Entry
 
-__all__ = ["MAX_MESSAGE", "Outcome", "faces_of", "play", "problems"]
+__all__ = ["MAX_MESSAGE", "REASON_MAX", "Outcome", "faces_of", "play", "problems", "reason"]
 
 TIMEOUT = 2.0
 SERIAL = "emulator-5554"
@@ -263,6 +263,36 @@ def _distinctive(entry: Entry) -> str | None:
     return text[:24] if len(text) >= 24 else None
 
 
+# A stack frame in a server's message (Java's "\tat …(File.java:12)", Android shell's " pkg.Cls.m:123"):
+# where the reason a user must read ends.
+_FRAME = re.compile(r"^\s+(?:at\s|[\w$.]+\.[\w$<>]+:\d+)")
+REASON_MAX = 500  # a reason longer than this may be cut (bounded), shorter ones are quoted whole
+
+
+def reason(entry: Entry) -> str | None:
+    """The server's reason in an entry's answer: the W3C ``message`` (before a Grid's "Build info"
+    and any stack frame), a JSON-RPC error's ``data`` (or ``message``), adb's FAIL text; on one line."""
+    wire = entry.wire
+    said: object = None
+    body = wire.get("json")
+    if isinstance(body, dict):
+        value, error = body.get("value"), body.get("error")
+        if isinstance(value, dict):
+            said = value.get("message")
+        elif isinstance(error, dict):
+            said = error.get("data") if isinstance(error.get("data"), str) else error.get("message")
+    elif "fail" in wire:
+        said = wire["fail"]
+    if not isinstance(said, str) or not said.strip():
+        return None
+    kept: list[str] = []
+    for line in said.split("\nBuild info")[0].strip().splitlines():
+        if kept and _FRAME.match(line):
+            break
+        kept.append(line.strip())
+    return " ".join(" ".join(kept).split())
+
+
 def problems(entry: Entry, outcome: Outcome) -> list[str]:
     """How ``outcome`` differs from what ``entry`` expects (empty: it matches)."""
     if outcome.other is not None:
@@ -285,6 +315,9 @@ def problems(entry: Entry, outcome: Outcome) -> list[str]:
     shown = str(error)
     if len(shown) > MAX_MESSAGE:
         found.append(f"the message is {len(shown)} characters long (at most {MAX_MESSAGE})")
+    said = reason(entry)
+    if expect.quoted and said and len(said) <= REASON_MAX and said not in " ".join(shown.split()):
+        found.append(f"the server's reason is not quoted whole: {said!r}")
     piece = _distinctive(entry)
     if piece is not None and " ".join(shown.split()).count(piece) > 1:
         found.append(f"the raw answer is quoted more than once: {piece!r}")
