@@ -148,9 +148,31 @@ def page_text(body: str, limit: int = MAX_QUOTE) -> str:
     return quote(text, limit)
 
 
+# An intermediary's page for a refusal of its own, by status: what it says, and the fix (nginx's
+# ngx_http_special_response.c and HAProxy's http_err_msgs write these pages; the status heads them).
+_PROXY_REFUSALS: dict[int, tuple[str, str]] = {
+    403: (
+        "refused the request by its own rules",
+        "the proxy in front of the server refuses this client (its ACL or allow list): have it let the "
+        "harness's address through",
+    ),
+    407: (
+        "asks for the proxy's own credentials",
+        "the proxy in front of the server wants Proxy-Authorization: use a proxy that does not, or reach "
+        "the server directly",
+    ),
+    413: (
+        "found the request too large",
+        "the proxy in front of the server limits request bodies (nginx client_max_body_size, HAProxy's "
+        "tune.bufsize): raise it above the largest request (an app in the capabilities, a long text)",
+    ),
+}
+
+
 def wrong_server(status: int, body: str, *, server: str, what: str, expected: str) -> HarnessError | None:
-    """The error for an answer that says the address holds no ``expected`` server (an HTTP 401 asking
-    for credentials, an HTML page or a non-JSON body where the protocol's JSON belongs), or None."""
+    """The error for an answer that says the address holds no ``expected`` server, chosen from what
+    it says, or None: an HTTP 401 (credentials), an intermediary's own refusal (a 403, 407 or 413
+    page headed by its status, nginx's or HAProxy's), another web server's HTML page."""
     said = page_text(body, 240)
     if status == 401:
         return ConfigError(
@@ -158,6 +180,12 @@ def wrong_server(status: int, body: str, *, server: str, what: str, expected: st
             hint=_CREDENTIALS_HINT,
         )
     looks_like_page = "<html" in body[:2000].casefold() or "<!doctype html" in body[:200].casefold()
+    refusal = _PROXY_REFUSALS.get(status)
+    if refusal is not None and said.startswith(str(status)):
+        return ConfigError(
+            f"the HTTP proxy in front of {server} {refusal[0]} (HTTP {status}, its page: “{said}”)",
+            hint=refusal[1],
+        )
     if looks_like_page and status >= 400:
         return ConfigError(
             f"{server} answered {what} with an HTML page (HTTP {status}), not {expected}'s JSON: “{said}”",
