@@ -343,11 +343,6 @@ class SimDevice(DeviceExtras, CoverControls):
             self._covered_after_launch(app_id)
             self.changes += 1
 
-    def add_user(self, user: SimUser) -> None:
-        """Give the phone another user (a work profile, an MDM-managed profile, a second user)."""
-        with self._lock:
-            self.users = (*self.users, user)
-
     def terminate(self, app_id: str) -> bool:
         """Stop ``app_id``; True if it was running. The home screen shows at once if it was in front
         (a stopped app's window goes with it: no transition shows it)."""
