@@ -34,6 +34,7 @@ the uiautomator2 server prints before it exits at start (a crash).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.resources
@@ -42,16 +43,19 @@ import socketserver
 import struct
 import threading
 from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..core.errors import ConfigError
 from .adb_files import FileEntry, PhoneFiles
-from .adb_host import Forwards, framebuffer, host_misc, split_host_serial, track_devices
+from .adb_host import Forwards, framebuffer, host_misc, pipe, split_host_serial, track_devices
+from .adb_install import install_size, run_instrument, serve_install
 from .adb_shell import EXIT_MARKER, AndroidShell, command_name
 from .adb_states import ADB_STATES, check_state, pick
 from .adb_streams import stream_logcat, stream_script
 from .adb_sync import serve_sync
+from .appium_u2_server import DEVICE_PORT, TEST_PACKAGE, U2Instrumentation
 from .adb_wire import FEATURES, SERVER_VERSION, block, device_listing, fail, okay, read_request
 from .device import SimDevice
 from .faults import Fault, FaultInjector
@@ -97,6 +101,9 @@ class Phone:
     transport_id: int
     shell: AndroidShell
     u2: U2Server
+    # Where each device port served by a process on the phone listens now ("tcp:6790": the Appium
+    # UiAutomator2 server while `am instrument` runs it), or None while nothing listens there.
+    servers: dict[str, Callable[[], int | None]] = field(default_factory=dict)
 
     @property
     def serial(self) -> str:
@@ -168,7 +175,10 @@ class AdbFace:
             shell = AndroidShell(device, files, self.replies)
             shell.server_pid = lambda: u2.pid if u2.running else None
             shell.on_server_kill = u2.exit
+            appium_server = U2Instrumentation(device, self.faults)
+            shell.apks.runners[TEST_PACKAGE] = appium_server
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
+            phone.servers[f"tcp:{DEVICE_PORT}"] = appium_server.port
             self._phones[device.device_id] = phone
         return phone
 
@@ -390,6 +400,12 @@ class AdbFace:
         if phone is None:
             sock.sendall(fail(error))
             return
+        self._serial_query(sock, phone, query)
+
+    def _serial_query(self, sock: socket.socket, phone: Phone, query: str) -> None:
+        """A host query about one phone: after ``host-serial:S:`` or, on a socket switched to the
+        phone's transport (``host:tport:serial:S``, as adb 29's client sends ``forward``), after
+        ``host:``."""
         answers = {
             "features": FEATURES,
             "get-state": phone.state,
@@ -406,7 +422,9 @@ class AdbFace:
         if query.startswith("killforward"):
             local = query.removeprefix("killforward:") if query.startswith("killforward:") else None
             found = self.forwards.kill(local)
-            sock.sendall(b"OKAY" if found else fail(f"listener '{local}' not found"))
+            # OKAY for the host request, OKAY for the removal (adb.cpp handle_forward_request);
+            # adb's client reads both (adb_command: adb_connect, then adb_status)
+            sock.sendall(b"OKAYOKAY" if found else fail(f"listener '{local}' not found"))
             return
         if query not in answers:
             sock.sendall(fail(f"unknown host service '{query[:80]}'"))
@@ -416,6 +434,10 @@ class AdbFace:
     # --- device services --------------------------------------------------------------------
 
     def _device_request(self, sock: socket.socket, phone: Phone, request: str) -> None:
+        if request.startswith("host:"):
+            self.decide(f"adb:host-transport:{request[5:].split(':', 1)[0]}")
+            self._serial_query(sock, phone, request.removeprefix("host:"))
+            return
         if phone.state != "device":
             # A transport outside Android: adbd there is not simulated (see the module docstring).
             self.decide("adb:unknown")
@@ -429,11 +451,25 @@ class AdbFace:
             port = request.removeprefix("tcp:").split(":", 1)[0]
             if self._route_fault(sock, f"adb:tcp:{port}", b"OKAY"):
                 return
+            listening = phone.servers.get(f"tcp:{port}", lambda: None)()
+            if listening is not None:
+                sock.sendall(b"OKAY")
+                pipe(sock, listening, self.stopped)
+                return
             if port != str(U2_PORT) or not phone.u2.running:
                 sock.sendall(fail("closed"))
                 return
             sock.sendall(b"OKAY")
             phone.u2.serve(sock)
+        elif request.startswith(("abb_exec:", "exec:cmd package install")):
+            # `adb install` streamed: abb_exec's arguments are NUL-separated (sim.adb_install)
+            self.decide("adb:install")
+            args = request.split("\0") if request.startswith("abb_exec:") else request.split()
+            if args[:2] not in (["abb_exec:package", "install"], ["exec:cmd", "package"]):
+                sock.sendall(fail("closed"))
+                return
+            sock.sendall(b"OKAY")
+            serve_install(sock, phone.shell.apks, install_size(args))
         elif request == "sync:":
             if self._route_fault(sock, "adb:sync", b"OKAY"):
                 return
@@ -471,6 +507,13 @@ class AdbFace:
                 return
             phone.u2.run_on(sock)
             return
+        argv = command.split()
+        if name == "am" and argv[1:2] == ["instrument"]:
+            sock.sendall(b"OKAY")
+            printed = run_instrument(sock, phone.shell.apks, argv, self.stopped)
+            with contextlib.suppress(OSError):
+                sock.sendall(_v2_exit(printed, 0) if v2 else printed)
+            return
         if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
             stream_logcat(sock, phone.shell, self.stopped)
             return
@@ -485,8 +528,12 @@ class AdbFace:
         output = result.output
         if command.endswith(EXIT_MARKER):
             output = output[: output.rfind(b"X4EXIT:")]
-        packets = b""
-        if output:
-            packets += b"\x01" + struct.pack("<I", len(output)) + output
-        packets += b"\x03" + struct.pack("<I", 1) + bytes([result.code & 0xFF])
-        sock.sendall(packets)
+        sock.sendall(_v2_exit(output, result.code))
+
+
+def _v2_exit(output: bytes, code: int) -> bytes:
+    """Shell protocol v2 packets: stdout (id 1, when there is any), then the exit code (id 3)."""
+    packets = b""
+    if output:
+        packets += b"\x01" + struct.pack("<I", len(output)) + output
+    return packets + b"\x03" + struct.pack("<I", 1) + bytes([code & 0xFF])

@@ -39,15 +39,21 @@ from .http_guard import guard
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 
-__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
+__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace", "compile_routes", "find_route"]
 
 _S = r"^/session/(?P<sid>[^/]+)"
 _E = _S + r"/element/(?P<eid>[^/]+)"
 
+
+def compile_routes(table: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, re.Pattern[str], str], ...]:
+    """(HTTP method, path pattern, route name) rows with the patterns compiled (a trailing ``/``
+    allowed)."""
+    return tuple((method, re.compile(pattern + "/?$"), name) for method, pattern, name in table)
+
+
 # (HTTP method, path pattern, route name): the route name is what faults match and count.
-ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (method, re.compile(pattern + "/?$"), name)
-    for method, pattern, name in (
+ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = compile_routes(
+    (
         ("GET", r"^/status", "status"),
         ("POST", r"^/session", "new_session"),
         ("DELETE", _S, "delete_session"),
@@ -83,8 +89,11 @@ MALFORMED_BODY = (
 )
 
 
-def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
-    for route_method, pattern, name in ROUTES:
+def find_route(
+    routes: tuple[tuple[str, re.Pattern[str], str], ...], method: str, path: str
+) -> tuple[str, dict[str, str]]:
+    """The route name and path parameters of a request (``"unknown"`` when no row matches)."""
+    for route_method, pattern, name in routes:
         match = pattern.match(path)
         if match is not None and route_method == method:
             return name, match.groupdict()
@@ -125,7 +134,7 @@ class _Handler(BaseHTTPRequestHandler):
         raw = guard(self)  # a browser's request, or a body over the limit, is refused here
         if raw is None:
             return
-        route, params = _route(method, urlsplit(self.path).path)
+        route, params = find_route(face.routes, method, urlsplit(self.path).path)
         body: Any = None
         bad_json = False
         if raw:
@@ -167,7 +176,7 @@ class _Handler(BaseHTTPRequestHandler):
         except HangRequest:
             self._hold(face)
             return
-        self._reply(200, {"value": value})
+        self._reply(200, face.envelope(value))
 
     def _hold(self, face: AppiumFace) -> None:
         hold(self.connection, lambda: face.background.server is self.server)
@@ -224,6 +233,12 @@ class AppiumFace:
         self.background: BackgroundServer[_AppiumServer] = BackgroundServer(
             _AppiumServer, _Handler, host=host, port=port, faults=self.faults, face=self
         )
+
+    routes = ROUTES  # what this server routes (a subclass serves another table)
+
+    def envelope(self, value: Any) -> dict[str, Any]:
+        """A successful reply's body: ``{"value": …}`` (Appium's W3C answer)."""
+        return {"value": value}
 
     @property
     def platform(self) -> Platform:
