@@ -32,6 +32,7 @@ from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
 from .adb_install import InstalledApks, list_instrumentation, services_dump, start_activity, uninstall
 from .device import SimDevice
+from .dumpsys_processes import processes_dump
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
     activities_dump,
@@ -310,6 +311,8 @@ class AndroidShell:
             if section in ("policy", "p"):
                 return self._text(policy_dump(self.device))
             return self._text(window_dump(self.device, profile))
+        if service == "activity" and args[:1] == ["processes"]:
+            return self._text(processes_dump(self.processes()))
         if service == "activity" and args[:1] == ["services"]:
             return self._text(services_dump(self.apks, args[1].split("/")[0] if len(args) > 1 else None))
         if service == "activity" and args[:1] == ["top"]:
