@@ -42,7 +42,7 @@ from .dumpsys import (
     window_dump,
     windows_dump,
 )
-from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .layout import ANDROID_IME, ANDROID_SYSTEMUI, LATIN_IME
 from .profiles import DEFAULT_ANDROID, AndroidProfile
 from .replay import Reply
 
@@ -322,11 +322,15 @@ class AndroidShell:
         if service == "input_method":
             # The line tools grep for (e.g. yonadev/yona-app-android's checkUIKeyboard quotes a real
             # one: "mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true").
+            # And mIsInputViewShown, which InputMethodService's own dump prints and appium-adb's
+            # isSoftKeyboardPresent reads to know that a key event can close the keyboard.
             shown = str(self.device.keyboard_shown()).lower()
             return self._text(
                 "Input method client state for IInputMethodClientInvoker:\n"
                 f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false "
                 f"mInputShown={shown}\n"
+                f"Input method service state for {LATIN_IME}:\n"
+                f"  mIsInputViewShown={shown}\n"
             )
         if service == "display":
             width, height = self.device.window_size
