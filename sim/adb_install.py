@@ -78,11 +78,13 @@ class InstalledApks:
     # What each instrumentation package runs when ``am instrument`` starts it, by that package.
     runners: dict[str, Instrumentation] = field(default_factory=dict)
     services: dict[str, str] = field(default_factory=dict)  # package -> its running foreground service
+    history: list[str] = field(default_factory=list)  # the package of each install, in turn
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def install(self, info: ApkInfo) -> None:
         with self.lock:
             self.by_package[info.package] = info
+            self.history.append(info.package)
 
     def remove(self, package: str) -> bool:
         with self.lock:

@@ -33,6 +33,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from amc.sim.adb_face import AdbFace
 
 from tests.appium_server.servers import (
@@ -45,7 +47,7 @@ from tests.appium_server.servers import (
     wait_until,
 )
 
-__all__ = ["ADB", "U2Stack", "U2Tools", "find_u2_tools", "stray_adb_servers"]
+__all__ = ["ADB", "U2Stack", "U2Tools", "find_u2_tools", "shared_stack", "stop_shared_stack", "stray_adb_servers"]
 
 ADB = "/usr/bin/adb"
 APPIUM_START_TIMEOUT = 60.0
@@ -141,6 +143,14 @@ class U2Stack:
         )
         return self
 
+    def spec(self, face: AdbFace, serial: str) -> str:
+        """The device spec a user writes for this server and an adb server at ``face``'s port (a
+        free ``systemPort`` each, as parallel sessions on one machine need)."""
+        return (
+            f"appium:{self.url}?platform=android&udid={serial}"
+            f"&adbPort={face.port}&systemPort={free_port()}"
+        )
+
     def log_tail(self, size: int = 4000) -> str:
         return self.process.log_tail(size) if self.process is not None else ""
 
@@ -166,3 +176,27 @@ class U2Stack:
         finally:
             self.sentinel.stop()
             shutil.rmtree(self.sdk, ignore_errors=True)
+
+
+_shared: list[U2Stack] = []
+
+
+def shared_stack() -> U2Stack:
+    """This test process's Appium server with the UiAutomator2 driver (started on first use).
+
+    Skips (with how to install them) where the tools are missing; under
+    ``AMC_REQUIRE_NODE_TOOLS=1`` (CI) fails instead."""
+    if not _shared:
+        found = find_u2_tools()
+        if isinstance(found, str):
+            if os.environ.get("AMC_REQUIRE_NODE_TOOLS") == "1":
+                pytest.fail(f"AMC_REQUIRE_NODE_TOOLS=1 but {found}")
+            pytest.skip(found)
+        _shared.append(U2Stack(found, Path(tempfile.mkdtemp(prefix="amc-appium-u2-"))).start())
+    return _shared[0]
+
+
+def stop_shared_stack() -> None:
+    """Stop it (if started), failing if an adb run bypassed the adb faces meanwhile."""
+    while _shared:
+        _shared.pop().stop()

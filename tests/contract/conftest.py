@@ -30,6 +30,6 @@ def apps(rig: Rig) -> dict[str, str]:
 def _real_appium_stack() -> Iterator[None]:
     """Stop the real Appium server rig_appium_u2 started (if it did) when the session ends."""
     yield
-    from tests.contract.rig_appium_u2 import stop_stack
+    from tests.appium_server.u2_stack import stop_shared_stack
 
-    stop_stack()
+    stop_shared_stack()

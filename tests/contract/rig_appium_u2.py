@@ -11,14 +11,10 @@ there under ``AMC_REQUIRE_NODE_TOOLS=1`` (CI).
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-import pytest
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
 from amc.sim.adb_face import AdbFace
@@ -26,8 +22,7 @@ from amc.sim.device import SimDevice
 from amc.sim.faults import FaultInjector
 from amc.sim.profiles import AndroidProfile
 
-from tests.appium_server.servers import free_port
-from tests.appium_server.u2_stack import U2Stack, find_u2_tools
+from tests.appium_server.u2_stack import shared_stack
 
 PLATFORMS = ("android",)
 SCHEME = "appium"
@@ -35,37 +30,14 @@ SCHEME = "appium"
 PROFILES = {"android": (AndroidProfile(29), AndroidProfile(34))}
 SESSION_TIMEOUT = 90.0
 
-_stack: list[U2Stack] = []
-
-
-def stack() -> U2Stack:
-    """This process's Appium server (started once)."""
-    if not _stack:
-        found = find_u2_tools()
-        if isinstance(found, str):
-            if os.environ.get("AMC_REQUIRE_NODE_TOOLS") == "1":
-                pytest.fail(f"AMC_REQUIRE_NODE_TOOLS=1 but {found}")
-            pytest.skip(found)
-        _stack.append(U2Stack(found, Path(tempfile.mkdtemp(prefix="amc-appium-u2-"))).start())
-    return _stack[0]
-
-
-def stop_stack() -> None:
-    while _stack:
-        _stack.pop().stop()
-
 
 @contextmanager
 def build(device: SimDevice, faults: FaultInjector, options: dict[str, Any]) -> Iterator[Driver]:
-    server = stack()
+    server = shared_stack()
     face = AdbFace([device], faults=faults).start()
     try:
-        spec = (
-            f"appium:{server.url}?platform=android&udid={device.device_id}"
-            f"&adbPort={face.port}&systemPort={free_port()}"
-        )
         try:
-            driver = connect(spec, session_timeout=SESSION_TIMEOUT, **options)
+            driver = connect(server.spec(face, device.device_id), session_timeout=SESSION_TIMEOUT, **options)
         except Exception as exc:
             raise AssertionError(f"no session through the real stack: {exc}\n{server.log_tail()}") from exc
         try:

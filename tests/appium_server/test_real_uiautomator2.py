@@ -1,0 +1,144 @@
+"""The real Appium UiAutomator2 stack against the simulated phone: what its user sees, and what
+crossed the wire (``tests/appium_server/u2_stack.py`` says how it is put together).
+
+A real Appium 3 server and its real ``appium-uiautomator2-driver`` set the phone up the way they
+set up a real one: Debian's ``adb`` client installs the Settings helper and the two server APKs
+over the simulated phone's adb face, starts the server with ``am instrument -w`` and forwards a
+local port to the phone's port 6790, where the simulated UiAutomator2 server answers. The contract
+suite runs through the same stack (``tests/contract/rig_appium_u2.py``).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from amc.drivers.appium import AppiumDriver
+from amc.drivers.connect import connect
+from amc.sim.adb_face import AdbFace
+from amc.sim.appium_u2_server import SERVER_PACKAGE, TEST_PACKAGE
+from amc.sim.device import SimDevice
+from amc.sim.faults import FaultInjector
+from amc.sim.profiles import ANDROID_APIS, AndroidProfile
+
+from tests.appium_server.u2_stack import U2Stack, shared_stack, stop_shared_stack
+
+pytestmark = pytest.mark.timeout(180)
+
+SERVER_APKS = "appium-uiautomator2-server/apks"
+RUNNER = f"{TEST_PACKAGE}/androidx.test.runner.AndroidJUnitRunner"
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[U2Stack]:
+    yield shared_stack()
+    stop_shared_stack()
+
+
+@pytest.fixture
+def phone(stack: U2Stack) -> Iterator[tuple[SimDevice, AdbFace]]:
+    device = SimDevice("android")
+    face = AdbFace([device], faults=FaultInjector()).start()
+    try:
+        yield device, face
+    finally:
+        face.stop()
+        stack.check_no_stray_adb()
+
+
+def _session(stack: U2Stack, face: AdbFace, device: SimDevice) -> AppiumDriver:
+    driver = connect(stack.spec(face, device.device_id), timeout=10.0, session_timeout=90.0)
+    assert isinstance(driver, AppiumDriver)
+    return driver
+
+
+def _adb(stack: U2Stack, face: AdbFace, *args: str) -> subprocess.CompletedProcess[str]:
+    """Debian's adb client, told the face's port (it would start a server if nothing answered)."""
+    argv = [stack.tools.adb, "-P", str(face.port), "-s", "emulator-5554", *args]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+
+
+def _apk(stack: U2Stack, name: str) -> Path:
+    return stack.tools.driver_dir / "node_modules" / SERVER_APKS / name
+
+
+@pytest.mark.parametrize("api", sorted(ANDROID_APIS))
+def test_the_session_describes_the_simulated_phone_of_each_release(stack: U2Stack, api: int) -> None:
+    device = SimDevice("android", profile=AndroidProfile(api))
+    with AdbFace([device], faults=FaultInjector()) as face:
+        driver = _session(stack, face, device)
+        try:
+            caps = driver.client.capabilities
+            assert caps["deviceApiLevel"] == api
+            assert caps["platformVersion"] == ANDROID_APIS[api]
+            assert caps["deviceScreenSize"] == "{}x{}".format(*device.window_size)
+            assert caps["deviceModel"] == device.model
+            assert "Settings" in driver.observe().texts()
+        finally:
+            driver.close()
+    stack.check_no_stray_adb()
+
+
+def test_a_fresh_phone_gets_the_helper_and_both_server_apks_installed_and_the_server_started(
+    stack: U2Stack, phone: tuple[SimDevice, AdbFace]
+) -> None:
+    device, face = phone
+    driver = _session(stack, face, device)
+    try:
+        history = face.phone(device.device_id).shell.apks.history
+        assert history[0] == "io.appium.settings"  # the helper first, then both server APKs at once
+        assert sorted(history[1:]) == [SERVER_PACKAGE, TEST_PACKAGE]
+        assert face.faults.count("adb:install") == 3
+        listed = _adb(stack, face, "shell", "pm", "list", "instrumentation").stdout
+        assert f"instrumentation:{RUNNER} (target={SERVER_PACKAGE})" in listed
+        assert SERVER_PACKAGE in _adb(stack, face, "shell", "ps").stdout  # the instrumentation runs
+        forwards = _adb(stack, face, "forward", "--list").stdout
+        assert forwards.rstrip().endswith("tcp:6790")  # the driver's systemPort -> the server
+        assert face.faults.count("new_session") == 1  # the driver's POST /session on the phone
+    finally:
+        driver.close()
+    assert _adb(stack, face, "forward", "--list").stdout.strip() == ""
+    assert SERVER_PACKAGE not in _adb(stack, face, "shell", "ps").stdout  # it stopped after DELETE
+
+
+def test_a_second_session_on_the_phone_keeps_the_installed_server(
+    stack: U2Stack, phone: tuple[SimDevice, AdbFace]
+) -> None:
+    device, face = phone
+    _session(stack, face, device).close()
+    installs = face.faults.count("adb:install")
+    driver = _session(stack, face, device)
+    try:
+        # Without aapt2 the driver cannot read an APK's version: an installed server's state is
+        # "unknown" and it is kept (appium-uiautomator2-driver's shouldInstallServerPackages).
+        # The Settings helper is installed again (installOrUpgrade installs over an unknown state).
+        assert face.phone(device.device_id).shell.apks.history[installs:] == ["io.appium.settings"]
+        assert face.faults.count("new_session") == 2
+        driver.launch_app("com.android.settings")  # the driver's own adb launch, then its check
+        assert driver.current_app() == device.foreground() == "com.android.settings"
+    finally:
+        driver.close()
+
+
+def test_debian_adb_installs_the_server_apk_and_refuses_what_is_not_one(
+    stack: U2Stack, phone: tuple[SimDevice, AdbFace], tmp_path: Path
+) -> None:
+    _, face = phone
+    version = subprocess.run([stack.tools.adb, "version"], capture_output=True, text=True, timeout=30)
+    assert "Android Debug Bridge version 1.0.41" in version.stdout
+    bogus = tmp_path / "bogus.apk"
+    bogus.write_bytes(b"PK\x03\x04 not really a zip")
+    refused = _adb(stack, face, "install", str(bogus))
+    assert refused.returncode == 1
+    assert "Failure [INSTALL_PARSE_FAILED_NOT_APK" in refused.stdout + refused.stderr
+    installed = _adb(stack, face, "install", "-r", str(_apk(stack, "appium-uiautomator2-server-debug-androidTest.apk")))
+    assert (installed.returncode, installed.stdout.strip().splitlines()[-1]) == (0, "Success")
+    assert f"package:{TEST_PACKAGE}" in _adb(stack, face, "shell", "pm", "list", "packages").stdout
+    missing = _adb(stack, face, "shell", "am", "instrument", "-w", "com.example.none/.Runner")
+    assert "INSTRUMENTATION_FAILED: com.example.none/.Runner" in missing.stdout
+    removed = _adb(stack, face, "uninstall", TEST_PACKAGE)
+    assert (removed.returncode, removed.stdout.strip()) == (0, "Success")
+    again = _adb(stack, face, "uninstall", TEST_PACKAGE)
+    assert "Failure [DELETE_FAILED_INTERNAL_ERROR]" in again.stdout
