@@ -46,7 +46,8 @@ __all__ = [
     "uninstall",
 ]
 
-MAX_APK = 128 * 1024 * 1024
+READ_TIMEOUT = 30.0
+MAX_APK = 64 * 1024 * 1024  # a server APK is 18 MB (appium-uiautomator2-server 10.6.6)
 # Helper apps whose launcher activity starts a foreground service and finishes: Appium's Settings
 # app (its client, io.appium.settings' requireRunning, starts `.Settings` and waits for
 # `isForeground=true` in `dumpsys activity services io.appium.settings`; the app's own source was
@@ -173,6 +174,7 @@ def serve_install(sock: socket.socket, apks: InstalledApks, size: int | None) ->
     if size > MAX_APK:
         sock.sendall(b"Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE: APK of %d bytes]\n" % size)
         return
+    sock.settimeout(READ_TIMEOUT)  # a client that stops sending mid-APK ends the stream
     data = recv_exact(sock, size) if size else b""
     if data is None:
         sock.sendall(b"Failure [INSTALL_FAILED_INVALID_APK: the stream ended before the APK did]\n")

@@ -52,9 +52,12 @@ def read_apk(data: bytes) -> ApkInfo:
             if entry.file_size > MAX_MANIFEST:
                 raise ApkError("AndroidManifest.xml is too large")
             manifest = archive.read(entry)
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError, NotImplementedError) as exc:
+    except (zipfile.BadZipFile, KeyError, OSError, EOFError, NotImplementedError, ValueError) as exc:
         raise ApkError(f"not an APK: {exc}") from exc
-    return _parse(manifest)
+    try:
+        return _parse(manifest)
+    except (struct.error, IndexError) as exc:  # an offset past the end: a cut or corrupt manifest
+        raise ApkError(f"AndroidManifest.xml is malformed: {exc}") from exc
 
 
 def _u16(data: bytes, at: int) -> int:
@@ -103,8 +106,8 @@ def _parse(data: bytes) -> ApkInfo:
     instrumentations: list[tuple[str, str]] = []
     while at + 8 <= end:
         kind, size = _u16(data, at), _u32(data, at + 4)
-        if size < 8:
-            raise ApkError("manifest chunk of no size")
+        if size < 8 or at + size > end:
+            raise ApkError("manifest chunk of no size, or past the end")
         if kind == _STRINGS:
             pool = at
         elif kind == _RESOURCE_MAP:

@@ -41,6 +41,7 @@ from typing import Any
 
 from .apk_manifest import ApkInfo
 from .appium_commands import AppiumState
+from .appium_commands import _merged_capabilities as merged_capabilities
 from .appium_face import AppiumFace, compile_routes
 from .appium_input import W3CError, invalid_argument, run_mobile
 from .device import SimDevice
@@ -122,11 +123,7 @@ class U2ServerState(AppiumState):
             sid = self.session_id
             return [] if sid is None else [{"capabilities": self.capabilities, "sessionId": sid, "id": sid}]
         if route == "new_session":
-            caps = body.get("capabilities") if isinstance(body, dict) else None
-            if not isinstance(caps, dict):
-                raise invalid_argument("'capabilities' are mandatory for session creation")
-            first = caps.get("firstMatch") or [{}]
-            merged = {**(caps.get("alwaysMatch") or {}), **(first[0] if isinstance(first, list) else {})}
+            merged = merged_capabilities(body)  # W3C's merge, as the Appium face reads it
             return {"capabilities": merged, "sessionId": self.open_session(merged)}
         handler = _U2_COMMANDS.get(route)
         if handler is None:
