@@ -42,8 +42,7 @@ import socket
 import socketserver
 import struct
 import threading
-from collections.abc import Iterable
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -55,8 +54,8 @@ from .adb_shell import EXIT_MARKER, AndroidShell, command_name
 from .adb_states import ADB_STATES, check_state, pick
 from .adb_streams import stream_logcat, stream_script
 from .adb_sync import serve_sync
-from .appium_u2_server import DEVICE_PORT, TEST_PACKAGE, U2Instrumentation
 from .adb_wire import FEATURES, SERVER_VERSION, block, device_listing, fail, okay, read_request
+from .appium_u2_server import DEVICE_PORT, TEST_PACKAGE, U2Instrumentation
 from .device import SimDevice
 from .faults import Fault, FaultInjector
 from .replay import Reply, reset

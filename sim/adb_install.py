@@ -104,7 +104,6 @@ class InstalledApks:
         with self.lock:
             return [(p, c, t) for p, info in self.by_package.items() for c, t in info.instrumentations]
 
-
     def force_stop(self, package: str) -> None:
         """``am force-stop PACKAGE``: its service and an instrumentation of (or targeting) it stop."""
         with self.lock:

@@ -32,7 +32,6 @@ from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
 from .adb_install import InstalledApks, list_instrumentation, services_dump, start_activity, uninstall
 from .device import SimDevice
-from .dumpsys_processes import processes_dump
 from .dumpsys import (
     LAUNCHER_ACTIVITY,
     activities_dump,
@@ -42,6 +41,7 @@ from .dumpsys import (
     window_dump,
     windows_dump,
 )
+from .dumpsys_processes import processes_dump
 from .layout import ANDROID_IME, ANDROID_SYSTEMUI, LATIN_IME
 from .profiles import DEFAULT_ANDROID, AndroidProfile
 from .replay import Reply

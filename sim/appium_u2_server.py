@@ -213,7 +213,9 @@ class U2Server(AppiumFace):
 
     routes = U2_ROUTES
 
-    def __init__(self, device: SimDevice, apk: ApkInfo | None, *, faults: FaultInjector | None = None) -> None:
+    def __init__(
+        self, device: SimDevice, apk: ApkInfo | None, *, faults: FaultInjector | None = None
+    ) -> None:
         super().__init__(device, faults=faults)
         self.stopped = threading.Event()
         self.state = U2ServerState(device, apk, self.stopped.set)

@@ -28,7 +28,9 @@ def processes_dump(rows: Iterable[tuple[str, int, str]]) -> str:
     for user, pid, name in rows:
         uid = _uid(user)
         if uid is not None:
-            record = f"ProcessRecord{{{zlib.crc32(f'{pid}{name}'.encode()):07x} {pid}:{name}/u0a{uid - 10000}}}"
+            record = (
+                f"ProcessRecord{{{zlib.crc32(f'{pid}{name}'.encode()):07x} {pid}:{name}/u0a{uid - 10000}}}"
+            )
             records.append((uid, pid, record))
     lines = ["ACTIVITY MANAGER RUNNING PROCESSES (dumpsys activity processes)", "  All known processes:"]
     lines += [f"  *APP* UID {uid} {record}" for uid, _, record in records]

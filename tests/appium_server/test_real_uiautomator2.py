@@ -133,7 +133,9 @@ def test_debian_adb_installs_the_server_apk_and_refuses_what_is_not_one(
     refused = _adb(stack, face, "install", str(bogus))
     assert refused.returncode == 1
     assert "Failure [INSTALL_PARSE_FAILED_NOT_APK" in refused.stdout + refused.stderr
-    installed = _adb(stack, face, "install", "-r", str(_apk(stack, "appium-uiautomator2-server-debug-androidTest.apk")))
+    installed = _adb(
+        stack, face, "install", "-r", str(_apk(stack, "appium-uiautomator2-server-debug-androidTest.apk"))
+    )
     assert (installed.returncode, installed.stdout.strip().splitlines()[-1]) == (0, "Success")
     assert f"package:{TEST_PACKAGE}" in _adb(stack, face, "shell", "pm", "list", "packages").stdout
     missing = _adb(stack, face, "shell", "am", "instrument", "-w", "com.example.none/.Runner")

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from amc.sim.adb_face import AdbFace
 
 from tests.appium_server.servers import (
@@ -47,7 +46,15 @@ from tests.appium_server.servers import (
     wait_until,
 )
 
-__all__ = ["ADB", "U2Stack", "U2Tools", "find_u2_tools", "shared_stack", "stop_shared_stack", "stray_adb_servers"]
+__all__ = [
+    "ADB",
+    "U2Stack",
+    "U2Tools",
+    "find_u2_tools",
+    "shared_stack",
+    "stop_shared_stack",
+    "stray_adb_servers",
+]
 
 ADB = "/usr/bin/adb"
 APPIUM_START_TIMEOUT = 60.0
@@ -147,8 +154,7 @@ class U2Stack:
         """The device spec a user writes for this server and an adb server at ``face``'s port (a
         free ``systemPort`` each, as parallel sessions on one machine need)."""
         return (
-            f"appium:{self.url}?platform=android&udid={serial}"
-            f"&adbPort={face.port}&systemPort={free_port()}"
+            f"appium:{self.url}?platform=android&udid={serial}&adbPort={face.port}&systemPort={free_port()}"
         )
 
     def log_tail(self, size: int = 4000) -> str:

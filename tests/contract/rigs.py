@@ -2,11 +2,12 @@
 
 Each backend registers a rig in a module named ``rig_<backend>.py`` in this folder, exposing
 ``PLATFORMS`` (the platforms it drives) and ``SCHEME`` (its ``connect()`` scheme: ``sim``,
-``sim+adb`` …), and optionally ``PROFILES`` (fewer than :data:`PROFILES`) and ``build(device,
-faults, options)``, a context manager that yields the connected driver of a stack it starts itself. Every rig is built the way a user builds a driver, by
+``sim+adb`` …). Every rig is built the way a user builds a driver, by
 ``amc.drivers.connect.connect(spec)`` with the profile in the spec's query
 (``sim+adb:android?api=29``), so the contract runs through the real client library over the real
-protocol on every profile of :data:`PROFILES`.
+protocol on every profile of :data:`PROFILES`. A rig may also expose ``PROFILES`` (fewer than
+:data:`PROFILES`) and ``build(device, faults, options)``, a context manager yielding the connected
+driver of a stack it starts itself (``rig_appium_u2``: a real Appium server and adb client).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ and its install, uninstall and instrumentation over the adb face's own wire."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import socket
 import struct
@@ -89,11 +90,14 @@ def test_what_is_not_an_apk_is_refused_as_one_error(data: bytes) -> None:
 @given(st.binary(max_size=400), st.integers(min_value=0, max_value=600))
 def test_any_manifest_bytes_are_read_or_refused_never_crash(noise: bytes, cut: int) -> None:
     real = manifest("com.example.shop", 3, "1.2", ("a.Runner", "com.example.shop"))
-    for candidate in (noise, real[:cut], real[:cut] + noise, bytes(b ^ 0x5A for b in real[:cut]) + real[cut:]):
-        try:
+    for candidate in (
+        noise,
+        real[:cut],
+        real[:cut] + noise,
+        bytes(b ^ 0x5A for b in real[:cut]) + real[cut:],
+    ):
+        with contextlib.suppress(ApkError):
             read_apk(apk(candidate))
-        except ApkError:
-            pass
 
 
 def _service(face: AdbFace, request: str) -> socket.socket:

@@ -17,7 +17,9 @@ from amc.sim.device import SimDevice
 
 def _call(url: str, method: str = "GET", body: Any = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as reply:
             return reply.status, json.loads(reply.read())
@@ -45,12 +47,19 @@ def test_status_sessions_and_a_session_in_the_servers_envelope(server: U2Server)
     }
     assert _call(server.url + "/sessions")[1]["value"] == []
     caps = {"platformName": "Android", "appium:automationName": "UiAutomator2", "newCommandTimeout": 0}
-    status, created = _call(server.url + "/session", "POST", {"capabilities": {"firstMatch": [caps], "alwaysMatch": {}}})
+    status, created = _call(
+        server.url + "/session", "POST", {"capabilities": {"firstMatch": [caps], "alwaysMatch": {}}}
+    )
     sid = created["sessionId"]
     assert (status, created["value"]) == (200, {"capabilities": caps, "sessionId": sid})
-    assert _call(server.url + "/sessions")[1]["value"] == [{"capabilities": caps, "sessionId": sid, "id": sid}]
+    assert _call(server.url + "/sessions")[1]["value"] == [
+        {"capabilities": caps, "sessionId": sid, "id": sid}
+    ]
     assert _call(f"{server.url}/session/{sid}/appium/device/system_bars")[1]["value"] == {"statusBar": 63}
-    assert _call(f"{server.url}/session/{sid}/window/current/size")[1]["value"] == {"width": 1080, "height": 2400}
+    assert _call(f"{server.url}/session/{sid}/window/current/size")[1]["value"] == {
+        "width": 1080,
+        "height": 2400,
+    }
     info = _call(f"{server.url}/session/{sid}/appium/device/info")[1]["value"]
     assert (info["apiVersion"], info["platformVersion"], info["realDisplaySize"]) == ("34", "14", "1080x2400")
     assert "<hierarchy" in _call(f"{server.url}/session/{sid}/source")[1]["value"]
