@@ -9,8 +9,12 @@
   ``host:transport-id:N``, ``host:tport:any`` / ``host:transport-any``, then one device service;
 - ``host-serial:S:features|get-state|get-serialno|get-devpath``;
 - device services ``shell:CMD`` (see :mod:`sim.adb_shell`), ``shell,v2:CMD``,
-  ``tcp:9008`` (the uiautomator2 server, :mod:`sim.u2_rpc`) and ``sync:`` (STAT, SEND,
-  LIST, QUIT) for a push of the server jar.
+  ``tcp:9008`` (the uiautomator2 server, :mod:`sim.u2_rpc`), ``tcp:PORT`` of a server running on
+  the phone (``tcp:6790``: Appium's UiAutomator2 server, :mod:`sim.appium_u2_server`), ``sync:``
+  (STAT, SEND, LIST, QUIT) for a push of the server jar, the streamed install ``abb_exec:package
+  …install…`` / ``exec:cmd package install`` and ``am instrument -w`` (:mod:`sim.adb_install`);
+- ``host:forward:…`` and the other forward queries on a socket already switched to a phone
+  (``host:tport:serial:S``, then ``host:forward:tcp:8200;tcp:6790``), as adb 29's client sends them.
 
 The launch command ``CLASSPATH=… app_process / com.wetest.uia2.Main -p 9008`` starts the
 server, which lives as long as the stream that started it. Several serials can be served at
@@ -49,12 +53,21 @@ from typing import Literal
 from ..core.errors import ConfigError
 from .adb_files import FileEntry, PhoneFiles
 from .adb_host import Forwards, framebuffer, host_misc, pipe, split_host_serial, track_devices
-from .adb_install import install_size, run_instrument, serve_install
+from .adb_install import install_service, run_instrument
 from .adb_shell import EXIT_MARKER, AndroidShell, command_name
 from .adb_states import ADB_STATES, check_state, pick
 from .adb_streams import stream_logcat, stream_script
 from .adb_sync import serve_sync
-from .adb_wire import FEATURES, SERVER_VERSION, block, device_listing, fail, okay, read_request
+from .adb_wire import (
+    FEATURES,
+    SERVER_VERSION,
+    block,
+    device_listing,
+    fail,
+    okay,
+    read_request,
+    shell_v2_exit,
+)
 from .appium_u2_server import DEVICE_PORT, TEST_PACKAGE, U2Instrumentation
 from .device import SimDevice
 from .faults import Fault, FaultInjector
@@ -461,14 +474,8 @@ class AdbFace:
             sock.sendall(b"OKAY")
             phone.u2.serve(sock)
         elif request.startswith(("abb_exec:", "exec:cmd package install")):
-            # `adb install` streamed: abb_exec's arguments are NUL-separated (sim.adb_install)
             self.decide("adb:install")
-            args = request.split("\0") if request.startswith("abb_exec:") else request.split()
-            if args[:2] not in (["abb_exec:package", "install"], ["exec:cmd", "package"]):
-                sock.sendall(fail("closed"))
-                return
-            sock.sendall(b"OKAY")
-            serve_install(sock, phone.shell.apks, install_size(args))
+            install_service(sock, phone.shell.apks, request)
         elif request == "sync:":
             if self._route_fault(sock, "adb:sync", b"OKAY"):
                 return
@@ -511,7 +518,7 @@ class AdbFace:
             sock.sendall(b"OKAY")
             printed = run_instrument(sock, phone.shell.apks, argv, self.stopped)
             with contextlib.suppress(OSError):
-                sock.sendall(_v2_exit(printed, 0) if v2 else printed)
+                sock.sendall(shell_v2_exit(printed, 0) if v2 else printed)
             return
         if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
             stream_logcat(sock, phone.shell, self.stopped)
@@ -527,12 +534,4 @@ class AdbFace:
         output = result.output
         if command.endswith(EXIT_MARKER):
             output = output[: output.rfind(b"X4EXIT:")]
-        sock.sendall(_v2_exit(output, result.code))
-
-
-def _v2_exit(output: bytes, code: int) -> bytes:
-    """Shell protocol v2 packets: stdout (id 1, when there is any), then the exit code (id 3)."""
-    packets = b""
-    if output:
-        packets += b"\x01" + struct.pack("<I", len(output)) + output
-    return packets + b"\x03" + struct.pack("<I", 1) + bytes([code & 0xFF])
+        sock.sendall(shell_v2_exit(output, result.code))

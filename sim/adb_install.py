@@ -38,6 +38,7 @@ __all__ = [
     "MAX_APK",
     "InstalledApks",
     "Instrumentation",
+    "install_service",
     "install_size",
     "list_instrumentation",
     "serve_install",
@@ -163,6 +164,17 @@ def install_size(args: list[str]) -> int | None:
         if arg == "-S" and args[k + 1].isdigit():
             return int(args[k + 1])
     return None
+
+
+def install_service(sock: socket.socket, apks: InstalledApks, request: str) -> None:
+    """The device service of a streamed ``adb install``: ``abb_exec:`` with NUL-separated
+    arguments, or ``exec:cmd package install …``; any other ``abb_exec:`` command is closed."""
+    args = request.split("\0") if request.startswith("abb_exec:") else request.split()
+    if args[:2] not in (["abb_exec:package", "install"], ["exec:cmd", "package"]):
+        sock.sendall(b"FAIL0006closed")
+        return
+    sock.sendall(b"OKAY")
+    serve_install(sock, apks, install_size(args))
 
 
 def serve_install(sock: socket.socket, apks: InstalledApks, size: int | None) -> None:

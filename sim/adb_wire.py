@@ -5,6 +5,7 @@ the text), as adb's ``SendOkay``/``SendFail`` write them."""
 from __future__ import annotations
 
 import socket
+import struct
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,7 @@ __all__ = [
     "fail",
     "okay",
     "read_request",
+    "shell_v2_exit",
 ]
 
 MAX_REQUEST = 0xFFFF
@@ -69,3 +71,11 @@ def device_listing(phones: Iterable[Phone], *, long: bool) -> str:
             extra = f" product:{phone.device.model} model:{model} device:emu64x"
         lines.append(f"{phone.serial:<22} {phone.state}{extra} transport_id:{phone.transport_id}\n")
     return "".join(lines)
+
+
+def shell_v2_exit(output: bytes, code: int) -> bytes:
+    """Shell protocol v2 packets: stdout (id 1, when there is any), then the exit code (id 3)."""
+    packets = b""
+    if output:
+        packets += b"\x01" + struct.pack("<I", len(output)) + output
+    return packets + b"\x03" + struct.pack("<I", 1) + bytes([code & 0xFF])
