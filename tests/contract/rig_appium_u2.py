@@ -26,8 +26,10 @@ from tests.appium_server.u2_stack import shared_stack
 
 PLATFORMS = ("android",)
 SCHEME = "appium"
-# Each test costs a real session (the driver's adb setup, ~1 s): the oldest and the default release.
-PROFILES = {"android": (AndroidProfile(29), AndroidProfile(34))}
+# Each test costs a real session (the driver sets the phone up over adb: 1.1 s, 1.9 s a test under
+# load): the default release only; every release gets a session in tests/appium_server.
+# Measured: 64 of 64 pass on API 29 and 34 (122 s serially, 2 loaded cores).
+PROFILES = {"android": (AndroidProfile(34),)}
 SESSION_TIMEOUT = 90.0
 
 
