@@ -54,7 +54,7 @@ from ..core.errors import ConfigError
 from .adb_files import FileEntry, PhoneFiles
 from .adb_host import Forwards, framebuffer, host_misc, pipe, split_host_serial, track_devices
 from .adb_install import install_service, run_instrument
-from .adb_shell import EXIT_MARKER, AndroidShell, command_name
+from .adb_shell import EXIT_MARKER, AndroidShell, command_name, exec_command
 from .adb_states import ADB_STATES, check_state, pick
 from .adb_streams import stream_logcat, stream_script
 from .adb_sync import serve_sync
@@ -499,6 +499,7 @@ class AdbFace:
             sock.sendall(fail("closed"))
 
     def _shell(self, sock: socket.socket, phone: Phone, command: str, *, v2: bool) -> None:
+        command = exec_command(command)
         name = command_name(command) if command.strip() else "sh"
         kind = "shell,v2" if v2 else "shell"
         if self._route_fault(sock, f"adb:{kind}:{name}", b"OKAY"):
@@ -521,7 +522,7 @@ class AdbFace:
                 sock.sendall(shell_v2_exit(printed, 0) if v2 else printed)
             return
         if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
-            stream_logcat(sock, phone.shell, self.stopped)
+            stream_logcat(sock, phone.shell, self.stopped, v2=v2)
             return
         if name == "sh" and command.split()[1:2] and not command.split()[1].startswith("-"):
             stream_script(sock, phone.shell, command, self.stopped)

@@ -4,7 +4,10 @@
 release (its :class:`~sim.profiles.AndroidProfile`) prints, in the formats the clients parse:
 ``monkey``/``am start`` (launch: :mod:`sim.adb_am`), ``am force-stop``, ``dumpsys window
 [windows|displays]`` and ``dumpsys activity activities|top`` (per release, see :mod:`sim.dumpsys`),
-``dumpsys display``, ``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
+``dumpsys display``, ``dumpsys package``, ``dumpsys activity processes|services``
+(:mod:`sim.dumpsys_processes`, :mod:`sim.adb_install`), ``pm list packages [--show-versioncode]``,
+``pm list instrumentation``, ``pm uninstall``, ``pm path`` (``cmd package …`` the same),
+``cmd package resolve-activity``, ``cmd notification allow_listener``, ``appops set``,
 ``wm size``, ``getprop``, ``ime``, ``settings``, ``am broadcast`` (the input methods:
 :mod:`sim.adb_ime`), ``input``, ``ps``, ``screencap -p``,
 ``toybox md5sum``/``md5sum`` and ``echo``. Commands joined by ``&&`` or ``;`` run in turn, as
@@ -20,6 +23,7 @@ devices (``tests/fixtures/real``) to the real clients over the adb protocol.
 
 from __future__ import annotations
 
+import re
 import shlex
 import threading
 import zlib
@@ -46,7 +50,15 @@ from .layout import ANDROID_IME, ANDROID_SYSTEMUI, LATIN_IME
 from .profiles import DEFAULT_ANDROID, AndroidProfile
 from .replay import Reply
 
-__all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
+__all__ = [
+    "EXIT_MARKER",
+    "AndroidShell",
+    "FileEntry",
+    "ShellResult",
+    "command_name",
+    "exec_command",
+    "md5_entry",
+]
 
 EXIT_MARKER = "; echo X4EXIT:$?"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
@@ -81,6 +93,16 @@ def _without_assignments(argv: list[str]) -> list[str]:
     while k < len(argv) and _is_assignment(argv[k]):
         k += 1
     return argv[k:]
+
+
+# What adb's client sends for `adb logcat` (commandline.cpp: `export ANDROID_LOG_TAGS="…"; exec
+# logcat …`): sh sets the variable and replaces itself with logcat.
+_LOGCAT_PREFIX = re.compile(r'^export ANDROID_LOG_TAGS=(?:"[^"]*"|\S*)\s*;\s*exec\s+')
+
+
+def exec_command(command: str) -> str:
+    """The command line sh ends up running: adb's logcat prefix (``export …; exec``) removed."""
+    return _LOGCAT_PREFIX.sub("", command, count=1)
 
 
 def command_name(command: str) -> str:

@@ -11,6 +11,7 @@ suite runs through the same stack (``tests/contract/rig_appium_u2.py``).
 from __future__ import annotations
 
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -97,6 +98,7 @@ def test_a_fresh_phone_gets_the_helper_and_both_server_apks_installed_and_the_se
         forwards = _adb(stack, face, "forward", "--list").stdout
         assert forwards.rstrip().endswith("tcp:6790")  # the driver's systemPort -> the server
         assert face.faults.count("new_session") == 1  # the driver's POST /session on the phone
+        assert face.faults.count("adb:shell,v2:logcat") == 1  # its logcat capture streams
     finally:
         driver.close()
     assert _adb(stack, face, "forward", "--list").stdout.strip() == ""
@@ -144,3 +146,23 @@ def test_debian_adb_installs_the_server_apk_and_refuses_what_is_not_one(
     assert (removed.returncode, removed.stdout.strip()) == (0, "Success")
     again = _adb(stack, face, "uninstall", TEST_PACKAGE)
     assert "Failure [DELETE_FAILED_INTERNAL_ERROR]" in again.stdout
+
+
+def test_debian_adb_logcat_streams_the_phones_log_until_it_is_stopped(
+    stack: U2Stack, phone: tuple[SimDevice, AdbFace]
+) -> None:
+    _, face = phone
+    shell = face.phone("emulator-5554").shell
+    shell.run("log -t amc before")
+    argv = [stack.tools.adb, "-P", str(face.port), "-s", "emulator-5554", "logcat", "-v", "threadtime"]
+    with subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+    ) as proc:
+        deadline = time.monotonic() + 5
+        while face.faults.count("adb:shell,v2:logcat") == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        shell.run("log -t amc after")
+        time.sleep(0.3)
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert b"before" in out and b"after" in out  # the log so far, then the new line as it came
