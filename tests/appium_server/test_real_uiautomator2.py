@@ -38,6 +38,9 @@ def stack() -> Iterator[U2Stack]:
     stop_shared_stack()
 
 
+_opened: dict[int, list[str | None]] = {}  # per face: the sessions opened on it
+
+
 @pytest.fixture
 def phone(stack: U2Stack) -> Iterator[tuple[SimDevice, AdbFace]]:
     device = SimDevice("android")
@@ -45,13 +48,14 @@ def phone(stack: U2Stack) -> Iterator[tuple[SimDevice, AdbFace]]:
     try:
         yield device, face
     finally:
-        face.stop()
+        stack.release(face, _opened.pop(id(face), []))
         stack.check_no_stray_adb()
 
 
 def _session(stack: U2Stack, face: AdbFace, device: SimDevice) -> AppiumDriver:
     driver = connect(stack.spec(face, device.device_id), timeout=10.0, session_timeout=90.0)
     assert isinstance(driver, AppiumDriver)
+    _opened.setdefault(id(face), []).append(driver.session_id)
     return driver
 
 
@@ -68,7 +72,8 @@ def _apk(stack: U2Stack, name: str) -> Path:
 @pytest.mark.parametrize("api", sorted(ANDROID_APIS))
 def test_the_session_describes_the_simulated_phone_of_each_release(stack: U2Stack, api: int) -> None:
     device = SimDevice("android", profile=AndroidProfile(api))
-    with AdbFace([device], faults=FaultInjector()) as face:
+    face = AdbFace([device], faults=FaultInjector()).start()
+    try:
         driver = _session(stack, face, device)
         try:
             caps = driver.client.capabilities
@@ -79,6 +84,8 @@ def test_the_session_describes_the_simulated_phone_of_each_release(stack: U2Stac
             assert "Settings" in driver.observe().texts()
         finally:
             driver.close()
+    finally:
+        stack.release(face, _opened.pop(id(face), []))
     stack.check_no_stray_adb()
 
 
@@ -166,3 +173,17 @@ def test_debian_adb_logcat_streams_the_phones_log_until_it_is_stopped(
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
     assert b"before" in out and b"after" in out  # the log so far, then the new line as it came
+
+
+def test_a_session_left_open_is_ended_before_its_phone_goes_away(
+    stack: U2Stack, phone: tuple[SimDevice, AdbFace]
+) -> None:
+    device, face = phone
+    driver = _session(stack, face, device)
+    # The test's client went away without DELETE (a crashed test): Appium would end the session
+    # later and run adb against a port where nothing listens, and adb would start a server there.
+    stack.release(face, _opened.pop(id(face)))
+    assert not face.running and face not in stack.lingering  # ended first, then stopped
+    assert not face.phone(device.device_id).shell.apks.runners[TEST_PACKAGE].running()
+    driver.close()  # the session is gone: the client's DELETE is answered 404, quietly
+    stack.check_no_stray_adb()

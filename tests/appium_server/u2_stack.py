@@ -26,10 +26,12 @@ whenever nothing answers at the port it is told, so:
 from __future__ import annotations
 
 import contextlib
+import http.client
 import os
 import shutil
 import signal
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +50,7 @@ from tests.appium_server.servers import (
 
 __all__ = [
     "ADB",
+    "LEFT_UNKNOWN",
     "U2Stack",
     "U2Tools",
     "find_u2_tools",
@@ -58,6 +61,8 @@ __all__ = [
 
 ADB = "/usr/bin/adb"
 APPIUM_START_TIMEOUT = 60.0
+SESSION_END_TIMEOUT = 60.0
+LEFT_UNKNOWN = "?"  # release(): whether a session is open on the face is not known (a failed start)
 DRIVER = "appium-uiautomator2-driver"
 INSTALL_HINT = (
     "install Debian's adb (`apt-get install -y adb`) and the Node tools of .ci/package.json "
@@ -117,6 +122,7 @@ class U2Stack:
         self.sentinel = AdbFace()
         self.process: ServerProcess | None = None
         self.port = 0
+        self.lingering: list[AdbFace] = []  # faces a session may still reach: stopped after Appium
 
     @property
     def url(self) -> str:
@@ -157,6 +163,27 @@ class U2Stack:
             f"appium:{self.url}?platform=android&udid={serial}&adbPort={face.port}&systemPort={free_port()}"
         )
 
+    def release(self, face: AdbFace, sessions: Sequence[str | None] | str) -> None:
+        """Stop ``face`` once Appium holds no session on it: ``sessions`` are the ids opened on it
+        (or :data:`LEFT_UNKNOWN`). A session the client's close left (a failed DELETE) is ended
+        here; if Appium does not answer, or what was opened is not known, the face stays up until
+        Appium has stopped: a session ended later (``newCommandTimeout``, Appium's shutdown) runs
+        adb against the face's port, and with nothing listening there adb would start a server."""
+        if sessions == LEFT_UNKNOWN or not all(self._ended(sid) for sid in sessions if sid is not None):
+            self.lingering.append(face)
+            return
+        face.stop()
+
+    def _ended(self, session_id: str) -> bool:
+        conn = http.client.HTTPConnection(HOST, self.port, timeout=SESSION_END_TIMEOUT)
+        try:
+            conn.request("DELETE", f"/session/{session_id}")
+            return conn.getresponse().status in (200, 404)  # ended now, or already
+        except (OSError, http.client.HTTPException):
+            return False
+        finally:
+            conn.close()
+
     def log_tail(self, size: int = 4000) -> str:
         return self.process.log_tail(size) if self.process is not None else ""
 
@@ -177,6 +204,8 @@ class U2Stack:
     def stop(self) -> None:
         if self.process is not None:
             self.process.stop()
+        while self.lingering:
+            self.lingering.pop().stop()
         try:
             self.check_no_stray_adb()
         finally:

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from amc.drivers.appium import AppiumDriver
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
 from amc.sim.adb_face import AdbFace
@@ -22,7 +23,7 @@ from amc.sim.device import SimDevice
 from amc.sim.faults import FaultInjector
 from amc.sim.profiles import AndroidProfile
 
-from tests.appium_server.u2_stack import shared_stack
+from tests.appium_server.u2_stack import LEFT_UNKNOWN, shared_stack
 
 PLATFORMS = ("android",)
 SCHEME = "appium"
@@ -37,15 +38,18 @@ SESSION_TIMEOUT = 90.0
 def build(device: SimDevice, faults: FaultInjector, options: dict[str, Any]) -> Iterator[Driver]:
     server = shared_stack()
     face = AdbFace([device], faults=faults).start()
+    opened: list[str | None] | str = LEFT_UNKNOWN  # until connect answers, a session may be open
     try:
         try:
             driver = connect(server.spec(face, device.device_id), session_timeout=SESSION_TIMEOUT, **options)
         except Exception as exc:
             raise AssertionError(f"no session through the real stack: {exc}\n{server.log_tail()}") from exc
+        assert isinstance(driver, AppiumDriver)
         try:
             yield driver
         finally:
+            opened = [driver.session_id]
             driver.close()  # the driver's own teardown runs adb against the face: it is still up
     finally:
-        face.stop()
+        server.release(face, opened)
         server.check_no_stray_adb()
