@@ -10,6 +10,7 @@ suite runs through the same stack (``tests/contract/rig_appium_u2.py``).
 
 from __future__ import annotations
 
+import os
 import subprocess
 import time
 from collections.abc import Iterator
@@ -187,3 +188,21 @@ def test_a_session_left_open_is_ended_before_its_phone_goes_away(
     assert not face.phone(device.device_id).shell.apks.runners[TEST_PACKAGE].running()
     driver.close()  # the session is gone: the client's DELETE is answered 404, quietly
     stack.check_no_stray_adb()
+
+
+def test_an_adb_run_that_bypasses_the_phones_face_fails_the_check(stack: U2Stack, tmp_path: Path) -> None:
+    guard = U2Stack(stack.tools, tmp_path)
+    guard.sentinel.start()
+    try:
+        guard.check_no_stray_adb()  # nothing ran yet
+        # what the Appium process's environment makes of an adb run without -P: the sentinel
+        env = {**os.environ, "ANDROID_ADB_SERVER_PORT": str(guard.sentinel.port)}
+        env["ADB_SERVER_SOCKET"] = f"tcp:127.0.0.1:{guard.sentinel.port}"
+        ran = subprocess.run(
+            [stack.tools.adb, "devices"], env=env, capture_output=True, text=True, timeout=30
+        )
+        assert ran.returncode == 0 and "List of devices attached" in ran.stdout  # no server was started
+        with pytest.raises(AssertionError, match="bypassed the adb face"):
+            guard.check_no_stray_adb()
+    finally:
+        guard.sentinel.stop()
