@@ -187,7 +187,7 @@ class AdbFace:
             shell = AndroidShell(device, files, self.replies)
             shell.server_pid = lambda: u2.pid if u2.running else None
             shell.on_server_kill = u2.exit
-            appium_server = U2Instrumentation(device, self.faults)
+            appium_server = U2Instrumentation(device, self.faults, shell.properties)
             shell.apks.runners[TEST_PACKAGE] = appium_server
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
             phone.servers[f"tcp:{DEVICE_PORT}"] = appium_server.port

@@ -39,6 +39,7 @@ import zlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from .adb_shell import AndroidShell
 from .apk_manifest import ApkInfo
 from .appium_commands import AppiumState
 from .appium_commands import _merged_capabilities as merged_capabilities
@@ -105,10 +106,18 @@ _STATUS_BAR = 63  # the status bar's height at that density (24 dp)
 class U2ServerState(AppiumState):
     """The server's one session and what it answers beyond the shared W3C commands."""
 
-    def __init__(self, device: SimDevice, apk: ApkInfo | None, on_stop: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        device: SimDevice,
+        apk: ApkInfo | None,
+        on_stop: Callable[[], None],
+        properties: Callable[[], Mapping[str, str]] | None = None,
+    ) -> None:
         super().__init__(device)
         self.apk = apk
         self.on_stop = on_stop
+        # the phone's system properties (what getprop prints), which Build.* reads on a phone
+        self.properties = properties or AndroidShell(device).properties
         self.clipboard = ""
 
     def handle(self, route: str, params: Mapping[str, str], body: Any) -> Any:
@@ -151,13 +160,14 @@ def _keys(state: U2ServerState, body: Any) -> Any:
 
 def _device_info(state: U2ServerState, body: Any) -> Any:
     width, height = state.device.window_size
+    props = state.properties()
     return {
         "androidId": f"{zlib.crc32(state.device.device_id.encode()):08x}{zlib.crc32(b'id'):08x}",
-        "manufacturer": "Google",
-        "model": state.device.model,
-        "brand": "google",
-        "apiVersion": str(getattr(state.device.profile, "api", "")),
-        "platformVersion": state.device.os_version,
+        "manufacturer": props["ro.product.manufacturer"],
+        "model": props["ro.product.model"],
+        "brand": props["ro.product.brand"],
+        "apiVersion": props["ro.build.version.sdk"],
+        "platformVersion": props["ro.build.version.release"],
         "carrierName": "",
         "realDisplaySize": f"{width}x{height}",
         "displayDensity": _DENSITY,
@@ -214,11 +224,16 @@ class U2Server(AppiumFace):
     routes = U2_ROUTES
 
     def __init__(
-        self, device: SimDevice, apk: ApkInfo | None, *, faults: FaultInjector | None = None
+        self,
+        device: SimDevice,
+        apk: ApkInfo | None,
+        *,
+        faults: FaultInjector | None = None,
+        properties: Callable[[], Mapping[str, str]] | None = None,
     ) -> None:
         super().__init__(device, faults=faults)
         self.stopped = threading.Event()
-        self.state = U2ServerState(device, apk, self.stopped.set)
+        self.state = U2ServerState(device, apk, self.stopped.set, properties)
 
     def envelope(self, value: Any) -> dict[str, Any]:
         return {"sessionId": self.state.session_id or "None", "value": value}
@@ -229,15 +244,21 @@ class U2Instrumentation:
     on one phone: it starts a :class:`U2Server` and runs until the server stops (see the module
     docstring); :meth:`port` is where the phone's port 6790 is served meanwhile."""
 
-    def __init__(self, device: SimDevice, faults: FaultInjector | None = None) -> None:
+    def __init__(
+        self,
+        device: SimDevice,
+        faults: FaultInjector | None = None,
+        properties: Callable[[], Mapping[str, str]] | None = None,
+    ) -> None:
         self.device = device
         self.faults = faults
+        self.properties = properties
         self._lock = threading.Lock()
         self._server: U2Server | None = None
         self.starts = 0
 
     def start(self, target: ApkInfo | None) -> None:
-        server = U2Server(self.device, target, faults=self.faults)
+        server = U2Server(self.device, target, faults=self.faults, properties=self.properties)
         with self._lock:
             old, self._server = self._server, server
             self.starts += 1
