@@ -20,7 +20,8 @@ The launch command ``CLASSPATH=… app_process / com.wetest.uia2.Main -p 9008`` 
 server, which lives as long as the stream that started it. Several serials can be served at
 once; each one's adb state is settable (:meth:`AdbFace.set_state`). Every request is counted
 per route through the shared :class:`~sim.faults.FaultInjector` (``adb:host:version``,
-``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``rpc:<method>``)
+``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``adb:install``,
+``adb:host-transport:<query>``, ``rpc:<method>``, and the Appium UiAutomator2 server's routes)
 and may be made to misbehave. ``DIE`` on an ``adb:`` route stops the adb server (later
 connections are refused); ``DIE`` on an ``rpc:`` route kills only the uiautomator2 server.
 
