@@ -9,7 +9,8 @@ installed instrumentation (the Appium UiAutomator2 server) for as long as its st
   manifest (:mod:`sim.apk_manifest`) and answers ``Success`` or ``Failure [CODE: message]``, as
   ``PackageManagerShellCommand`` prints them (frameworks/base, ``services/core/java/com/android/
   server/pm/PackageManagerShellCommand.java``: ``pw.println("Success")``, ``"Failure [" + … + "]"``).
-  An APK over :data:`MAX_APK` bytes, or a stream that ends early, is refused the same way.
+  An APK over :data:`MAX_APK` bytes, or a stream that ends or stalls before its SIZE bytes have
+  come (:data:`READ_TIMEOUT` in all), is refused the same way.
 - ``pm uninstall PKG`` prints ``Success``, or ``Failure [DELETE_FAILED_INTERNAL_ERROR]`` for a package
   that is not installed (what ``pm`` prints for the -1 that ``deletePackage`` returns then).
 - ``pm list instrumentation`` prints ``instrumentation:PKG/CLASS (target=TARGET)`` per line
@@ -27,11 +28,11 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 import zlib
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .adb_sync import recv_exact
 from .apk_manifest import ApkError, ApkInfo, read_apk
 
 __all__ = [
@@ -185,8 +186,7 @@ def serve_install(sock: socket.socket, apks: InstalledApks, size: int | None) ->
     if size > MAX_APK:
         sock.sendall(b"Failure [INSTALL_FAILED_INSUFFICIENT_STORAGE: APK of %d bytes]\n" % size)
         return
-    sock.settimeout(READ_TIMEOUT)  # a client that stops sending mid-APK ends the stream
-    data = recv_exact(sock, size) if size else b""
+    data = _read_within(sock, size, READ_TIMEOUT)
     if data is None:
         sock.sendall(b"Failure [INSTALL_FAILED_INVALID_APK: the stream ended before the APK did]\n")
         return
@@ -197,6 +197,27 @@ def serve_install(sock: socket.socket, apks: InstalledApks, size: int | None) ->
         return
     apks.install(info)
     sock.sendall(b"Success\n")
+
+
+def _read_within(sock: socket.socket, size: int, seconds: float) -> bytes | None:
+    """``size`` bytes from ``sock`` within ``seconds`` in all; None if it ends or stalls first."""
+    deadline = time.monotonic() + seconds
+    chunks: list[bytes] = []
+    left = size
+    while left > 0:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        sock.settimeout(remaining)
+        try:
+            chunk = sock.recv(min(left, 1 << 20))
+        except TimeoutError:
+            return None
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def uninstall(apks: InstalledApks, package: str) -> tuple[str, int]:

@@ -258,13 +258,12 @@ class U2Instrumentation:
         self.starts = 0
 
     def start(self, target: ApkInfo | None) -> None:
-        server = U2Server(self.device, target, faults=self.faults, properties=self.properties)
-        with self._lock:
+        server = U2Server(self.device, target, faults=self.faults, properties=self.properties).start()
+        with self._lock:  # seen only once it listens: port() never names a server not started
             old, self._server = self._server, server
             self.starts += 1
         if old is not None:
             old.stop()
-        server.start()
 
     def stop(self) -> None:
         with self._lock:
