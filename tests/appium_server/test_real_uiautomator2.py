@@ -33,8 +33,9 @@ SERVER_APKS = "appium-uiautomator2-server/apks"
 RUNNER = f"{TEST_PACKAGE}/androidx.test.runner.AndroidJUnitRunner"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stack() -> Iterator[U2Stack]:
+    # the process's one server, shared with the contract suite's rig (stopped once, at the end)
     yield shared_stack()
     stop_shared_stack()
 
