@@ -475,7 +475,8 @@ class AdbFace:
             sock.sendall(b"OKAY")
             phone.u2.serve(sock)
         elif request.startswith(("abb_exec:", "exec:cmd package install")):
-            self.decide("adb:install")
+            if self._route_fault(sock, "adb:install", b"OKAY"):
+                return
             install_service(sock, phone.shell.apks, request)
         elif request == "sync:":
             if self._route_fault(sock, "adb:sync", b"OKAY"):
