@@ -15,6 +15,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from amc.drivers.appium import AppiumDriver
@@ -207,3 +208,30 @@ def test_an_adb_run_that_bypasses_the_phones_face_fails_the_check(stack: U2Stack
             guard.check_no_stray_adb()
     finally:
         guard.sentinel.stop()
+
+
+def test_what_each_call_sends_to_the_phone_through_the_real_driver(
+    stack: U2Stack, phone: tuple[SimDevice, AdbFace]
+) -> None:
+    device, face = phone
+    driver = _session(stack, face, device)
+    faults = face.faults
+    server_routes = ("source", "actions", "press_keycode", "screenshot", "new_session", "status")
+
+    def sent(call: Any) -> dict[str, int]:
+        before = dict(faults.counts)
+        call()
+        return {r: n - before.get(r, 0) for r, n in faults.counts.items() if n != before.get(r, 0)}
+
+    try:
+        # W3C commands are proxied to the server on the phone, one request each
+        assert sent(driver.observe) == {"source": 1}
+        assert sent(lambda: driver.tap(540, 1200)) == {"actions": 1}
+        assert sent(lambda: driver.press("home")) == {"press_keycode": 1}
+        assert sent(driver.screenshot) == {"screenshot": 1}
+        # mobile: getCurrentPackage and isLocked the driver answers itself, over adb: no server route
+        asked = sent(driver.current_app)
+        assert asked and not set(asked) & set(server_routes)
+        assert all(route.startswith("adb:") for route in asked)
+    finally:
+        driver.close()
