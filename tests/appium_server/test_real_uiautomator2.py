@@ -229,9 +229,16 @@ def test_what_each_call_sends_to_the_phone_through_the_real_driver(
         assert sent(lambda: driver.tap(540, 1200)) == {"actions": 1}
         assert sent(lambda: driver.press("home")) == {"press_keycode": 1}
         assert sent(driver.screenshot) == {"screenshot": 1}
-        # mobile: getCurrentPackage and isLocked the driver answers itself, over adb: no server route
+        # mobile: getCurrentPackage and isLocked the driver answers itself over adb, with three
+        # `adb shell dumpsys …` runs (window displays; window and power), each a new adb client
+        # that asks the server's version and the phone's features before its shell
         asked = sent(driver.current_app)
-        assert asked and not set(asked) & set(server_routes)
-        assert all(route.startswith("adb:") for route in asked)
+        assert not set(asked) & set(server_routes)
+        assert asked == {
+            "adb:host:version": 3,
+            "adb:host-serial:features": 3,
+            "adb:host:transport": 3,
+            "adb:shell,v2:dumpsys": 3,
+        }
     finally:
         driver.close()
