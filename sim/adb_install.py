@@ -52,8 +52,8 @@ READ_TIMEOUT = 30.0
 MAX_APK = 64 * 1024 * 1024  # a server APK is 18 MB (appium-uiautomator2-server 10.6.6)
 # Helper apps whose launcher activity starts a foreground service and finishes: Appium's Settings
 # app (its client, io.appium.settings' requireRunning, starts `.Settings` and waits for
-# `isForeground=true` in `dumpsys activity services io.appium.settings`; the app's own source was
-# not read here, the service's name is what that dump shows on real phones in Appium's issues).
+# `isForeground=true` in `dumpsys activity services io.appium.settings`; the service's name is the
+# one a phone's dump shows, quoted in that client's unit test; the app's own source was not read).
 SERVICE_ON_START = {"io.appium.settings": ".ForegroundService"}
 
 
@@ -140,21 +140,22 @@ def start_activity(apks: InstalledApks, component: str) -> bool:
 
 def services_dump(apks: InstalledApks, package: str | None) -> str:
     """``dumpsys activity services [PACKAGE]``: each running foreground service's record, or
-    ``(nothing)`` (ActiveServices' dump; only the lines clients read are printed)."""
+    ``(nothing)``. The record's lines are those of a phone's dump that io.appium.settings' unit
+    test quotes (``ServiceRecord{… u0 io.appium.settings/.ForegroundService}``, ``intent={act=start
+    cmp=…}``, ``packageName``, ``processName``, ``isForeground=true foregroundId=1 …``); the rest of
+    a record (binder, times, connections) is not printed."""
     with apks.lock:
         running = [(p, s) for p, s in apks.services.items() if package in (None, p)]
     lines = ["ACTIVITY MANAGER SERVICES (dumpsys activity services)"]
-    if not running:
-        lines.append("  (nothing)")
-    else:
-        lines.append("  User 0 active services:")
-    for k, (owner, service) in enumerate(running):
+    lines.append("  User 0 active services:" if running else "  (nothing)")
+    for owner, service in running:
         lines += [
-            f"  * ServiceRecord{{{zlib.crc32(owner.encode()) + k:x} u0 {owner}/{service}}}",
-            f"    intent={{cmp={owner}/{service}}}",
+            f"  * ServiceRecord{{{zlib.crc32(owner.encode()):07x} u0 {owner}/{service}}}",
+            f"    intent={{act=start cmp={owner}/{service}}}",
             f"    packageName={owner}",
             f"    processName={owner}",
-            "    isForeground=true foregroundId=1",
+            "    permission=android.permission.FOREGROUND_SERVICE",
+            "    isForeground=true foregroundId=1 foregroundNoti=Notification(channel=main_channel)",
         ]
     return "\n".join(lines) + "\n"
 
