@@ -258,7 +258,8 @@ class U2Instrumentation:
         self.starts = 0
 
     def start(self, target: ApkInfo | None) -> None:
-        server = U2Server(self.device, target, faults=self.faults, properties=self.properties).start()
+        server = U2Server(self.device, target, faults=self.faults, properties=self.properties)
+        server.start()
         with self._lock:  # seen only once it listens: port() never names a server not started
             old, self._server = self._server, server
             self.starts += 1
