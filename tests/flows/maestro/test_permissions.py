@@ -162,3 +162,21 @@ def test_launch_arguments_on_android_are_a_problem_before_the_run(spec: str, tmp
         assert result.code == 2 and "flow.yaml:3:3" in result.out + result.err
         assert "intent extras" in result.out + result.err
     assert not (tmp_path / "r").exists()
+
+
+PROJECT = """
+name: notes allowed
+steps:
+  - launch_app: {android: com.example.amc.notes, ios: com.example.amc.notes, clear_state: true,
+                 permissions: {notifications: allow}}
+  - assert_not_visible: Allow
+"""
+
+
+@pytest.mark.parametrize("spec", ["sim:android", "sim:ios"])
+def test_the_projects_launch_app_takes_its_options_beside_the_platforms(spec: str, tmp_path: Path) -> None:
+    flow = write_flow(tmp_path, PROJECT)
+    result = amc("run", flow, "--device", f"{spec}?timing=instant", "--out", tmp_path / "runs")
+    assert result.code == 0, result.out + result.err
+    refused = amc("check", flow, "--device", "sim:ios?kind=device")
+    assert refused.code == 2 and "flow.yaml:3:5" in refused.out and "physical iPhone" in refused.out
