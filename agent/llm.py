@@ -15,8 +15,9 @@ planner hands out a ``reply_error`` step, which the agent executor
 (:func:`amc.agent.guard.agent_executor`) records as a failed step of kind ``ModelReplyError``
 whose error the next request shows; the loop's ``max_consecutive_failures`` and ``max_steps``
 bound how often the model is asked again. A server that does not answer (unreachable, a timeout,
-an HTTP error, a body that is no completion) is not the model's doing: after the client's own
-bounded retries (``max_retries``, :data:`DEFAULT_RETRIES`) the planner raises
+an HTTP error, a body that is no completion) is not the model's doing: after the planner's own
+bounded retries (``max_retries``, :data:`DEFAULT_RETRIES`; each one said to ``on_retry``, which
+``amc agent`` prints and writes to the timeline) the planner raises
 ``ModelServerError`` ("the model server at URL did not answer: …"), which ends the task with
 status ``infrastructure_error`` (exit 3) and records no step. The values of the arguments are the
 executor's to check, as for any step.
@@ -32,13 +33,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from collections.abc import Collection, Sequence
-from typing import Any, cast
+import threading
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import Future
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import openai
 
-from ..core.errors import GuardrailViolation, ModelServerError, ReplyTooLarge, StepArgumentError
+from ..core import stop
+from ..core.errors import GuardrailViolation, Interrupted, ModelServerError, ReplyTooLarge, StepArgumentError
 from ..core.models import PlannedStep
 from ..core.steps import StepRecord
 from ..flows.planner import skip_instead
@@ -55,9 +59,13 @@ __all__ = ["DEFAULT_RETRIES", "DEFAULT_TIMEOUT", "NO_KEY", "LLMPlanner"]
 log = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 60.0
-# The client's own bounded retries of a request the server failed (connection refused, 408, 409, 429,
-# 5xx), with its backoff; a request that still fails stops the task as an infrastructure error.
+# The planner's own bounded retries of a request the server failed (no answer in time, connection
+# refused, 408, 409, 429, 5xx: what the ``openai`` client itself would retry, which is given no retries
+# so that each is said), after a pause doubling from RETRY_PAUSE; a request that still fails stops
+# the task as an infrastructure error.
 DEFAULT_RETRIES = 1
+RETRY_PAUSE = 0.5
+RETRIED_STATUS = frozenset({408, 409, 429})
 MAX_ARGUMENTS = 20_000  # characters of a tool call's arguments; longer is a bad reply
 SHOWN = 300  # characters of a bad reply kept in the step that records it
 NO_KEY = "no-key"  # sent when no key is set: local servers ignore it, as Ollama's docs show
@@ -98,6 +106,10 @@ class LLMPlanner:
         self._offered = openai_tools([*self.tools, DONE])
         self.summary: str | None = None
         self.requests = 0
+        # Asking again after a request the server failed (connect() sets it; a client built by the
+        # caller keeps its own retries), and who is told of each retry (a line for the user).
+        self.retries = 0
+        self.on_retry: Callable[[str], None] | None = None
 
     @classmethod
     def connect(
@@ -120,11 +132,13 @@ class LLMPlanner:
             base_url=urlunsplit(parts._replace(query="", fragment="")),
             api_key=api_key or NO_KEY,
             timeout=timeout,
-            max_retries=max_retries,
+            max_retries=0,  # the planner retries itself, and says so (_ask)
             default_query=query or None,
             http_client=bounded_client(shown, seconds=timeout),  # every reply bounded in time and size
         )
-        return cls(client, model, **options)
+        planner = cls(client, model, **options)
+        planner.retries = max_retries
+        return planner
 
     @property
     def offered(self) -> list[dict[str, Any]]:
@@ -152,32 +166,68 @@ class LLMPlanner:
             max_history=self.max_history,
             max_elements=self.max_elements,
         )
-        self.requests += 1
-        try:
-            completion = self.client.chat.completions.create(
-                model=self.model,
-                messages=cast(Any, messages),
-                tools=cast(Any, self._offered),
-                tool_choice="auto",
-            )
-        except ReplyTooLarge as exc:  # the bounded client's own refusal, as it reads the body
-            raise self._server_failed(exc.message) from exc
-        except openai.APITimeoutError as exc:
-            raise self._server_failed(f"no answer in time: {_timed_out(exc, self.client)}") from exc
-        except openai.APIStatusError as exc:
-            raise self._server_failed(f"HTTP {exc.status_code}: {_cut(str(exc))}") from exc
-        except openai.APIConnectionError as exc:
-            if isinstance(exc.__cause__, ReplyTooLarge):  # the bounded client's own refusal
-                raise self._server_failed(exc.__cause__.message) from exc
-            cause = f" ({_cut(str(exc.__cause__), 120)})" if exc.__cause__ is not None else ""
-            raise self._server_failed(f"{_cut(str(exc)).rstrip('.')}{cause}") from exc
-        except Exception as exc:  # a body the client could not read as a completion
-            log.warning("the chat completions request failed: %s: %s", type(exc).__name__, exc)
-            raise self._server_failed(f"{type(exc).__name__}: {_cut(str(exc))}") from exc
+        completion = self._ask(messages)
         step = self._step_from(completion)
         if step is None:
             return []
         return [skip_instead(step, observation.scene, world)]
+
+    def _ask(self, messages: list[dict[str, Any]]) -> Any:
+        """The completion for ``messages``: asked again (at most ``retries`` times, each said to
+        ``on_retry``) when the server did not answer in a way worth asking again; with a stop request
+        in force (Ctrl-C, :mod:`amc.core.stop`) the request runs on a thread of its own and is given
+        up as soon as it is set (``Interrupted``; a request given up is never asked again)."""
+        attempt = 0
+        while True:
+            attempt += 1
+            self.requests += 1
+            try:
+                return self._request(messages)
+            except _Failed as failed:
+                if not failed.again or attempt > self.retries:
+                    raise self._server_failed(failed.problem) from failed.__cause__
+                pause = RETRY_PAUSE * 2 ** (attempt - 1)
+                said = (
+                    f"the model server at {self.url} did not answer: {failed.problem}; "
+                    f"asking again in {pause:g} s (retry {attempt} of {self.retries})"
+                )
+                log.info("%s", said)  # run.log; on_retry says it on the console
+                if self.on_retry is not None:
+                    self.on_retry(said)
+                stop.sleep(pause, "while waiting to ask the model server again")
+
+    def _request(self, messages: list[dict[str, Any]]) -> Any:
+        """One request; ``_Failed`` saying what went wrong and whether asking again may help."""
+        create = self.client.chat.completions.create
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "tools": self._offered,
+            "tool_choice": "auto",
+        }
+        try:
+            if stop.current() is None:
+                return create(**kwargs)
+            future: Future[Any] = Future()
+            threading.Thread(target=_fill, args=(future, create, kwargs), name="amc-llm", daemon=True).start()
+            return stop.result(future, "while the model server was asked (its answer is not waited for)")
+        except Interrupted:
+            raise
+        except ReplyTooLarge as exc:  # the bounded client's own refusal, as it reads the body
+            raise _Failed(exc.message, again=False) from exc
+        except openai.APITimeoutError as exc:
+            raise _Failed(f"no answer in time: {_timed_out(exc, self.client)}", again=True) from exc
+        except openai.APIStatusError as exc:
+            again = exc.status_code in RETRIED_STATUS or exc.status_code >= 500
+            raise _Failed(f"HTTP {exc.status_code}: {_cut(str(exc))}", again=again) from exc
+        except openai.APIConnectionError as exc:
+            if isinstance(exc.__cause__, ReplyTooLarge):  # the bounded client's own refusal
+                raise _Failed(exc.__cause__.message, again=False) from exc
+            cause = f" ({_cut(str(exc.__cause__), 120)})" if exc.__cause__ is not None else ""
+            raise _Failed(f"{_cut(str(exc)).rstrip('.')}{cause}", again=True) from exc
+        except Exception as exc:  # a body the client could not read as a completion
+            log.warning("the chat completions request failed: %s: %s", type(exc).__name__, exc)
+            raise _Failed(f"{type(exc).__name__}: {_cut(str(exc))}", again=False) from exc
 
     def _server_failed(self, problem: str) -> ModelServerError:
         """The task-stopping error for a request the server did not answer (never the model's)."""
@@ -268,6 +318,22 @@ class LLMPlanner:
             )
         self.summary = summary[:MAX_REASON]
         return None
+
+
+class _Failed(Exception):
+    """Internal: one request the server did not answer (``again``: asking again may help)."""
+
+    def __init__(self, problem: str, *, again: bool) -> None:
+        super().__init__(problem)
+        self.problem, self.again = problem, again
+
+
+def _fill(future: Future[Any], call: Callable[..., Any], kwargs: dict[str, Any]) -> None:
+    """Run ``call(**kwargs)`` into ``future`` (on the request's own thread)."""
+    try:
+        future.set_result(call(**kwargs))
+    except BaseException as exc:  # noqa: BLE001 - handed to the waiting thread, which raises it
+        future.set_exception(exc)
 
 
 def _timed_out(exc: BaseException, client: Any) -> str:

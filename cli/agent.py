@@ -7,10 +7,12 @@ the goal through the task loop with an :class:`~amc.agent.llm.LLMPlanner` and th
 Every executed step is written to the run folder's timeline (as ``amc run`` writes it) and then
 printed; the report is rendered at the end. The key is read from ``OPENAI_API_KEY``, or from the
 variable ``--llm-key-env`` names; it is never printed or written. With ``--save-flow`` a run that
-succeeded is saved as a flow (:mod:`amc.agent.flowsave`). Ctrl-C stops the goal at the step in
-progress's next poll (or, while the model is asked, once it answers: at most ``--llm-timeout``),
-finishes the run folder and exits 130; a second Ctrl-C quits at once (:mod:`.interrupt`). Both
-commands need the ``agent`` extra; without it they exit 2 saying how to install it.
+succeeded is saved as a flow (:mod:`amc.agent.flowsave`). Ctrl-C stops the goal at once (a wait,
+a device's reply, a script or the model's answer in flight is given up within a second:
+:mod:`amc.core.stop`), finishes the run folder and exits 130; a second Ctrl-C quits at once
+(:mod:`.interrupt`). A model request the server failed and that is sent again is said on stderr and
+in the timeline (a ``model_retry`` note). Both commands need the ``agent`` extra; without it they
+exit 2 saying how to install it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..core.durations import check_seconds
 from ..core.errors import ConfigError
 from ..core.limits import one_line
 from ..core.steps import StepRecord, secret_values
+from ..core.stop import stoppable
 from ..flows.recorded import FORMATS, check_path
 from ..runtime.cancel import Cancel
 from ..runtime.context import TaskContext
@@ -294,6 +297,7 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
         url, model, api_key=key, timeout=args.llm_timeout, allowed_apps=allowed, max_steps=args.max_steps
     )
     driver = connect_device(spec)
+    cancel = Cancel()
     try:
         run_dir = new_run_dir(args.out, "agent")
         io.out.write(
@@ -302,14 +306,14 @@ def run_agent(args: argparse.Namespace, io: Streams) -> int:
             f"model: {model} at {url} ({key_source}); allowed apps: {', '.join(allowed) or 'any'}\n"
             f"run folder: {run_dir}\n"
         )
-        cancel = Cancel()
         runner = TaskRunner(
             driver, planner, executor=agent_executor(driver, allowed), config=config, cancel=cancel
         )
         with stop_on_ctrl_c(cancel, io.err, INTERRUPT_NOTE):
             return _run(runner, planner, goal, spec, run_dir, io, save)
     finally:
-        driver.close()
+        with stoppable(cancel):  # after Ctrl-C the device is asked nothing more, not even goodbye
+            driver.close()
 
 
 def _run(
@@ -337,6 +341,13 @@ def _run(
         )
     )
     console = _Console(io, runner.config.max_steps or 0)  # an agent always has its step limit
+
+    def retried(said: str) -> None:  # the model server failed a request and is asked again
+        io.err.write(f"amc: {redactor.text(said)}\n")
+        io.err.flush()
+        writer.write_note("model_retry", said)
+
+    planner.on_retry = retried
 
     def learn_secrets(record: StepRecord, context: TaskContext) -> None:  # before the recorder writes
         redactor.add(*secret_values(record.step.args))

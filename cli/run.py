@@ -21,6 +21,7 @@ from pathlib import Path
 from ..core.durations import check_seconds
 from ..core.errors import ConfigError, FlowError
 from ..core.models import Platform
+from ..core.stop import stoppable
 from ..drivers import connect as connect_module
 from ..flows import Flow, FlowPlanner, FlowValidationError
 from ..flows.capabilities import platform_problems
@@ -401,8 +402,9 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
                 for flow, why in unrunnable:
                     outcomes.extend(run.skipped(flow, spec, platform, why) for spec, platform in targets)
         finally:
-            for device in devices:
-                device.driver.close()
+            with stoppable(cancel):  # after Ctrl-C the devices are asked nothing more (core.stop)
+                for device in devices:
+                    device.driver.close()
         return _finish(outcomes, devices, console, out_dir, junit, interrupted=interrupted)
 
 

@@ -18,16 +18,26 @@ timeout: ``DeviceTimeout`` naming the seconds); past the size it raises
 :class:`~amc.core.errors.ReplyTooLarge` naming the limit, which passes the clients untouched. The
 next send starts a new exchange. :class:`Exchange` is that rule alone, for other transports (the
 model server's client in :mod:`amc.agent.bounded_http` uses it too).
+
+While the calling thread has a stop request in force (:mod:`amc.core.stop`: the loop's Ctrl-C), a
+:class:`BoundedSocket` sends nothing once it is set, and waits for a reply in slices of
+:data:`~amc.core.stop.POLL` seconds: once it is set, the socket is shut down (what the device still
+sends is never read as the answer to another request) and :class:`~amc.core.errors.Interrupted` says
+the request may have reached the device. The clients pass it on untouched (it is neither an
+``OSError`` nor a timeout, which some of them would retry); the step is recorded ``interrupted``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import select
 import socket
 import time
 from typing import Any
 
-from ..core.errors import ReplyTooLarge
+from ..core import stop
+from ..core.errors import Interrupted, ReplyTooLarge
 
 __all__ = ["MAX_REPLY_BYTES", "BoundedSocket", "Exchange", "ReplyDeadline"]
 
@@ -144,11 +154,13 @@ class BoundedSocket:
     # --- sending starts an exchange -----------------------------------------------------------
 
     def send(self, data: Any, *flags: int) -> int:
+        stop.check(f"before a request to {self.exchange.what} (it was not sent)")
         self.exchange.sent()
         sent: int = self._sock.send(data, *flags)
         return sent
 
     def sendall(self, data: Any, *flags: int) -> None:
+        stop.check(f"before a request to {self.exchange.what} (it was not sent)")
         self.exchange.sent()
         self._sock.sendall(data, *flags)
 
@@ -157,6 +169,7 @@ class BoundedSocket:
     def read(self, read: Any) -> Any:
         """Run ``read()`` (one socket read) within the exchange's bounds."""
         wait = self.exchange.wait(self._timeout)
+        self._await(wait)
         self._sock.settimeout(wait)
         try:
             data = read()
@@ -164,6 +177,37 @@ class BoundedSocket:
             raise self.exchange.timed_out(exc) from exc
         self.exchange.received(data if isinstance(data, int) else len(data or b""))
         return data
+
+    def _await(self, wait: float | None) -> None:
+        """With a stop request in force, wait for the reply's next bytes in slices, up to ``wait``
+        seconds (then the read itself times out as it always has); ``Interrupted`` once it is set."""
+        request = stop.current()
+        if request is None:
+            return
+        pending = getattr(self._sock, "pending", None)  # TLS: bytes already decrypted, not in the kernel
+        if pending is not None and pending():
+            return
+        end = None if wait is None else time.monotonic() + wait
+        poller = select.poll()
+        try:
+            poller.register(self._sock, select.POLLIN | select.POLLPRI)
+        except (OSError, ValueError):  # closed: the read says so
+            return
+        while True:
+            if request.is_set():
+                self._abandon()
+                raise Interrupted(
+                    f"{request.reason} while waiting for the reply of {self.exchange.what} "
+                    "(the request may have reached it: it is not sent again)"
+                )
+            left = stop.POLL if end is None else min(stop.POLL, end - time.monotonic())
+            if left <= 0 or poller.poll(left * 1000):
+                return
+
+    def _abandon(self) -> None:
+        """Shut the connection down: the reply still under way is never read as another's."""
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
 
     def recv(self, size: int, *flags: int) -> bytes:
         data: bytes = self.read(lambda: self._sock.recv(size, *flags))

@@ -6,6 +6,7 @@ import dataclasses
 import threading
 import time
 
+from ..core import stop
 from ..core.durations import check_seconds
 from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
@@ -66,8 +67,8 @@ class SimDriver:
             raise DeviceError(f"SimDriver for {self.device_id} is closed")
         with self._count_lock:
             self.requests += 1
-        if self.latency:
-            time.sleep(self.latency)
+        if self.latency:  # Ctrl-C ends the wait for the simulated device's answer (core.stop)
+            stop.sleep(self.latency, "while waiting for the simulated device's answer")
 
     def observe(self) -> Scene:
         """Render the screen in the platform's own dump format and parse it with the real parsers.

@@ -5,8 +5,10 @@ runs signal handlers on the main thread only, while flows run on threads of thei
 ``KeyboardInterrupt`` would never reach them). The loop checks it before each step and each look,
 and every wait of the loop (the pause between two polls of a waiting step) waits on it instead of
 sleeping, so a step in progress ends at its next poll, not at its timeout, by raising
-:class:`~amc.core.errors.Interrupted`. A device request already sent is never cut off: it ends as
-the device ends it.
+:class:`~amc.core.errors.Interrupted`. While a session runs a step or asks its planner, the token is
+also the thread's :mod:`amc.core.stop` request: a device call, a script or a model request in flight
+is given up within :data:`~amc.core.stop.POLL` seconds of Ctrl-C and the step is recorded
+``interrupted`` (it may have reached the device, so it is never sent again).
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ class Cancel:
 
     def is_set(self) -> bool:
         return self._event.is_set()
+
+    def wait(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the stop request; True once it is set (``core.stop.Stop``)."""
+        return self._event.wait(seconds) if seconds > 0 else self._event.is_set()
 
     @property
     def reason(self) -> str:

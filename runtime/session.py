@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from ..actions.base import MAX_SETTLE
 from ..actions.settle import SettleConfig, Settled
+from ..core import stop
 from ..core.errors import HarnessError, Interrupted
 from ..core.models import PlannedStep, StepResult
 from ..core.steps import StepRecord
@@ -129,7 +130,8 @@ class Session:
     def look(self) -> Observation:
         """A look that no step caused (a task's first look, an agent's ``observe``), shown to the
         world model. Raises the device's ``HarnessError`` after the observer's retries."""
-        return self.observer.observe()
+        with stop.stoppable(self.cancel):  # Ctrl-C gives up the device's reply (core.stop)
+            return self.observer.observe()
 
     def _execute(self, step: PlannedStep) -> StepResult:
         attempt = 0
@@ -173,7 +175,13 @@ class Session:
         device, a planner's ``skip``: its outcome is the latest look), check what the step expected
         against that look (:mod:`~amc.runtime.expectations`; the result's ``verification``), fold
         both into the world, record the step and tell the listeners. Never raises for a failed step
-        or a failed look: the outcome says."""
+        or a failed look: the outcome says. While it runs, Ctrl-C gives up what is in flight (a
+        device's reply, a script, a wait: :mod:`amc.core.stop`) and the step is recorded
+        ``interrupted``."""
+        with stop.stoppable(self.cancel):
+            return self._run_step(step)
+
+    def _run_step(self, step: PlannedStep) -> StepOutcome:
         before = self.observer.latest  # the look the step started from (for its expectation)
         log.info("step %d %s: started", len(self.context.steps) + 1, step.action)  # run.log: what runs
         result = self._execute(step)

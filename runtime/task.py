@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions.settle import SettleConfig
+from ..core import stop as stopping
 from ..core.errors import ConfigError, GuardrailViolation, HarnessError, Interrupted
 from ..core.models import PlannedStep
 from ..drivers.base import Driver
@@ -303,7 +304,8 @@ class TaskRunner:
                 raise _Stop(TaskStatus.DEVICE_ERROR, f"observing the screen failed: {exc}", exc.kind) from exc
             while True:
                 self._check(session, f"before step {len(steps) + 1}")
-                planned = self._plan(goal, observation, context, start)
+                with stopping.stoppable(session.cancel):  # Ctrl-C gives up a model request (core.stop)
+                    planned = self._plan(goal, observation, context, start)
                 if not planned:
                     if steps.last_failed:
                         last = steps[-1].result

@@ -293,6 +293,11 @@ class TimelineWriter:
         self.steps_written += 1
         return written
 
+    def write_note(self, event: str, message: str, **data: Any) -> dict[str, Any]:
+        """Write one thing the run did besides its steps (``event``: ``model_retry``, the model
+        server asked again) and return the record as written."""
+        return self._append({"type": "note", "event": event, "time": _now(), "message": message, **data})
+
     def finish(
         self,
         status: str,
@@ -336,6 +341,7 @@ class Timeline:
     footer: Mapping[str, Any] | None
     truncated: bool = False
     problems: tuple[str, ...] = ()
+    notes: tuple[Mapping[str, Any], ...] = ()  # what the run did besides its steps (write_note)
 
     @property
     def finished(self) -> bool:
@@ -362,6 +368,7 @@ def read_timeline(run_dir: str | os.PathLike[str]) -> Timeline:
     header: Mapping[str, Any] | None = None
     footer: Mapping[str, Any] | None = None
     steps: list[Mapping[str, Any]] = []
+    notes: list[Mapping[str, Any]] = []
     problems: list[str] = []
     truncated = bool(tail.strip())
     if truncated:
@@ -381,6 +388,8 @@ def read_timeline(run_dir: str | os.PathLike[str]) -> Timeline:
             steps.append(record)
         elif kind == "end":
             footer = record
+        elif kind == "note":
+            notes.append(record)
         else:
-            problems.append(f"line {number} is not a run, step or end record and is ignored")
-    return Timeline(folder, header, tuple(steps), footer, truncated, tuple(problems))
+            problems.append(f"line {number} is not a run, step, note or end record and is ignored")
+    return Timeline(folder, header, tuple(steps), footer, truncated, tuple(problems), tuple(notes))

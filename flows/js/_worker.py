@@ -10,7 +10,10 @@ between threads (a device pool's workers, an MCP server's). So each context keep
 own, started on its first evaluation, and every call into the engine is a job for that thread; the
 caller waits for it, at most as long as the job is allowed plus a grace. A job that outlives that
 (one long native operation the engine can only interrupt when it returns) leaves the thread behind:
-the caller gets its answer now, the context is given up.
+the caller gets its answer now, the context is given up. The job obeys the caller's
+:mod:`amc.core.stop` request (Ctrl-C gives up a script's HTTP call), and so does the caller's wait;
+but while the engine itself computes it holds Python's lock (jsbox releases it only in host calls), so
+a script that only computes is stopped by its own time limit, not by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Generic, TypeVar
 
+from ...core import stop as core_stop
 from . import _process
 from ._session import Session
 
@@ -57,9 +61,15 @@ class Worker(Generic[T]):
                 self._thread = threading.Thread(target=self._serve, name=self._name, daemon=True)
                 self._thread.start()
             future: Future[object] = Future()
-            self._jobs.put((lambda: job(self._ready()), future))
+            caller = core_stop.current()  # the job obeys the caller's stop request (a script's http call)
+
+            def run() -> object:
+                with core_stop.stoppable(caller):
+                    return job(self._ready())
+
+            self._jobs.put((run, future))
             try:
-                return future.result(timeout=wait)
+                return core_stop.result(future, "while a script ran (it was given up)", wait)
             except TimeoutError:
                 raise Stuck(f"{self._name} did not finish within {wait:.1f} s") from None
 
