@@ -169,7 +169,8 @@ class BoundedSocket:
     def read(self, read: Any) -> Any:
         """Run ``read()`` (one socket read) within the exchange's bounds."""
         wait = self.exchange.wait(self._timeout)
-        self._await(wait)
+        if self._await(wait):
+            wait = self.exchange.wait(self._timeout)  # what is left of the deadline after waiting
         self._sock.settimeout(wait)
         try:
             data = read()
@@ -178,21 +179,22 @@ class BoundedSocket:
         self.exchange.received(data if isinstance(data, int) else len(data or b""))
         return data
 
-    def _await(self, wait: float | None) -> None:
+    def _await(self, wait: float | None) -> bool:
         """With a stop request in force, wait for the reply's next bytes in slices, up to ``wait``
-        seconds (then the read itself times out as it always has); ``Interrupted`` once it is set."""
+        seconds (then the read itself times out as it always has); ``Interrupted`` once it is set.
+        True when it waited (the deadline is then to be read again)."""
         request = stop.current()
         if request is None:
-            return
+            return False
         pending = getattr(self._sock, "pending", None)  # TLS: bytes already decrypted, not in the kernel
         if pending is not None and pending():
-            return
+            return False
         end = None if wait is None else time.monotonic() + wait
         poller = select.poll()
         try:
             poller.register(self._sock, select.POLLIN | select.POLLPRI)
         except (OSError, ValueError):  # closed: the read says so
-            return
+            return False
         while True:
             if request.is_set():
                 self._abandon()
@@ -201,8 +203,8 @@ class BoundedSocket:
                     "(the request may have reached it: it is not sent again)"
                 )
             left = stop.POLL if end is None else min(stop.POLL, end - time.monotonic())
-            if left <= 0 or poller.poll(left * 1000):
-                return
+            if left <= 0 or poller.poll(max(1, round(left * 1000))):
+                return True
 
     def _abandon(self) -> None:
         """Shut the connection down: the reply still under way is never read as another's."""
