@@ -13,12 +13,24 @@ import pkgutil
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from .base import BACKENDS, COMMON_KEYS, Action, FlowForm, Handler, MaestroForm, Param, Screen, Unsupported
+from .base import (
+    BACKENDS,
+    COMMON_KEYS,
+    KINDS,
+    Action,
+    FlowForm,
+    Handler,
+    MaestroForm,
+    Param,
+    Screen,
+    Unsupported,
+)
 
 __all__ = [
     "ACTIONS",
     "BACKENDS",
     "COMMON_KEYS",
+    "KINDS",
     "Action",
     "FlowForm",
     "Handler",

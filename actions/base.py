@@ -30,6 +30,7 @@ from .kinds import Kind, Seconds
 __all__ = [
     "BACKENDS",
     "COMMON_KEYS",
+    "KINDS",
     "MAX_SETTLE",
     "Action",
     "FlowForm",
@@ -48,6 +49,11 @@ MAX_SETTLE = 60.0
 # The backends a step may run on, by ``Driver.backend`` (the faces of the simulated device run
 # the adapter of their protocol: sim+adb is u2, sim+wda is wda, sim+appium is appium).
 BACKENDS: tuple[str, ...] = ("sim", "u2", "wda", "appium")
+# What kind of device a step runs on, where that decides what it can do: an iOS Simulator (which
+# ``xcrun simctl`` reaches: an app's data, its permissions, the keychain) or a device (a physical
+# iPhone; every Android phone or emulator, whose adb reaches all of these). How a spec names it
+# without a device being asked: :func:`amc.drivers.kinds.spec_kind`.
+KINDS: tuple[str, ...] = ("simulator", "device")
 
 
 class Screen(Protocol):
@@ -130,20 +136,30 @@ class MaestroForm:
 @dataclass(frozen=True)
 class Unsupported:
     """Where an action cannot run: on ``backends`` (names of :data:`BACKENDS`; empty: all), for
-    devices of ``platforms`` (empty: both), always or only when its argument ``when`` is given
-    (and not false); ``reason`` says why, for the check that runs before a flow does."""
+    devices of ``platforms`` (empty: both) and ``kinds`` (names of :data:`KINDS`; empty: both),
+    always or only when its argument ``when`` is given (and not false) and, with ``only``, when
+    ``only(args)`` says so (a rule that depends on an option's value); ``reason`` says why, for the
+    check that runs before a flow does and for the refusal when a step runs anyway. The drivers
+    refuse the same steps themselves (``tests/contract/test_unsupported_agreement.py`` runs every
+    action, option and backend to hold the two together)."""
 
     reason: str
     backends: frozenset[str] = frozenset()
     platforms: frozenset[str] = frozenset()
     when: str | None = None
+    kinds: frozenset[str] = frozenset()
+    only: Callable[[Mapping[str, Any]], bool] | None = None
 
-    def applies(self, args: Mapping[str, Any], backend: str, platform: str) -> bool:
+    def applies(self, args: Mapping[str, Any], backend: str, platform: str, kind: str = "device") -> bool:
         if self.backends and backend not in self.backends:
             return False
         if self.platforms and platform not in self.platforms:
             return False
-        return self.when is None or args.get(self.when) not in (None, False)
+        if self.kinds and kind not in self.kinds:
+            return False
+        if self.when is not None and args.get(self.when) in (None, False):
+            return False
+        return self.only is None or self.only(args)
 
 
 @dataclass(frozen=True)
@@ -184,11 +200,13 @@ class Action:
     def param(self, name: str) -> Param | None:
         return self._by_name.get(name)
 
-    def cannot_run(self, args: Mapping[str, Any], backend: str, platform: str) -> str | None:
+    def cannot_run(
+        self, args: Mapping[str, Any], backend: str, platform: str, kind: str = "device"
+    ) -> str | None:
         """Why a step of this action with ``args`` cannot run on ``backend`` for a device of
-        ``platform``, or None when it can."""
+        ``platform`` and ``kind`` (:data:`KINDS`), or None when it can."""
         for entry in self.unsupported:
-            if entry.applies(args, backend, platform):
+            if entry.applies(args, backend, platform, kind):
                 return entry.reason
         return None
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from ..drivers.base import Driver
 from .apps import APP
-from .base import Action, FlowForm, MaestroForm, Screen, Unsupported
+from .base import Action, FlowForm, MaestroForm, Screen
+from .permits import PHONE_CLEAR
 
 
 def _clear(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -24,10 +25,5 @@ ACTION = Action(
     changes_screen=True,
     flow=FlowForm("clear_state", short="app_id"),
     maestro=(MaestroForm("clearState", short="app_id", bare=True, options={"appId": "app_id"}),),
-    unsupported=(
-        Unsupported(
-            "WebDriverAgent cannot clear an app's data (Maestro does it on simulators only)",
-            backends=frozenset({"wda"}),
-        ),
-    ),
+    unsupported=(PHONE_CLEAR,),
 )

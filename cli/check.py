@@ -16,12 +16,13 @@ import os
 
 from ..core.errors import ConfigError, FlowError
 from ..drivers import connect as connect_module
+from ..drivers.kinds import spec_kind
 from ..flows import FlowValidationError, load_flow
 from ..flows.capabilities import platform_problems
 from .common import EXIT_OK, EXIT_USAGE, Streams
 from .selection import collect, parse_env, workspace_notes
 
-__all__ = ["backend_of", "run_check", "setup_check"]
+__all__ = ["backend_of", "run_check", "setup_check", "target_of"]
 
 _BACKENDS = {"sim": "sim", "sim+adb": "u2", "sim+wda": "wda", "sim+appium": "appium", "android": "u2"}
 _BACKENDS.update({"ios": "wda", "appium": "appium"})
@@ -56,11 +57,19 @@ def backend_of(spec: str) -> tuple[str, str]:
     return platform, backend
 
 
+def target_of(spec: str) -> tuple[str, str, str]:
+    """(platform, backend, kind) a device spec drives, without connecting: the kind (an iOS
+    Simulator or a device) by the rule ``amc run`` reads too (:func:`amc.drivers.kinds.spec_kind`)."""
+    platform, backend = backend_of(spec)
+    scheme, target = connect_module.parse_spec(spec)
+    return platform, backend, spec_kind(scheme, target, platform)
+
+
 def run_check(args: argparse.Namespace, io: Streams) -> int:
     given = parse_env(args.env)
     env = {**os.environ, **given}
-    targets: list[tuple[str, str | None]] = [backend_of(spec) for spec in args.device or ()]
-    targets += [(platform, None) for platform in args.platform or ()]
+    targets: list[tuple[str, str | None, str]] = [target_of(spec) for spec in args.device or ()]
+    targets += [(platform, None, "device") for platform in args.platform or ()]
     candidates = collect(args.paths)
     for note in workspace_notes(candidates):
         io.out.write(f"note: {note}\n")
@@ -82,9 +91,9 @@ def run_check(args: argparse.Namespace, io: Streams) -> int:
             # flow decides as it runs (its condition checks are steps too), and no count is claimed
             steps = f"{flow.total} steps" if flow.total is not None else "steps decided as it runs"
             summary = f" ({kind} flow {flow.name!r}, {steps})"
-            every: list[tuple[str, str | None]] = [("android", None), ("ios", None)]
-            for platform, backend in targets or every:
-                found, said = platform_problems(flow, platform, backend)
+            every: list[tuple[str, str | None, str]] = [("android", None, "device"), ("ios", None, "device")]
+            for platform, backend, device_kind in targets or every:
+                found, said = platform_problems(flow, platform, backend, device_kind)
                 if targets:
                     problems.extend(found)
                     notes.extend(said)

@@ -23,6 +23,7 @@ from ..core.errors import ConfigError, FlowError
 from ..core.models import Platform
 from ..core.stop import stoppable
 from ..drivers import connect as connect_module
+from ..drivers.kinds import device_kind
 from ..flows import Flow, FlowPlanner, FlowValidationError
 from ..flows.capabilities import platform_problems
 from ..runtime.cancel import Cancel
@@ -173,7 +174,7 @@ def _connect_all(specs: Sequence[str], sim_latency: float) -> list[Device]:
 def _jobs(
     flows: Sequence[Flow],
     candidates: Sequence[Candidate],
-    targets_given: Sequence[tuple[str, str]],
+    targets_given: Sequence[tuple[str, str, str]],
     *,
     force: bool,
     sim_platform: str | None,
@@ -184,8 +185,8 @@ def _jobs(
     jobs: list[Job] = []
     unrunnable: list[tuple[Flow, str]] = []
     problems: list[FlowError] = []
-    platforms = [platform for platform, _backend in targets_given]
-    backends = {platform: {b for p, b in targets_given if p == platform} for platform in platforms}
+    platforms = [platform for platform, _backend, _kind in targets_given]
+    backends = {platform: {(b, k) for p, b, k in targets_given if p == platform} for platform in platforms}
     for flow, candidate in zip(flows, candidates, strict=True):
         wanted = None if force else flow.platform
         if not platforms:  # a fresh simulated device per flow
@@ -223,8 +224,9 @@ def _jobs(
                 FlowPlanner(flow, "ios" if platform == "ios" else "android")
             except FlowError as exc:
                 problems.append(exc)
-            for backend in sorted(backends.get(platform) or {"sim"}):
-                problems.extend(platform_problems(flow, platform, backend)[0])
+            default = "simulator" if platform == "ios" else "device"  # a fresh sim:ios plays a Simulator
+            for backend, kind in sorted(backends.get(platform) or {("sim", default)}):
+                problems.extend(platform_problems(flow, platform, backend, kind)[0])
         if each_device is not None:
             jobs.extend(Job(flow, job_platform, device=i) for i in range(each_device))
         elif targets:
@@ -347,7 +349,7 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
             jobs, unrunnable = _jobs(
                 kept,
                 kept_candidates,
-                [(d.driver.platform, d.driver.backend) for d in devices],
+                [(d.driver.platform, d.driver.backend, device_kind(d.driver)) for d in devices],
                 force=args.force_platform,
                 sim_platform=args.platform,
                 each_device=len(devices) if args.each_device else None,

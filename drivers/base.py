@@ -12,6 +12,7 @@ timeout or a gesture may be, what a coordinate is) are here, checked by :func:`t
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -33,6 +34,7 @@ __all__ = [
     "gesture_seconds",
     "ios_cannot_clear",
     "location",
+    "on_a_phone",
     "timeout_seconds",
 ]
 
@@ -167,6 +169,23 @@ class Driver(Protocol):
         """Stop ``app_id`` and clear its data; ``Unsupported`` where the backend cannot."""
         ...
 
+    def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
+        """Launch ``app_id`` with launch arguments (name -> value, as Maestro's ``arguments``: on
+        iOS ``-name value``, a true/false value as ``name true``), which a new process receives (a
+        running app is brought forward as it is); ``Unsupported`` where the backend cannot."""
+        ...
+
+    def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:
+        """Set ``app_id``'s permissions, named as Maestro names them (``all``, ``notifications``,
+        ``camera`` …, or a platform's own name), to ``allow``, ``deny`` or ``unset``
+        (:mod:`drivers.permissions`); ``Unsupported`` where the device cannot (a physical iPhone)."""
+        ...
+
+    def clear_keychain(self) -> None:
+        """Reset the iOS keychain (a Simulator's; nothing on Android, which has none);
+        ``Unsupported`` where the device cannot (a physical iPhone)."""
+        ...
+
     def close(self) -> None:
         """Release connections; the driver is not used afterwards."""
         ...
@@ -228,6 +247,15 @@ class DeviceInfo:
             "state": self.state,
             "description": self.description,
         }
+
+
+def on_a_phone(what: str, backend: str) -> Unsupported:
+    """What a Simulator-only step is on a physical iPhone, on every backend alike (the rule the
+    check reads is :mod:`amc.actions`' ``Unsupported`` entries of ``kinds={'device'}``)."""
+    return Unsupported(
+        f"{backend} cannot {what} on a physical iPhone: only a Simulator's simctl can",
+        hint="run the flow on an iOS Simulator, or mark the step `optional: true` to go on",
+    )
 
 
 def ios_cannot_clear(app_id: str) -> Unsupported:

@@ -12,7 +12,8 @@ Accepted specs (see :data:`SPEC_FORMS`):
 
 A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
 ``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
-wda 4, 5, 9, 10; default ``ios=18&wda=10``), the same on ``sim+adb:``, ``sim+wda:`` and
+wda 4, 5, 9, 10; default ``ios=18&wda=10``; ``kind=simulator|device``: an iOS Simulator, the
+default, or a physical iPhone, :mod:`amc.drivers.kinds`), the same on ``sim+adb:``, ``sim+wda:`` and
 ``sim+appium:``; ``sim+adb:android?adb=29`` also names the adb server's release
 (:data:`amc.sim.versions.ADB_SERVERS`: 27, 28, 29, 34, 35; default 35);
 ``timing=instant|realistic`` says how it behaves in time (:func:`sim_timing`), ``locked=true``
@@ -36,7 +37,7 @@ import importlib
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from .appium import AppiumDriver
     from .u2 import U2Driver
     from .wda import WdaDriver
+    from .wda.simctl import Simctl
 
 __all__ = [
     "BACKENDS",
@@ -73,9 +75,9 @@ D = TypeVar("D", bound=Driver)
 
 SPEC_FORMS: tuple[str, ...] = (
     "sim:android[?api=29|31|33|34|35]",
-    "sim:ios[?ios=15|17|18&wda=4|5|9|10]",
+    "sim:ios[?ios=15|17|18&wda=4|5|9|10&kind=simulator|device]",
     "android:SERIAL",
-    "ios:http://HOST:PORT",
+    "ios:http://HOST:PORT[?kind=simulator|device]",
     "ios:UDID",
     "appium:http://HOST:PORT?platform=android|ios",
     "sim+wda:ios",
@@ -109,7 +111,7 @@ FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "re
 # and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {
     "android": ("api", "adb", "timing", "locked", "id"),
-    "ios": ("ios", "wda", "timing", "locked", "id"),
+    "ios": ("ios", "wda", "kind", "timing", "locked", "id"),
 }
 _NOT_PROFILE = ("id", "timing", "locked", "adb")  # query keys that do not name the device's version
 _FACE_KEYS = {"adb": "sim+adb"}  # query keys only one face takes: the adb server's release
@@ -222,7 +224,7 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
         profile: AndroidProfile | IosProfile = (
             android_profile(values.get("api", "34"))
             if platform == "android"
-            else ios_profile(values.get("ios"), values.get("wda"))
+            else ios_profile(values.get("ios"), values.get("wda"), values.get("kind"))
         )
     except ConfigError as exc:
         raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
@@ -412,11 +414,39 @@ def _connect_wda_face(target: str, options: Mapping[str, Any]) -> WdaDriver:
     timeouts = {k: seconds(options, k, 0.0) for k in ("timeout", "launch_timeout") if k in options}
     face = WdaFace(device, faults=_fault_injector(options), replies=_replies(options))
 
+    kind = str(getattr(device.profile, "kind", "simulator"))
+    simctl = _sim_simctl(device) if kind == "simulator" else None
+
     def adapter(on_close: Callable[[], None]) -> WdaDriver:
-        driver = WdaDriver.from_url(face.url, device_id=device.device_id, on_close=on_close, **timeouts)
+        driver = WdaDriver.from_url(
+            face.url, device_id=device.device_id, on_close=on_close, kind=kind, simctl=simctl, **timeouts
+        )
         return driver.connect()
 
     return _serve(face, options, adapter)
+
+
+def _sim_simctl(device: SimDevice) -> Simctl:
+    """The Mac's ``simctl`` beside a simulated Simulator: the simulated one (``amc.sim.simctl``),
+    its failures in the adapter's words (``SimctlFailed``, as a non-zero exit of the real one)."""
+    from ..sim.simctl import SimctlError, SimSimctl
+    from .wda.simctl import SimctlFailed
+
+    simulated = SimSimctl(device)
+
+    class _Bridge:
+        udid = simulated.udid
+
+        @staticmethod
+        def run(args: Sequence[str]) -> str:
+            try:
+                return simulated.run(args)
+            except SimctlError as exc:
+                raise SimctlFailed(
+                    f"xcrun simctl {' '.join(list(args)[:3])} failed ({exc.code}): {exc.stderr}"
+                ) from exc
+
+    return _Bridge()
 
 
 def _connect_adb_face(target: str, options: Mapping[str, Any]) -> U2Driver:
@@ -459,7 +489,12 @@ def _connect_appium_face(target: str, options: Mapping[str, Any]) -> AppiumDrive
     def adapter(on_close: Callable[[], None]) -> AppiumDriver:
         capabilities = options_for(parsed.platform, udid=device.device_id)
         driver = AppiumDriver(
-            face.url, capabilities, timeout=timeout, launch_timeout=launch_timeout, on_close=on_close
+            face.url,
+            capabilities,
+            timeout=timeout,
+            launch_timeout=launch_timeout,
+            on_close=on_close,
+            kind=str(getattr(device.profile, "kind", "device")),
         )
         driver.connect()
         return driver

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+from collections.abc import Mapping
 
 from ..core import stop
 from ..core.durations import check_seconds
@@ -13,10 +14,20 @@ from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
-from .base import MAX_LATENCY, coordinate, erase_count, gesture_seconds, ios_cannot_clear, location
+from .base import (
+    MAX_LATENCY,
+    coordinate,
+    erase_count,
+    gesture_seconds,
+    ios_cannot_clear,
+    location,
+    on_a_phone,
+)
 from .covers import locked
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
+from .launching import ios_arguments
+from .permissions import android_names, android_verb, check_permissions, ios_plan
 
 __all__ = ["SimDriver"]
 
@@ -61,6 +72,15 @@ class SimDriver:
     @property
     def platform(self) -> Platform:
         return self.device.platform
+
+    @property
+    def kind(self) -> str:
+        """``simulator`` for an iPhone playing an iOS Simulator (its profile's ``kind``), else ``device``."""
+        return str(getattr(self.device.profile, "kind", "device"))
+
+    @property
+    def _phone(self) -> bool:
+        return self.platform == "ios" and self.kind == "device"
 
     def _call(self) -> None:
         if self._closed:
@@ -190,13 +210,63 @@ class SimDriver:
         self.device.open_link(url, app_id)
 
     def clear_state(self, app_id: str) -> None:
-        """``pm clear`` on Android; refused on iOS as WebDriverAgent refuses it (the simulated
-        iPhone plays a phone, where nothing can reset an app), so a flow that passes here passes
-        on an iPhone too."""
-        self._call()
-        if self.device.platform == "ios":
+        """``pm clear`` on Android; on an iPhone playing a Simulator what ``simctl`` does (the app
+        reinstalled: its data and permissions gone); refused on a physical iPhone, as WebDriverAgent
+        refuses it there (nothing can reset an app), so a flow that passes here passes there too."""
+        if self._phone:
             raise ios_cannot_clear(app_id)
+        self._call()
         self.device.clear_state(app_id)
+
+    def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
+        """iOS: the launch with Maestro's argument list (:func:`drivers.launching.ios_arguments`),
+        which a new process of the app receives. Android: ``Unsupported`` (see
+        :data:`amc.actions.permits.ANDROID_ARGUMENTS`)."""
+        if self.platform == "android":
+            raise Unsupported(
+                "launch arguments on Android: this harness starts apps through the launcher, which "
+                "carries no intent extras"
+            )
+        argv = ios_arguments(arguments)
+        self._call()
+        self.device.launch(app_id, argv)
+        self.launch_app(app_id)
+
+    def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:
+        """Android: ``pm grant`` / ``pm revoke`` of what Maestro's names stand for, ``all`` being what
+        the app declares (what pm refuses is passed over, as Maestro does); an iPhone playing a
+        Simulator: simctl privacy's services and the notification prompt's answer
+        (:func:`drivers.permissions.ios_plan`); a physical iPhone: ``Unsupported``."""
+        wanted = check_permissions(permissions)
+        if self._phone:
+            raise on_a_phone("set permissions", "the simulated iPhone")
+        self._call()
+        dev = self.device
+        if dev.platform == "android":
+            for name, value in wanted.items():
+                names = dev.runtime_permissions(app_id) if name == "all" else android_names(name)
+                for permission in names:
+                    if permission in dev.runtime_permissions(app_id):
+                        (dev.grant if android_verb(value) == "grant" else dev.revoke)(app_id, permission)
+            return
+        actions, notifications, _skipped = ios_plan(wanted)
+        dev.runtime_permissions(app_id)  # AppNotInstalled for an app that is not there
+        for action, service in actions:
+            if service == "all":
+                continue  # simctl's `all` covers its own services; the simulated apps ask for none
+            {"grant": dev.grant, "revoke": dev.revoke, "reset": dev.reset_permission}[action](app_id, service)
+        if notifications is not None and "notifications" in dev.runtime_permissions(app_id):
+            # what Maestro's XCTest runner does: it answers the notification alert when it shows
+            (dev.grant if notifications == "allow" else dev.revoke)(app_id, "notifications")
+
+    def clear_keychain(self) -> None:
+        """Reset the keychain (an iPhone playing a Simulator); refused on a physical iPhone; nothing on
+        Android, which has none."""
+        if self._phone:
+            raise on_a_phone("clear the keychain", "the simulated iPhone")
+        if self.platform == "ios":
+            self._call()
+            self.device.clear_keychain()
 
     def close(self) -> None:
         self._closed = True

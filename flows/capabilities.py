@@ -45,21 +45,34 @@ def _walk(nodes: tuple[Node, ...], platform: str, optional: bool) -> list[tuple[
     return found
 
 
+def _where(platform: str, backend: str | None, kind: str) -> str:
+    if backend is None:
+        return platform
+    shown = (
+        platform
+        if platform == "android"
+        else ("an iOS Simulator" if kind == "simulator" else "a physical iPhone")
+    )
+    return f"{backend} ({shown})"
+
+
 def platform_problems(
-    flow: Flow, platform: str, backend: str | None = None
+    flow: Flow, platform: str, backend: str | None = None, kind: str = "device"
 ) -> tuple[list[FlowError], list[FlowError]]:
-    """(problems, notes): the steps of ``flow`` that cannot run on a device of ``platform`` (over
-    ``backend``, a name of :data:`amc.actions.BACKENDS`, when given), each at its line."""
+    """(problems, notes): the steps of ``flow`` that cannot run on a device of ``platform`` and
+    ``kind`` (:data:`amc.actions.KINDS`: an iOS Simulator or a device; what ``amc run`` reads from
+    the connected driver, ``amc check`` from the spec: :mod:`amc.drivers.kinds`) over ``backend``
+    (a name of :data:`amc.actions.BACKENDS`, when given), each at its line."""
     problems: list[FlowError] = []
     notes: list[FlowError] = []
-    where = f"{backend} ({platform})" if backend else platform
+    where = _where(platform, backend, kind)
     for step, optional in _walk(flow.every_step, platform, False):
         why = step.unsupported
         shown = step.shown if isinstance(step, FlowStep) else step.command
         if why is None and backend is not None and isinstance(step, FlowStep):
             action = ACTIONS.get(step.command)
             if action is not None:
-                why = action.cannot_run(step.args, backend, platform)
+                why = action.cannot_run(step.args, backend, platform, kind)
         if why is None:
             continue
         if optional:

@@ -89,9 +89,16 @@ def _poll_options(r: NodeReader, command: str, entries: Mapping[str, Node]) -> d
 
 
 def _app_step(r: NodeReader, node: Node, command: str) -> StepArgs:
-    extra: tuple[str, ...] = ("timeout", "interval") if command == "assert_app" else ()
-    app, entries = _app_ref(r, node, command, extra)
-    return (_poll_options(r, command, entries) if command == "assert_app" else {}), app
+    """An app (an id, or one per platform) with, beside the platforms, the action's other arguments
+    (launch_app's ``clear_state``, ``permissions`` …; assert_app's wait)."""
+    if command == "assert_app":
+        app, entries = _app_ref(r, node, command, ("timeout", "interval"))
+        return _poll_options(r, command, entries), app
+    others = tuple(p.name for p in flow_commands()[command].params if p.name != "app_id")
+    app, entries = _app_ref(r, node, command, others)
+    action = flow_commands()[command]
+    args = {name: _value(r, action, name, value, f"{command}'s {name}") for name, value in entries.items()}
+    return args, app
 
 
 def _selector(r: NodeReader, node: Node, entries: Mapping[str, Node], what: str) -> dict[str, Any]:
@@ -265,12 +272,15 @@ def _screenshot(r: NodeReader, node: Node, command: str) -> StepArgs:
 
 def _value(r: NodeReader, action: Action, name: str, node: Node, what: str) -> Any:
     """An argument's value: a list of plain values (``add_media``'s files, ``travel``'s points),
-    a selector for an argument that takes one (``crop_on``), else a plain value."""
+    a selector for an argument that takes one (``crop_on``), a mapping of plain values (names to
+    values: ``set_permissions``' permissions), else a plain value."""
     if isinstance(node, SequenceNode):
         return [r.scalar_value(item, f"{what} item") for item in node.value]
     param = action.param(name)
     if isinstance(node, MappingNode) and param is not None and isinstance(param.kind, SelectorKind):
         return _target(r, node, what)
+    if isinstance(node, MappingNode):  # names to values, such as set_permissions' permissions
+        return {key: r.scalar_value(value, f"{what} {key}") for key, value in r.mapping(node, what).items()}
     return r.scalar_value(node, what)
 
 

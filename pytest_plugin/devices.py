@@ -15,7 +15,7 @@ import dataclasses
 import json
 import logging
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +23,7 @@ from ..core.errors import HarnessError
 from ..core.models import PlannedStep, Platform, Scene
 from ..core.steps import StepRecord
 from ..drivers.base import Driver
+from ..drivers.kinds import device_kind
 from ..runtime.context import TaskContext
 from ..runtime.planner import ObservingPlanner, Planner, ScriptedPlanner
 from ..runtime.task import StepListener, TaskRunner, TaskRunnerConfig
@@ -217,6 +218,25 @@ class TrackedDriver:
     def clear_state(self, app_id: str) -> None:
         self.calls["clear_state"] += 1
         self.inner.clear_state(app_id)
+
+    @property
+    def kind(self) -> str:
+        """The wrapped driver's: an iOS Simulator or a device (:mod:`amc.drivers.kinds`)."""
+        return device_kind(self.inner)
+
+    def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
+        self.calls["launch_with"] += 1
+        if app_id not in self.launched:
+            self.launched.append(app_id)
+        self.inner.launch_with(app_id, arguments)
+
+    def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:
+        self.calls["set_permissions"] += 1
+        self.inner.set_permissions(app_id, permissions)
+
+    def clear_keychain(self) -> None:
+        self.calls["clear_keychain"] += 1
+        self.inner.clear_keychain()
 
     def close(self) -> None:
         """Does nothing: the session owns the connection, a test only borrows it."""

@@ -3,7 +3,8 @@
 Steps are dispatched through the action table (:data:`amc.actions.ACTIONS`: one module per action,
 each with its arguments, handler and properties). Before the handler runs, the step's arguments are
 checked by the action (an unknown action or argument, a wrong type or bound, a bad selector is a
-failed step of kind ``StepArgumentError`` and the device is not called), and an action that waits
+failed step of kind ``StepArgumentError`` and the device is not called), a step the action's rules
+say this device cannot run is ``Unsupported`` before the device is asked, and an action that waits
 for the screen gets its default ``timeout`` when the step gives none. Selectors are resolved against
 the task's latest observation, so finding a target costs no device request; a wait looks again
 through the task's :class:`~amc.actions.Screen` (the runner's observer), never the driver itself.
@@ -17,9 +18,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..actions import ACTIONS, Action, Screen
-from ..core.errors import HarnessError, StepArgumentError
+from ..core.errors import HarnessError, StepArgumentError, Unsupported
 from ..core.models import PlannedStep, StepResult
 from ..drivers.base import Driver
+from ..drivers.kinds import device_kind
 
 __all__ = ["Executor"]
 
@@ -71,11 +73,20 @@ class Executor:
             args["timeout"] = entry.waits
         return entry, entry.validate(args)
 
+    def _refuse(self, entry: Action, args: Mapping[str, Any]) -> None:
+        """``Unsupported`` before the device is asked, where the action's rules say this device
+        cannot (the rule ``amc check --device`` reads: :meth:`amc.actions.Action.cannot_run`)."""
+        driver = self.driver
+        why = entry.cannot_run(args, driver.backend, driver.platform, device_kind(driver))
+        if why is not None:
+            raise Unsupported(f"{entry.name} cannot run on {driver.backend} ({driver.platform}): {why}")
+
     def execute(self, step: PlannedStep, screen: Screen) -> StepResult:
         """Run ``step``, resolving selectors on ``screen.latest`` and waiting through ``screen``."""
         started = time.perf_counter()
         try:
             entry, args = self.check(step)
+            self._refuse(entry, args)
             output = entry.handler(self.driver, args, screen)
         except HarnessError as exc:
             duration = time.perf_counter() - started

@@ -31,6 +31,7 @@ from .adb_commands import PhoneCommands
 from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
 from .adb_pipes import grep, pidof, pipeline
+from .adb_pm import permission_blocks, pm_grant
 from .adb_state import state_am, state_cmd, state_settings
 from .device import SimDevice
 from .dumpsys import (
@@ -261,6 +262,8 @@ class AndroidShell:
                 return self._text("Failed\n", 1)
             self.device.clear_state(argv[-1])
             return self._text("Success\n")
+        if verb in ("grant", "revoke"):
+            return self._text(*pm_grant(self.device, argv))
         return self._text(f"Unknown command: {verb}\n", 255)
 
     def _cmd(self, argv: list[str]) -> ShellResult:
@@ -354,6 +357,7 @@ class AndroidShell:
             f"    signatures=PackageSignatures{{{_hex(package)} version:3, "
             f"signatures:[{_hex(package[::-1])}], past signatures:[]}}\n"
             "    pkgFlags=[ HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP ]\n"
+            + (permission_blocks(self.device, package) if package in self.device.apps else "")
         )
 
     # --- system -----------------------------------------------------------------------------

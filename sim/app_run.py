@@ -29,6 +29,8 @@ class AppRun:
     user: str | None = None
     prompt: str | None = None  # a system permission prompt over the app ("notifications")
     rows_at: dict[str, float] = field(default_factory=dict)  # loads_late screen -> when its rows show
+    arguments: tuple[str, ...] = ()  # what its process was launched with (argv after the program)
+    environment: dict[str, str] = field(default_factory=dict)  # and the environment added to it
     clock: Callable[[], float] = time.monotonic
 
     @property

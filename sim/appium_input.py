@@ -342,9 +342,9 @@ def _clear_app(phone: Phone, options: Mapping[str, Any]) -> Any:
     app = options.get("appId" if phone.platform == "android" else "bundleId")
     if not isinstance(app, str) or not phone.device.is_installed(app):
         raise W3CError(500, "unknown error", f"The application '{app}' is not installed on the device")
-    if phone.platform == "ios":
-        # appium-xcuitest-driver's mobileClearApp on a real device (the simulated iPhone plays one,
-        # isSimulator false): NotImplementedError, W3C 'unknown method' (HTTP 405), this message.
+    if phone.platform == "ios" and not getattr(phone.device.profile, "simulator", False):
+        # appium-xcuitest-driver's mobileClearApp on a real device (the simulated iPhone playing
+        # one, kind=device): NotImplementedError, W3C 'unknown method' (HTTP 405), this message.
         raise W3CError(
             405,
             "unknown method",
@@ -396,6 +396,9 @@ MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, A
     "mobile: unlock": (frozenset({"android", "ios"}), _unlock),
     **STATE_MOBILE,  # airplane mode and the appearance (sim.appium_state)
 }
+from .appium_permissions import PERMISSION_COMMANDS  # noqa: E402  (they raise this module's errors)
+
+MOBILE_COMMANDS.update(PERMISSION_COMMANDS)
 
 
 def run_mobile(phone: Phone, body: Any) -> Any:

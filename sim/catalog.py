@@ -114,6 +114,9 @@ class AppSpec:
     categories: tuple[str, ...] = ("android.intent.category.LAUNCHER",)
     schemes: tuple[str, ...] = ()
     signed_in_screen: str | None = None
+    # Launch arguments the app reads (iOS ``-name value``, as UserDefaults reads them): argument
+    # name -> the field of its first screen the value fills (the demo app: ``-user qa``).
+    reads_arguments: tuple[tuple[str, str], ...] = ()
 
     def screen(self, name: str) -> Screen:
         return self.screens[name]
@@ -172,6 +175,7 @@ def _demo_app(platform: Platform) -> AppSpec:
         ),
         schemes=(DEMO_SCHEME,),
         signed_in_screen="welcome",
+        reads_arguments=(("user", "username"),),
     )
 
 

@@ -38,6 +38,7 @@ from .covers import CoverControls, SystemScreen
 from .device_extras import DeviceExtras
 from .device_state import DeviceSettings
 from .nodes import SimNode, shifted
+from .permissions import DevicePermissions, Env
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
@@ -66,7 +67,7 @@ ANDROID_KEYS = frozenset({"home", "back", "enter", "menu", "recent", "volume_up"
 IOS_KEYS = frozenset({"home", "enter", "volume_up", "volume_down"})
 
 
-class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
+class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
     """A phone in memory. Thread-safe; every public method takes the device lock. What covers
     its apps (the lock screen, the shade, a system dialog) is :mod:`sim.covers`."""
 
@@ -107,6 +108,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
         self._running: dict[str, AppRun] = {}
         self._foreground: str | None = None
         self._asked: set[str] = set()  # apps whose permission prompt was answered (or shown once)
+        self._grants, self._keychain_resets = {}, 0  # permissions and keychain (sim.permissions)
         self._tasks: dict[str, int] = {}  # Android task ids of running apps, as dumpsys prints them
         self._pids: dict[str, int] = {}  # process ids of running apps (a restart gets a new one)
         self._next_pid = 4200 + zlib.crc32(self.device_id.encode()) % 3000
@@ -321,9 +323,11 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
             )
         return spec
 
-    def launch(self, app_id: str) -> None:
+    def launch(self, app_id: str, arguments: tuple[str, ...] = (), environment: Env = None) -> None:
         """Start or resume ``app_id`` in front; ``AppNotInstalled`` if there is no such app. An app
-        that keeps its sign-in starts on its signed-in screen while a user is signed in."""
+        that keeps its sign-in starts on its signed-in screen while a user is signed in. A process
+        started now gets ``arguments`` and ``environment``; a running one is brought forward as it is
+        (as WebDriverAgent's ``FBSession`` activates a running app)."""
         with self._lock, self._changing():
             if app_id == self.launcher:
                 self.home()
@@ -332,13 +336,14 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
             self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
+                self.start_with(run, arguments, environment)
                 user = self._data.get(app_id, {}).get("user")
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user
                     run.stack.append(spec.signed_in_screen)
                 self._pids[app_id] = self._next_pid  # a new process: a new pid, as on a phone
                 self._next_pid += 1 + self._random.randrange(40)
-                if spec.asks is not None and app_id not in self._asked:
+                if self.prompts(spec):
                     run.prompt = spec.asks
                     self._asked.add(app_id)
                 self._running[app_id] = run
@@ -365,7 +370,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
             self._spec(app_id)
             self.terminate(app_id)
             self._data.pop(app_id, None)
-            self._asked.discard(app_id)  # `pm clear` revokes its runtime permissions: it asks again
+            self.forget_permissions(app_id)  # `pm clear` revokes its runtime permissions: it asks again
 
     def home(self) -> None:
         with self._lock, self._changing():

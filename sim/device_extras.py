@@ -208,11 +208,18 @@ class DeviceExtras:
             else:
                 run.stack.append(widget.goto)
 
+    def _answered(self, run: AppRun, *, allowed: bool) -> None:
+        """The user answered the permission prompt over ``run``'s app: the device keeps the answer."""
+        run.prompt = None
+        answer = getattr(self, "answer_prompt", None)
+        if callable(answer):
+            answer(run.spec.app_id, allowed)
+
     def _back(self, run: AppRun | None) -> None:
         if run is None:
             return
         if run.prompt is not None:
-            run.prompt = None  # back on Android's permission prompt denies it
+            self._answered(run, allowed=False)  # back on Android's permission prompt denies it
         elif run.alert is not None:
             run.alert = None
         elif run.focused is not None:
@@ -234,7 +241,7 @@ class DeviceExtras:
         elif kind == "alert" and run is not None:
             run.alert, run.alert_buttons = None, ("OK",)
         elif kind == "prompt" and run is not None:
-            run.prompt = None  # allowed or denied: the simulated apps behave the same either way
+            self._answered(run, allowed=arg == "allow")  # the apps behave the same either way
         elif kind == "keyboard":
             if arg == "return" and run is not None:
                 run.focused = None

@@ -27,6 +27,13 @@ iOS (``wda``, the appium/WebDriverAgent generation, and ``ios``):
 - the XML source gains ``placeholderValue`` (9.1.0), ``traits`` (9.12.0) and ``processId``/``bundleId``
   on the application element (10.1.0, PR #1055).
 
+An iOS profile also says which kind of iPhone it is (``kind``): an iOS Simulator by default, where
+``xcrun simctl`` clears an app's data, sets its permissions and resets the keychain, and Maestro runs
+its iOS flows; or ``kind=device``, a physical iPhone, where none of that can be done from outside
+(WebDriverAgent's ``/wda/device/info`` says ``isSimulator`` and ``/status`` carries
+``ios.simulatorVersion`` only on a Simulator: appium/WebDriverAgent ``FBCustomCommands.m``,
+``FBSessionCommands.m``).
+
 The defaults (:data:`DEFAULT_ANDROID`, :data:`DEFAULT_IOS`) are what most phones in the field ran
 when this was written: Android 14 (API 34), the release on the largest share of Android phones in
 2024-2025 public distribution figures, and iOS 18 with the WebDriverAgent generation the Appium
@@ -44,6 +51,7 @@ __all__ = [
     "ANDROID_APIS",
     "DEFAULT_ANDROID",
     "DEFAULT_IOS",
+    "IOS_KINDS",
     "IOS_VERSIONS",
     "WDA_GENERATIONS",
     "AndroidProfile",
@@ -59,6 +67,7 @@ IOS_VERSIONS: dict[str, str] = {"15": "15.8", "16": "16.3.1", "17": "17.5", "18"
 # WebDriverAgent generation -> the release played (the last of that major version).
 # "6" is 6.1.1, the release facebook-wda's e2e_benchmarks were checked against on an iPhone with
 # iOS 16.3.1 (its reports/WDA_V611.md): the peer suite plays ios=16&wda=6.
+IOS_KINDS: tuple[str, ...] = ("simulator", "device")
 WDA_GENERATIONS: dict[str, str] = {"4": "4.15.1", "5": "5.15.9", "6": "6.1.1", "9": "9.15.3", "10": "10.5.4"}
 
 
@@ -109,8 +118,14 @@ class IosProfile:
 
     ios: str = "18"
     wda: str = "10"
+    kind: str = "simulator"  # an iOS Simulator, or "device": a physical iPhone
 
     def __post_init__(self) -> None:
+        if self.kind not in IOS_KINDS:
+            raise ConfigError(
+                f"no simulated iPhone of kind={self.kind!r}",
+                hint="accepted kind values: " + ", ".join(IOS_KINDS),
+            )
         if self.ios not in IOS_VERSIONS:
             raise ConfigError(
                 f"no simulated iOS profile for ios={self.ios!r}",
@@ -149,8 +164,14 @@ class IosProfile:
         return self.wda_at_least("10.1.0")
 
     @property
+    def simulator(self) -> bool:
+        """Whether the simulated iPhone plays an iOS Simulator (else a physical iPhone)."""
+        return self.kind == "simulator"
+
+    @property
     def label(self) -> str:
-        return f"ios={self.ios}&wda={self.wda}"
+        shown = "" if self.simulator else f"&kind={self.kind}"
+        return f"ios={self.ios}&wda={self.wda}{shown}"
 
 
 DEFAULT_ANDROID = AndroidProfile()
@@ -168,9 +189,10 @@ def android_profile(api: str | int) -> AndroidProfile:
     return AndroidProfile(int(text))
 
 
-def ios_profile(ios: str | None = None, wda: str | None = None) -> IosProfile:
-    """The profile for ``ios`` and ``wda`` values from a spec; defaults for the ones not given."""
+def ios_profile(ios: str | None = None, wda: str | None = None, kind: str | None = None) -> IosProfile:
+    """The profile for ``ios``, ``wda`` and ``kind`` values from a spec; defaults for the ones not given."""
     return IosProfile(
         ios=DEFAULT_IOS.ios if ios is None else str(ios).strip(),
         wda=DEFAULT_IOS.wda if wda is None else str(wda).strip(),
+        kind=DEFAULT_IOS.kind if kind is None else str(kind).strip().lower(),
     )

@@ -187,7 +187,7 @@ def device_info(face: WdaFace, req: Request) -> Any:
         "userInterfaceIdiom": 0,
         "userInterfaceStyle": face.appearance,
         "name": "iPhone",
-        "isSimulator": False,
+        "isSimulator": bool(getattr(face.device.profile, "simulator", False)),  # FBCustomCommands.m
     }
 
 

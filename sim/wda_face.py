@@ -332,12 +332,17 @@ class WdaFace:
             )
         return node
 
-    def launch(self, bundle_id: str) -> None:
+    def launch(
+        self, bundle_id: str, arguments: tuple[str, ...] = (), environment: dict[str, str] | None = None
+    ) -> None:
         """``[XCUIApplication launch]``: it returns once the app is in front (XCTest waits for it),
         so the answer comes after the device's transition; a missing app is answered per
         generation, see :meth:`missing`."""
         try:
-            self.device.launch(bundle_id)
+            if arguments or environment:
+                self.device.launch(bundle_id, arguments, environment)
+            else:
+                self.device.launch(bundle_id)
         except AppNotInstalled as exc:
             raise self.missing(bundle_id) from exc
         except AppLaunchFailed as exc:

@@ -127,7 +127,10 @@ def _status(face: WdaFace, req: Request) -> Any:
             "sdkVersion": face.device.os_version,
             "testmanagerdVersion": 28,
         },
-        "ios": {"ip": "127.0.0.1"},
+        # FBSessionCommands.m: ``simulatorVersion`` only when built for a Simulator
+        "ios": {"simulatorVersion": face.device.os_version, "ip": "127.0.0.1"}
+        if profile.simulator
+        else {"ip": "127.0.0.1"},
         "build": build,
     }
     if profile.wda_at_least("5.9.0"):
@@ -190,7 +193,14 @@ def _set_locked(flag: bool) -> Handler:
 
 
 def _launch(face: WdaFace, req: Request) -> Any:
-    face.launch(req.string("bundleId"))
+    """``arguments`` (a list of strings) and ``environment`` (strings to strings) reach a process
+    started now; a running app is activated as it is (FBSession.m ``launchApplicationWithBundleId``)."""
+    arguments, environment = req.body.get("arguments") or [], req.body.get("environment") or {}
+    if not isinstance(arguments, list) or not all(isinstance(a, str) for a in arguments):
+        raise invalid_argument(f"'arguments' must be an array of strings: {arguments!r:.200}")
+    if not isinstance(environment, dict) or not all(isinstance(v, str) for v in environment.values()):
+        raise invalid_argument(f"'environment' must map names to strings: {environment!r:.200}")
+    face.launch(req.string("bundleId"), tuple(arguments), {str(k): v for k, v in environment.items()})
     return None
 
 

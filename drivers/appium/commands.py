@@ -22,7 +22,14 @@ from ...core.errors import (
     Unsupported,
 )
 from ...core.models import Platform
+from ..base import on_a_phone
+from ..launching import ios_arguments
+from ..permissions import android_names, android_verb, check_permissions, ios_plan
 from .errors import server_refused, unsupported
+
+_ACCESS = {"grant": "yes", "revoke": "no", "reset": "unset"}
+# Commands on one app, whose "The application '…' is not installed on the device" is AppNotInstalled.
+_APP_COMMANDS = frozenset({"changePermissions", "setPermission", "launchApp"})
 
 __all__ = ["APP_ID", "DeviceCommands", "check_app_id"]
 
@@ -34,8 +41,11 @@ class _Driver(Protocol):
     def platform(self) -> Platform: ...
 
     server_url: str
+    kind: str
 
     def _mobile(self, name: str, args: Mapping[str, Any] | None = None) -> Any: ...
+
+    def launch_app(self, app_id: str) -> None: ...
 
 
 class DeviceCommands:
@@ -45,6 +55,8 @@ class DeviceCommands:
         try:
             self._mobile(name, args)
         except DeviceError as exc:
+            if name in _APP_COMMANDS and "is not installed" in exc.message:
+                raise AppNotInstalled(f"cannot {what}: {exc.message}") from exc
             if name == "clearApp" and self.platform == "ios":
                 # appium-xcuitest-driver refuses it on a real iPhone as 'unknown method' (405):
                 # "This extension is only supported on simulators …" (mobileClearApp)
@@ -71,9 +83,65 @@ class DeviceCommands:
         DeviceCommands._extension(self, "deepLink", args, f"open {url}")
 
     def clear_state(self: _Driver, app_id: str) -> None:
-        """``mobile: clearApp`` (UiAutomator2: ``pm clear``; XCUITest: on a Simulator only)."""
+        """``mobile: clearApp`` (UiAutomator2: ``pm clear``; XCUITest: on a Simulator only, so refused
+        before any request on a physical iPhone)."""
+        if self.platform == "ios" and self.kind == "device":
+            raise on_a_phone(f"clear {app_id}'s data", "Appium's XCUITest driver")
         key = "appId" if self.platform == "android" else "bundleId"
         DeviceCommands._extension(self, "clearApp", {key: check_app_id(app_id)}, f"clear {app_id}'s data")
+
+    def set_permissions(self: _Driver, app_id: str, permissions: Mapping[str, str]) -> None:
+        """UiAutomator2: ``mobile: changePermissions`` ({permissions, appPackage, action: grant|revoke};
+        ``permissions: "all"`` is every permission the app requests, the driver's docs); XCUITest (a
+        Simulator): ``mobile: setPermission`` ({bundleId, access: {service: yes|no|unset}}, the
+        services of simctl privacy; ``notifications`` through AppleSimulatorUtils where installed)."""
+        wanted = check_permissions(permissions)
+        check_app_id(app_id)
+        if self.platform == "android":
+            for name, value in wanted.items():
+                names: Any = "all" if name == "all" else list(android_names(name))
+                args = {"permissions": names, "appPackage": app_id, "action": android_verb(value)}
+                try:
+                    DeviceCommands._extension(self, "changePermissions", args, f"set {app_id}'s permissions")
+                except AppNotInstalled:
+                    raise
+                except DeviceError as exc:  # pm refused one the app does not declare: passed over, as Maestro
+                    if "has not requested permission" not in exc.message:
+                        raise
+            return
+        if self.kind == "device":
+            raise on_a_phone("set permissions", "Appium's XCUITest driver")
+        actions, notifications, _skipped = ios_plan(wanted)
+        access = {service: _ACCESS[action] for action, service in actions}
+        if notifications is not None:
+            access["notifications"] = "yes" if notifications == "allow" else "no"
+        if access:
+            args = {"bundleId": app_id, "access": access}
+            DeviceCommands._extension(self, "setPermission", args, f"set {app_id}'s permissions")
+
+    def clear_keychain(self: _Driver) -> None:
+        """XCUITest's ``mobile: clearKeychains`` (a Simulator's; refused on a physical iPhone); nothing
+        on Android, which has no keychain."""
+        if self.platform == "android":
+            return
+        if self.kind == "device":
+            raise on_a_phone("clear the keychain", "Appium's XCUITest driver")
+        DeviceCommands._extension(self, "clearKeychains", {}, "clear the keychain")
+
+    def launch_with(self: _Driver, app_id: str, arguments: Mapping[str, object]) -> None:
+        """XCUITest's ``mobile: launchApp`` with ``arguments`` and ``environment``; Android:
+        ``Unsupported`` (activateApp carries no intent extras)."""
+        if self.platform == "android":
+            raise Unsupported(
+                "launch arguments on Android: UiAutomator2's activateApp carries no intent extras"
+            )
+        args = {
+            "bundleId": check_app_id(app_id),
+            "arguments": list(ios_arguments(arguments)),
+            "environment": {},
+        }
+        DeviceCommands._extension(self, "launchApp", args, f"launch {app_id}")
+        self.launch_app(app_id)  # in front now: this checks it, as every launch is checked
 
 
 def check_app_id(app_id: str) -> str:
@@ -89,7 +157,8 @@ def _refused(name: str, what: str, platform: str, exc: DeviceError) -> HarnessEr
     if name == "clearApp" and platform == "ios":
         return Unsupported(
             f"XCUITest could not {what}: {exc.message}",
-            hint="XCUITest clears app data only on a Simulator; on an iPhone reinstall the app",
+            hint="XCUITest clears app data only on a Simulator; on an iPhone reinstall the app, and "
+            "write the spec with `&kind=device` so that `amc check --device` foresees it",
         )
     if name == "clearApp" and "not installed" in exc.message:
         return AppNotInstalled(f"cannot {what}: {exc.message}")

@@ -179,6 +179,7 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements, AppiumState):
         launch_timeout: float = DEFAULT_LAUNCH_TIMEOUT,
         settings: Mapping[str, Any] | None = None,
         on_close: Callable[[], None] | None = None,
+        kind: str | None = None,
     ) -> None:
         if not isinstance(options, AppiumOptions):
             raise ConfigError(
@@ -204,6 +205,10 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements, AppiumState):
         self._config: AppiumClientConfig | None = None
         self.requests = 0  # commands sent, session creation included
         self.sessions_started = 0
+        # An iOS Simulator or a device (amc.drivers.kinds): an iPhone is a Simulator unless told.
+        self.kind = kind or ("simulator" if self._platform == "ios" else "device")
+        if self.kind not in ("simulator", "device"):
+            raise ConfigError(f"AppiumDriver kind must be simulator or device, got {kind!r}")
 
     # --- identity ---------------------------------------------------------------------------
 

@@ -57,6 +57,12 @@ def _whole(value: str) -> int:
     return number
 
 
+def _kind(value: str) -> str:
+    if value.strip().lower() not in ("simulator", "device"):
+        raise ValueError("kind is simulator or device")
+    return value.strip().lower()
+
+
 def _seconds(value: str) -> float:
     return check_seconds(
         value, "the value", maximum=MAX_TIMEOUT, above_zero=True, text=True, error=ValueError
@@ -91,6 +97,7 @@ QUERY_SETTINGS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "timeout": ("timeout", _seconds),
     "sessionTimeout": ("session_timeout", _seconds),
     "launchTimeout": ("launch_timeout", _seconds),
+    "kind": ("kind", _kind),  # an iOS Simulator or a device (amc.drivers.kinds), not a capability
 }
 # query parameter -> Appium setting applied once per session (iOS: cut page-source time).
 _APPIUM_SETTINGS: dict[str, Callable[[str], Any]] = {

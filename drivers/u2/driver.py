@@ -68,6 +68,7 @@ from ...core.models import Platform, Scene
 from ..base import coordinate, erase_count, gesture_seconds, location
 from ..error_table import quote
 from ..hierarchy import parse_source
+from ..permissions import android_names, android_verb, check_permissions, requested_permissions
 from .adb import HarnessAdbClient, HarnessAdbDevice
 from .adb_errors import state_error
 from .apps import AndroidApps
@@ -350,6 +351,45 @@ class U2Driver(AndroidState):
                 app_id=app_id,
                 hint="list the installed packages with `adb shell pm list packages`",
             )
+
+    kind = "device"  # adb reaches an emulator and a phone alike (amc.drivers.kinds)
+
+    def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:
+        """Maestro's ``setPermissions`` over adb (AndroidDriver.kt): ``all`` is every permission the
+        app declares (``dumpsys package``'s requested permissions), a name what Maestro's table makes
+        of it (:func:`drivers.permissions.android_names`); ``pm grant`` for allow, ``pm revoke``
+        otherwise, one shell command each. What pm refuses (a normal permission, one the app does not
+        declare) is passed over, as Maestro passes it over."""
+        if not self._valid_package(app_id):
+            raise StepArgumentError(f"{app_id!r} is not an Android package name")
+        wanted = check_permissions(permissions)
+        declared: list[str] | None = None
+        for name, value in wanted.items():
+            if name == "all":
+                if declared is None:
+                    declared = requested_permissions(
+                        self._shell("set_permissions", ["dumpsys", "package", app_id])
+                    )
+                names: tuple[str, ...] = tuple(declared)
+            else:
+                names = android_names(name)
+            for permission in names:
+                answer = self._shell("set_permissions", ["pm", android_verb(value), app_id, permission])
+                if "Exception" in answer:
+                    log.info(
+                        "pm %s %s %s: %s", android_verb(value), app_id, permission, answer.splitlines()[1:2]
+                    )
+
+    def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
+        """Not here: the launcher's start carries no intent extras (see
+        :data:`amc.actions.permits.ANDROID_ARGUMENTS`)."""
+        raise Unsupported(
+            f"launch arguments on {self.serial}: uiautomator2 starts apps through the launcher (monkey), "
+            "which carries no intent extras"
+        )
+
+    def clear_keychain(self) -> None:
+        """Android has no keychain: nothing to do (as in Maestro)."""
 
     def open_link(self, url: str, app_id: str | None = None) -> None:
         """``am start -a android.intent.action.VIEW -d URL`` (uiautomator2's ``open_url``), with

@@ -84,6 +84,10 @@ class _Driver(Protocol):
 
     def _wait_in_front(self, app_id: str) -> None: ...
 
+    _notifications: dict[str, str]
+
+    def _answer_alert(self, app_id: str) -> None: ...
+
 
 class WdaApps:
     """Launches and the app in front (see the module docstring); mixed into ``WdaDriver``."""
@@ -109,6 +113,8 @@ class WdaApps:
             self._refused(app_id, exc)
         self._wait_in_front(app_id)
         self._launched = app_id
+        if app_id in self._notifications:
+            self._answer_alert(app_id)
 
     def _app_state(self: _Driver, app_id: str, *, timeout: float | None = None) -> int | None:
         """``/wda/apps/state`` (XCUIApplicationState: 1 not running … 4 foreground), None if unreadable."""

@@ -63,13 +63,16 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, erase_count, gesture_seconds, ios_cannot_clear, location
+from ..base import DeviceInfo, coordinate, erase_count, gesture_seconds, location
 from ..covers import LOCKED_HINT, springboard_cover
+from ..kinds import split_kind, wda_url_kind
 from ..options import seconds, server_url, whole_number
 from .answers import lost_session
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
 from .errors import CLIENT_ERRORS, WdaCall, map_error, wda_error
+from .simctl import Simctl, XcrunSimctl
+from .simulator import WdaSimulator
 from .state import IosState
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
@@ -86,7 +89,7 @@ def _png_or_jpeg(data: bytes) -> bool:
     return data.startswith(b"\x89PNG\r\n\x1a\n") or data.startswith(b"\xff\xd8\xff")
 
 
-class WdaDriver(WdaApps, IosState):
+class WdaDriver(WdaSimulator, WdaApps, IosState):
     """One iPhone (or iOS simulator) through a WebDriverAgent server, implementing ``Driver``."""
 
     backend = "wda"
@@ -99,6 +102,8 @@ class WdaDriver(WdaApps, IosState):
         device_id: str | None = None,
         config: WdaConfig | None = None,
         on_close: Callable[[], None] | None = None,
+        kind: str | None = None,
+        simctl: Simctl | None = None,
     ) -> None:
         try:
             server_url(url, "the WebDriverAgent URL", ("http", "https", "http+usbmux"))
@@ -121,6 +126,13 @@ class WdaDriver(WdaApps, IosState):
         self._os_version: str | None = None
         self._launched: str | None = None  # the app the last successful launch_app brought up
         self._app_names: dict[str, str] = {}  # application element name -> bundle id (WDA < 10.1.0)
+        # An iOS Simulator or a device (amc.drivers.kinds), and the simctl that reaches a Simulator.
+        self.kind = kind or ("device" if url.startswith("http+usbmux") else wda_url_kind(url))
+        self._simctl: Simctl | None = (
+            simctl if simctl is not None else (XcrunSimctl() if self.kind == "simulator" else None)
+        )
+        self._on_phone = False  # /status says a physical iPhone, though the spec said a Simulator
+        self._notifications: dict[str, str] = {}  # bundle id -> allow/deny for its notification alert
 
     @classmethod
     def from_url(
@@ -131,10 +143,21 @@ class WdaDriver(WdaApps, IosState):
         timeout: float = WdaConfig.timeout,
         launch_timeout: float = WdaConfig.launch_timeout,
         on_close: Callable[[], None] | None = None,
+        kind: str | None = None,
+        simctl: Simctl | None = None,
     ) -> WdaDriver:
-        """A driver for the WDA at ``url`` (``http://HOST:PORT``). No I/O until ``connect()``."""
+        """A driver for the WDA at ``url`` (``http://HOST:PORT``, ``?kind=`` taken off: its kind,
+        :mod:`amc.drivers.kinds`). No I/O until ``connect()``."""
         config = WdaConfig(timeout=timeout, launch_timeout=launch_timeout)
-        return cls(url, device_id=device_id, config=config, on_close=on_close)
+        bare, given = split_kind(url)
+        return cls(
+            bare,
+            device_id=device_id,
+            config=config,
+            on_close=on_close,
+            kind=kind or given or wda_url_kind(url),
+            simctl=simctl,
+        )
 
     @classmethod
     def from_udid(
@@ -304,6 +327,9 @@ class WdaDriver(WdaApps, IosState):
         os_info, build = status.get("os"), status.get("build")
         if isinstance(os_info, dict) and isinstance(os_info.get("version"), str):
             self._os_version = os_info["version"]
+        ios = status.get("ios")
+        if self.kind == "simulator" and isinstance(ios, dict) and "simulatorVersion" not in ios:
+            self._on_phone = True  # FBSessionCommands.m: simulatorVersion only under TARGET_OS_SIMULATOR
         version = build.get("version") if isinstance(build, dict) else None
         if isinstance(version, str) and re.fullmatch(r"\d+(\.\d+)*", version):
             self._wda_version = tuple(int(part) for part in version.split("."))
@@ -486,10 +512,6 @@ class WdaDriver(WdaApps, IosState):
                 app_id=app_id,
                 hint="check the link, and that the app that handles its scheme is installed",
             ) from exc
-
-    def clear_state(self, app_id: str) -> None:
-        """Not possible through WebDriverAgent (:func:`drivers.base.ios_cannot_clear`)."""
-        raise ios_cannot_clear(app_id)
 
     def __repr__(self) -> str:
         return f"WdaDriver(url={self.url!r}, device_id={self.device_id!r})"

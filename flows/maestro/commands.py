@@ -25,6 +25,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode
 
 from ...actions import ACTIONS, Action, MaestroForm
 from ...actions.kinds import Flag, Number, Seconds, SelectorKind, Values
+from ...actions.permits import Permissions
 from ...actions.press import MAESTRO_KEYS, MAESTRO_OTHER_KEYS
 from ...actions.waiting import MAX_WAIT
 from ...core.errors import StepArgumentError
@@ -54,18 +55,15 @@ FORMS: Mapping[str, tuple[Action, MaestroForm]] = {
 }
 # Maestro 2.8.0's commands that no action here does, each with why.
 _WEB = "a web-only command"
-_NONE = "no backend of this harness does this yet"
 NO_ACTION: Mapping[str, str] = {
     "assertWithAI": "Maestro's cloud AI commands are not available here",
     "assertNoDefectsWithAI": "Maestro's cloud AI commands are not available here",
     "extractTextWithAI": "Maestro's cloud AI commands are not available here",
-    "setPermissions": "setting permissions: " + _NONE,
-    "clearKeychain": "no backend of this harness clears the iOS keychain",
     "openBrowser": _WEB,
 }
 SCRIPT_COMMANDS = ("evalScript", "runScript", "assertTrue")
 # Commands Maestro lets a flow write alone (orchestra/yaml/MaestroFlowParser.kt:140-173).
-_BARE_NO_ACTION = frozenset({"clearKeychain", "assertNoDefectsWithAI"})
+_BARE_NO_ACTION = frozenset({"assertNoDefectsWithAI"})
 BARE = frozenset(command for command, (_, form) in FORMS.items() if form.bare) | _BARE_NO_ACTION
 _DIRECTIONS = {"UP": "up", "DOWN": "down", "LEFT": "left", "RIGHT": "right"}
 # Maestro's directional swipes (Android's geometry, client/drivers/AndroidDriver.kt:392-445).
@@ -100,6 +98,9 @@ def _modifiers(r: MaestroReader, entries: Mapping[str, Node]) -> tuple[bool, str
     return optional, label
 
 
+_TYPED = frozenset({TAG + "int", TAG + "float", TAG + "bool"})
+
+
 def _value(r: MaestroReader, action: Action, name: str, node: Node, millis: bool) -> Any:
     """An option's value as the action's argument ``name`` takes it."""
     param = action.param(name)
@@ -113,7 +114,16 @@ def _value(r: MaestroReader, action: Action, name: str, node: Node, millis: bool
     if isinstance(param.kind, Number | Seconds):
         number = r.number(node, what, -1e12, 1e12)
         return number / 1000 if millis else number
-    if isinstance(param.kind, Values):
+    if isinstance(param.kind, Values):  # launch arguments: YAML's own types, `${…}` filled in keys
+        r.mapping(node, what)  # and texts (IntegrationTest.kt's case 095 expects both)
+        assert isinstance(node, MappingNode)
+        return {
+            r.text(key, f"{what} key"): r.scalar_value(value, f"{what} {key.value}")
+            if isinstance(value, ScalarNode) and value.tag in _TYPED
+            else r.text(value, f"{what} {key.value}")
+            for key, value in node.value
+        }
+    if isinstance(param.kind, Permissions):
         entries = r.mapping(node, what)
         return {key: r.text(value, f"{what} {key}") for key, value in entries.items()}
     if isinstance(param.kind, SelectorKind):
@@ -290,7 +300,7 @@ _SPECIAL: dict[str, Callable[[MaestroReader, str, Node], Command]] = {
     "scrollUntilVisible": _scroll_until,
     "inputText": _input_text,
 }
-_APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState"})
+_APP_COMMANDS = frozenset({"launchApp", "stopApp", "killApp", "clearState", "setPermissions"})
 # Commands whose value Maestro checks when it reads the flow only if it holds no ${...}, else when the
 # step runs (YamlSetOrientation.kt validateOrientationIfLiteral): read again then, checked then.
 _LITERAL_CHECKED = frozenset({"setOrientation"})

@@ -34,8 +34,13 @@ def _limits(entries: Sequence[Unsupported], backend: str, form: MaestroForm) -> 
             if len(platforms) == len(_PLATFORMS[backend])
             else f" on {'iOS' if platforms == ['ios'] else 'Android'}"
         )
+        if entry.kinds == frozenset({"device"}):  # a Simulator can: only a physical iPhone cannot
+            where = " on a physical iPhone"
         option = next((o for o, arg in form.options.items() if arg == entry.when), entry.when)
-        said.append(f"not `{option}`{where}" if option else f"no{where}")
+        some = " values" if entry.only is not None else ""  # a rule on the option's value
+        said.append(f"not some `{option}`{some}{where}" if option and some else "")
+        if not some:
+            said[-1] = f"not `{option}`{where}" if option else f"no{where}"
     if any(s == "no" for s in said):
         return "no"
     return "yes" + (" (" + "; ".join(said) + ")" if said else "")

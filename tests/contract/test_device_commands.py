@@ -1,5 +1,6 @@
 """hide_keyboard, open_link and clear_state on every backend: what crossed the wire, and what the
-device shows after. WebDriverAgent cannot clear an app's data: a typed ``Unsupported`` saying so."""
+device shows after. An iPhone playing a Simulator is cleared as simctl clears one; a physical
+iPhone cannot be: a typed ``Unsupported`` saying so, the app's data kept."""
 
 from __future__ import annotations
 
@@ -70,17 +71,35 @@ def test_open_link_opens_the_app_that_takes_the_link(rig: Rig, apps: dict[str, s
 def test_clear_state_deletes_the_apps_data_or_says_it_cannot(rig: Rig, apps: dict[str, str]) -> None:
     rig.driver.launch_app(apps["demo"])
     _sign_in(rig)
-    if rig.device.platform == "ios":  # every iOS face refuses it, as an iPhone does
-        with pytest.raises(Unsupported) as caught:
-            rig.driver.clear_state(apps["demo"])
-        assert caught.value.hint is not None and "reinstall" in caught.value.hint
-        rig.driver.terminate_app(apps["demo"])
-        rig.driver.launch_app(apps["demo"])
-        assert "Signed in as qa" in rig.driver.observe().texts()  # the session is still kept
-        return
     rig.driver.clear_state(apps["demo"])
     _counted(rig, "clear_state")
     assert apps["demo"] not in rig.device.running_apps()  # cleared apps are stopped, as pm clear does
     rig.driver.launch_app(apps["demo"])
     texts = rig.driver.observe().texts()
     assert "Sign in" in texts and "Signed in as qa" not in texts
+
+
+@pytest.mark.parametrize(
+    "spec", ["sim:ios?kind=device", "sim+wda:ios?kind=device", "sim+appium:ios?kind=device"]
+)
+def test_a_physical_iphone_refuses_to_clear_an_app_and_keeps_its_data(spec: str) -> None:
+    from amc.drivers.connect import connect
+    from amc.sim.device import INSTANT, SimDevice
+    from amc.sim.profiles import ios_profile
+
+    device = SimDevice("ios", timing=INSTANT, profile=ios_profile(kind="device"))
+    driver = (
+        connect(spec, device=device) if not spec.startswith("sim:") else connect(spec + "&timing=instant")
+    )
+    rig = Rig(spec, driver, getattr(driver, "device", device))
+    try:
+        rig.driver.launch_app("com.example.amc.demo")
+        _sign_in(rig)
+        with pytest.raises(Unsupported) as caught:
+            rig.driver.clear_state("com.example.amc.demo")
+        assert "physical iPhone" in str(caught.value) or "XCTest has no API" in str(caught.value)
+        rig.driver.terminate_app("com.example.amc.demo")
+        rig.driver.launch_app("com.example.amc.demo")
+        assert "Signed in as qa" in rig.driver.observe().texts()  # the session is still kept
+    finally:
+        driver.close()

@@ -402,8 +402,8 @@ def test_android_10_names_its_focused_app_as_its_snapshot_cache_does() -> None:
 
 
 @contextmanager
-def wda(ios: str, generation: str) -> Iterator[WdaFace]:
-    face = WdaFace(SimDevice("ios", profile=IosProfile(ios, generation))).start()
+def wda(ios: str, generation: str, kind: str = "simulator") -> Iterator[WdaFace]:
+    face = WdaFace(SimDevice("ios", profile=IosProfile(ios, generation, kind))).start()
     try:
         yield face
     finally:
@@ -453,10 +453,16 @@ def _status_611() -> Any:
     ids=["wda4-vs-5.1.6", "wda5-vs-6.1.1", "wda9", "wda10"],
 )
 def test_status_has_the_keys_of_its_generation(ios: str, generation: str, real: Any, added: set[str]) -> None:
-    with wda(ios, generation) as face:
+    """The captures are of physical iPhones; a Simulator's status adds ``ios.simulatorVersion``
+    (FBSessionCommands.m, under ``TARGET_OS_SIMULATOR``)."""
+    with wda(ios, generation, "device") as face:
         code, simulated = request(face, "GET", "/status")
     assert code == 200
     assert key_paths(simulated) == key_paths(real) | added
+    with wda(ios, generation) as face:
+        _, on_simulator = request(face, "GET", "/status")
+    assert key_paths(on_simulator) == key_paths(real) | added | {"value.ios.simulatorVersion"}
+    assert on_simulator["value"]["ios"]["simulatorVersion"] == on_simulator["value"]["os"]["version"]
 
 
 def _attributes(xml: str, tag: str) -> list[str]:

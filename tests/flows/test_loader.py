@@ -56,6 +56,8 @@ steps:
   - add_media: {files: [/tmp/a.png]}
   - travel: {points: ["0,0", "0.1,0"], speed: 10}
   - assert_screenshot: {path: /tmp/ref.png, threshold: 90}
+  - set_permissions: {app_id: com.example.amc.notes, permissions: {notifications: allow}}
+  - clear_keychain
 """
 
 

@@ -46,8 +46,9 @@ ROOT = Path(__file__).resolve().parents[2]
 ADB_PORT = 5037  # adbutils' e2etests/test_adb.py connects to 127.0.0.1:5037 by name
 DOWNLOAD_SECONDS = 120
 SUITE_SECONDS = 600
-# The WebDriverAgent the wda suite was checked against (its reports/WDA_V611.md: 6.1.1, iOS 16.3.1).
-WDA_PROFILE_SPEC = ("16", "6")
+# The WebDriverAgent the wda suite was checked against (its reports/WDA_V611.md: 6.1.1, iOS 16.3.1,
+# on a physical iPhone).
+WDA_PROFILE_SPEC = ("16", "6", "device")
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from amc.core.errors import HarnessError
 from amc.core.models import Bounds, Platform, Scene, UIElement
@@ -109,6 +110,15 @@ class FakeDriver:
 
     def clear_state(self, app_id: str) -> None:
         self._record("clear_state", app_id)
+
+    def launch_with(self, app_id: str, arguments: Any) -> None:
+        self._record("launch_with", app_id, dict(arguments))
+
+    def set_permissions(self, app_id: str, permissions: Any) -> None:
+        self._record("set_permissions", app_id, dict(permissions))
+
+    def clear_keychain(self) -> None:
+        self._record("clear_keychain")
 
     def close(self) -> None:
         self._record("close")

@@ -112,6 +112,9 @@ class LayoutDriver:
 
     backend = "maestro-fake"  # no backend of amc.actions.BACKENDS: only what no backend can do is refused
     animates = False
+    # Maestro runs its iOS flows on Simulators, where apps, keychain and permissions can be reset
+    # (amc.drivers.kinds): its FakeDriver does each of them
+    kind = "simulator"
 
     def __init__(self, layout: Node, installed: Sequence[str] = (), platform: Platform = "ios") -> None:
         self.layout = layout
@@ -180,6 +183,10 @@ class LayoutDriver:
         arguments = options.get("arguments")
         self._event("LaunchApp", *((app_id, dict(arguments)) if arguments else (app_id,)))
         self.foreground = app_id
+
+    def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
+        """``LaunchApp`` with its launch arguments (Maestro's event carries them)."""
+        self.launch_app(app_id, arguments=arguments)
 
     def terminate_app(self, app_id: str) -> None:
         self._event("StopApp", app_id)

@@ -66,12 +66,25 @@ JS_FAILS = {
     ROCKET + "navigate-to-login.yaml": "'server' of undefined",
     ROCKET + "navigate-to-register.yaml": "'server' of undefined",
     ROCKET + "navigate-to-workspace.yaml": "'server' of undefined",
+    # the end-to-end encryption flows (refused for their launchApp permissions before they were
+    # honoured) log in through a helper that reads the same per-developer output
+    **{
+        f"RocketChat__Rocket.Chat.ReactNative/.maestro/tests/e2ee/flows/{name}.yaml": "'login' of undefined"
+        for name in (
+            "accept-new-key-and-verify",
+            "check-encrypted-room-without-key",
+            "enter-key-read-and-send",
+            "reset-keys-and-send",
+            "verify-message-unread",
+            "verify-messages-read",
+        )
+    },
 }
 # EdgeApp's wallet flows declare `var x` in one evalScript and read x in the next: only Maestro's
 # Rhino engine (the default before 2.0, removed in 2.6) kept such a variable; Maestro 2.8 fails too.
 EDGE_RHINO = "EdgeApp__edge-react-gui/maestro/07-wallets/"
 JS_COUNTS = {
-    "train": {"runs": 53, "needs a backend": 5, "cannot run here": 7, "fails": 6},
+    "train": {"runs": 54, "needs a backend": 5, "cannot run here": 0, "fails": 12},
     "holdout": {"runs": 110, "needs a backend": 0, "cannot run here": 1, "fails": 8},
 }
 

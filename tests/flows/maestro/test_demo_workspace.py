@@ -36,8 +36,6 @@ from .integration_cases import FIXTURES, virtual_clock
 
 WORKSPACE = FIXTURES / "corpus" / "mobile-dev-inc__maestro" / "e2e" / "demo_app" / ".maestro"
 
-ITEM4 = "issue 39 item 4 (iOS Simulators: clearState, clearKeychain)"
-ITEM5 = "issue 39 item 5 (permissions)"
 SCREEN = (
     "a screen of the app the stand-in lacks (its source, e2e/demo_app/lib/*_screen.dart, is in no "
     "stored snapshot)"
@@ -64,9 +62,9 @@ def _screen(needle: str) -> Differs:
 
 DIFFERS: dict[str, Differs] = {
     # refused before the run
-    "all_files_permission.yaml": Differs("refused", "permissions", ITEM5, ("android",)),
-    "permission_interpolation.yaml": Differs("refused", "permissions", ITEM5),
-    "commands/launchApp.yaml": Differs("refused", "permissions", f"{ITEM4}; {ITEM5}"),
+    "all_files_permission.yaml": Differs("fails", "'Permission Check'", SCREEN, ("android",)),
+    "permission_interpolation.yaml": _screen("'Permission Check'"),
+    "commands/launchApp.yaml": _screen("'Test Input Field'"),
     "commands/assertScreenshotCropped.yaml": _screen("Cropped Screen"),
     "commands/assertScreenshotCroppedJPG.yaml": _screen("Cropped Screen"),
     "commands/takeScreenshot.yaml": _screen("cropOn: no element matches"),
@@ -98,7 +96,6 @@ DIFFERS: dict[str, Differs] = {
         )
     },
     # run, and ending otherwise than Maestro's CI says
-    "commands_optional_tournee.yaml": Differs("fails", "XCTest has no API to reset an app", ITEM4, ("ios",)),
     "fill_form.yaml": _screen("'Email'"),
     "relatives.yaml": Differs("fails", "'level-0'", SCREEN, ("android",)),
     "unicode.yaml": Differs("fails", "'textInput'", SCREEN, ("android",)),
@@ -140,25 +137,6 @@ DIFFERS: dict[str, Differs] = {
         "example://form",
         "the app's deep link example://form opens its form screen, not in the stand-in",
     ),
-}
-
-
-# On the simulated iPhone these stop at their first step, `launchApp: clearState: true`, before
-# the screen the stand-in lacks (the issue's own example of what item 4 closes).
-_CLEARS = (
-    "fill_form",
-    "commands/clearState",
-    "commands/setLocation",
-    "commands/swipe",
-    "commands/swipe_from_point",
-)
-_CLEARS += tuple(f"commands/inputRandom{n}" for n in ("CityName", "ColorName", "CountryName"))
-_CLEARS += ("commands/setOrientation", "commands/travel")
-ON_IOS: dict[str, Differs] = {
-    f"{name}.yaml": Differs(
-        "fails", "XCTest has no API to reset an app", f"{ITEM4}; after it, {SCREEN}", ("ios",)
-    )
-    for name in _CLEARS
 }
 
 
@@ -258,7 +236,7 @@ def _judge(platform: str, found: Mapping[str, tuple[str, str]]) -> tuple[list[st
     counts = {"agree": 0, "refused": 0, "fails": 0}
     for rel, tag in selected(platform):
         status, said = found[rel]
-        differs = (ON_IOS.get(rel) if platform == "ios" else None) or DIFFERS.get(rel)
+        differs = DIFFERS.get(rel)
         if differs is not None and platform not in differs.platforms:
             differs = None
         agrees = (tag == "passing" and status == "passed") or (tag == "failing" and status == "failed")

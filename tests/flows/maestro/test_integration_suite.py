@@ -41,7 +41,6 @@ GAPS: dict[str, str] = {
     "031": NO_BRANCH + "Maestro's `traits` selector (text, square, long-text) is refused before the run",
     "034": NO_BRANCH + "the Android TV and remote keys (remote dpad, media, TV input, lock, tab) are "
     "refused before the run: no backend here presses them",
-    "045": ITEM4 + ": launchApp clearKeychain on iOS is refused before the run",
     "049": ZERO,
     "074": ZERO,
     "075": ZERO + " (the repeat's `while: notVisible: Value 3` never ends, 1000 taps)",
@@ -52,14 +51,9 @@ GAPS: dict[str, str] = {
     "it in the browser (OpenBrowser)",
     "085": NO_BRANCH + "openLink's `autoVerify: true` is not passed on (Maestro's OpenLink carries it, "
     "for Android's App Links verification)",
-    "086": ITEM5 + ": launchApp grants every permission (SetPermissions all: allow) before it launches",
-    "087": ITEM5 + ": `permissions` is refused before the run",
-    "088": ITEM5 + ": `permissions` is refused before the run",
-    "089": ITEM5 + ": `permissions` is refused before the run",
     "093": NO_BRANCH + "an unset variable in the header's env JavaScript "
     "(`${APP_ID || 'com.example.default'}`) "
     "is the text 'undefined', so the default is never taken; in Maestro it is JavaScript's undefined",
-    "095": ITEM4 + ": launch arguments are refused before the run",
     "112": NO_BRANCH + "scrollUntilVisible with centerElement: true (timeout 10 ms) fails after its one "
     "swipe, the element on screen but not at the centre; Maestro's test passes after the same swipe",
     "116": NO_BRANCH + "killApp runs as stopApp (StopApp events); Maestro has a driver call of its own "
@@ -75,7 +69,6 @@ SIGNS: dict[str, str] = {
     "028": "expected a file '028_env.mp4'",
     "031": "`traits` selector",
     "034": "no backend here presses it",
-    "045": "clears the iOS keychain",
     "049": "screen shows: 'Not Clicked'",
     "074": "screen shows: 'swiping element'",
     "075": "'Value 1000'",
@@ -83,12 +76,7 @@ SIGNS: dict[str, str] = {
     "082": "screen shows: 'Value 3'",
     "084": "OpenBrowser",
     "085": "autoVerify",
-    "086": "SetPermissions",
-    "087": "sets an app's permissions",
-    "088": "sets an app's permissions",
-    "089": "sets an app's permissions",
     "093": "App undefined is not installed",
-    "095": "passes launch arguments",
     "112": "after 1 swipe(s)",
     "116": "expected event {'KillApp'",
     "119": "Exception for the first time",

@@ -44,11 +44,20 @@ MAESTRO = {"pick": "maestro", "visible": True}
 @pytest.mark.parametrize(
     ("body", "action", "args"),
     [
-        ("- launchApp\n", "launch_app", {"app_id": "com.example.amc.demo", "stop_first": True}),
+        (
+            "- launchApp\n",
+            "launch_app",
+            {"app_id": "com.example.amc.demo", "stop_first": True, "default_permissions": True},
+        ),
         (
             "- launchApp: {stopApp: false, clearState: true}\n",
             "launch_app",
-            {"app_id": "com.example.amc.demo", "stop_first": False, "clear_state": True},
+            {
+                "app_id": "com.example.amc.demo",
+                "stop_first": False,
+                "clear_state": True,
+                "default_permissions": True,
+            },
         ),
         ("- stopApp\n", "terminate_app", {"app_id": "com.example.amc.demo"}),
         ("- killApp: com.other\n", "terminate_app", {"app_id": "com.other"}),
