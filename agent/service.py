@@ -83,6 +83,7 @@ def _world_summary(world: WorldState | None) -> dict[str, Any] | None:
         "observed_app": world.observed_app,
         "current_page": world.current_page,
         "overlay": world.overlay,
+        "overlay_kind": world.overlay_kind,
     }
 
 

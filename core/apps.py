@@ -8,10 +8,13 @@ live with their users.
 from __future__ import annotations
 
 __all__ = [
+    "ANDROID_ANR_IDS",
+    "ANDROID_ANR_WORDS",
     "ANDROID_ERROR_DIALOG_IDS",
     "ANDROID_KEYGUARD_ID_PREFIX",
     "ANDROID_SHADE_IDS",
     "ANDROID_SYSTEMUI",
+    "ANDROID_SYSTEM_SERVER",
     "COVER_KINDS",
     "COVER_NAMES",
     "HOME_SCREEN_APPS",
@@ -19,11 +22,13 @@ __all__ = [
     "PERMISSION_DIALOG_PACKAGES",
     "SPRINGBOARD",
     "SYSTEMUI_COVER_WINDOWS",
+    "SYSTEM_DIALOG_KINDS",
     "SYSTEM_DIALOG_WINDOWS",
     "cover_name",
     "is_home_screen",
     "is_ime_package",
     "is_permission_dialog",
+    "says_not_responding",
     "system_dialog_window",
 ]
 
@@ -52,6 +57,9 @@ HOME_SCREEN_APPS: frozenset[str] = frozenset(
 
 # Android's status bar and notification shade: a window of it is never the app in front.
 ANDROID_SYSTEMUI = "com.android.systemui"
+# The system server's package: its windows (the home app chooser, ResolverActivity; the system
+# dialogs) are the system's, never an app the user launched.
+ANDROID_SYSTEM_SERVER = "android"
 
 # On-screen keyboard (input method) packages met in the field; any package whose name mentions
 # "inputmethod" or "keyboard" counts too.
@@ -84,6 +92,9 @@ PERMISSION_DIALOG_PACKAGES: frozenset[str] = frozenset(
         "com.android.permissioncontroller",
         "com.android.packageinstaller",
         "com.google.android.packageinstaller",
+        # MIUI / HyperOS's own prompt (its GrantPermissionsActivity in com.lbe.security.miui:
+        # semantic/cover_kinds.py cites the rules and scripts written against Xiaomi phones)
+        "com.lbe.security.miui",
     }
 )
 
@@ -109,10 +120,29 @@ def is_ime_package(package: str | None) -> bool:
 #
 # The kinds of cover the harness tells apart (``semantic.screen.Cover.kind``, the world model's
 # overlay): the lock screen, the pulled-down notification shade (iOS: Notification Center or
-# Control Center), a system dialog (Android's "X isn't responding" / "X keeps stopping"), the
-# runtime-permission prompt, and an app's own alert or dialog. A cover with no title of its own is
-# named by COVER_NAMES in the overlay.
-COVER_KINDS: tuple[str, ...] = ("keyguard", "shade", "system_dialog", "permission", "alert")
+# Control Center), Android's system dialogs ("X isn't responding": ``anr``; "X keeps stopping" or
+# "has stopped": ``crash``), the runtime-permission prompt (the platform's or an OEM's), the
+# prompts to let an app run in the background (``battery``) or start by itself (``autostart``), the
+# system's app chooser (``chooser``: "Open with", "Select a Home app"), iOS's SpringBoard alerts
+# (``notifications``, ``paste``, ``tracking``; location, camera … are ``permission``), and an app's
+# own alert or dialog. Which window is which: semantic.cover_kinds. A cover with no title of its
+# own is named by COVER_NAMES in the overlay.
+COVER_KINDS: tuple[str, ...] = (
+    "keyguard",
+    "shade",
+    "anr",
+    "crash",
+    "permission",
+    "battery",
+    "autostart",
+    "chooser",
+    "notifications",
+    "paste",
+    "tracking",
+    "alert",
+)
+# The kinds that are a system dialog about a process (Android's ANR and crash dialogs).
+SYSTEM_DIALOG_KINDS: frozenset[str] = frozenset({"anr", "crash"})
 COVER_NAMES: dict[str, str] = {"keyguard": "Lock screen", "shade": "Notification shade"}
 # iOS's own names: its shade is Notification Center or Control Center (the driver cannot tell which).
 _IOS_COVER_NAMES: dict[str, str] = {"shade": "Notification Center or Control Center"}
@@ -157,8 +187,28 @@ ANDROID_SHADE_IDS: frozenset[str] = frozenset(
     {"notification_panel", "notification_stack_scroller", "quick_settings_panel"}
 )
 ANDROID_ERROR_DIALOG_IDS: frozenset[str] = frozenset(
-    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute"}
+    {"aerr_close", "aerr_wait", "aerr_report", "aerr_restart", "aerr_reset", "aerr_mute", "aerr_app_info"}
 )
+
+
+# The ANR dialog's own button (app_anr_dialog.xml's aerr_wait, which the crash dialog has not) and
+# the words of its title ("%1$s isn't responding"; Chinese builds: "没有响应" / "无响应"), which tell
+# it from the crash dialog ("%1$s keeps stopping", before Android 9 "%1$s has stopped") in a dump
+# that kept only the title and aerr_close (tests/fixtures/real/android/*isnt-responding*).
+ANDROID_ANR_IDS: frozenset[str] = frozenset({"aerr_wait"})
+ANDROID_ANR_WORDS: tuple[str, ...] = (
+    "isn't responding",
+    "isn\u2019t responding",
+    "is not responding",
+    "没有响应",
+    "无响应",
+)
+
+
+def says_not_responding(text: str) -> bool:
+    """Whether ``text`` (a dialog's title or texts) is an ANR dialog's title."""
+    low = text.casefold()
+    return any(word in low for word in ANDROID_ANR_WORDS)
 
 
 def system_dialog_window(title: str) -> tuple[str, str] | None:

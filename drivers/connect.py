@@ -11,7 +11,8 @@ Accepted specs (see :data:`SPEC_FORMS`):
   over that backend's real protocol on 127.0.0.1, driven by the real adapter.
 
 A simulated device plays a version profile named in the spec's query (:data:`SIM_QUERY`):
-``sim:android?api=31`` (29, 31, 33, 34, 35; default 34), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
+``sim:android?api=31`` (29, 31, 33, 34, 35; default 34; ``oem=miui`` … draws a skin's own
+prompts: :data:`amc.sim.profiles.ANDROID_OEMS`), ``sim:ios?ios=17&wda=5`` (ios 15, 17, 18;
 wda 4, 5, 9, 10; default ``ios=18&wda=10``; ``kind=simulator|device``: an iOS Simulator, the
 default, or a physical iPhone, :mod:`amc.drivers.kinds`), the same on ``sim+adb:``, ``sim+wda:`` and
 ``sim+appium:``; ``sim+adb:android?adb=29`` also names the adb server's release
@@ -74,7 +75,7 @@ log = logging.getLogger(__name__)
 D = TypeVar("D", bound=Driver)
 
 SPEC_FORMS: tuple[str, ...] = (
-    "sim:android[?api=29|31|33|34|35]",
+    "sim:android[?api=29|31|33|34|35&oem=aosp|miui|…]",
     "sim:ios[?ios=15|17|18&wda=4|5|9|10&kind=simulator|device]",
     "android:SERIAL",
     "ios:http://HOST:PORT[?kind=simulator|device]",
@@ -110,7 +111,7 @@ FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "re
 # The query keys a simulated device's spec takes, per platform: its version profile, its timing
 # and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {
-    "android": ("api", "adb", "timing", "locked", "id"),
+    "android": ("api", "adb", "oem", "timing", "locked", "id"),
     "ios": ("ios", "wda", "kind", "timing", "locked", "id"),
 }
 _NOT_PROFILE = ("id", "timing", "locked", "adb")  # query keys that do not name the device's version
@@ -222,7 +223,7 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
         )
     try:
         profile: AndroidProfile | IosProfile = (
-            android_profile(values.get("api", "34"))
+            android_profile(values.get("api", "34"), values.get("oem"))
             if platform == "android"
             else ios_profile(values.get("ios"), values.get("wda"), values.get("kind"))
         )

@@ -9,16 +9,38 @@ app is in front, not every one can see the shade or the dialog at that moment (U
 ``getCurrentPackage`` names the app under them). Which cover is up, each backend reads its own way
 (:mod:`drivers.u2.focus`, WebDriverAgent's ``/wda/locked``, Appium's ``mobile: isLocked``); an
 iPhone's are read from SpringBoard's source by :func:`springboard_cover`.
+
+A crash or "not responding" dialog about the app just launched is not a launch either: the verdict
+comes from several signals (the focused window and the app behind it, the process, the dialog),
+each backend reading the ones it can (uiautomator2: ``dumpsys window``'s focused window
+``Application Error: PKG`` / ``Application Not Responding: PKG`` names the process; Appium's
+UiAutomator2 names the app behind the dialog, so its page source is read once after the launch).
+Either way the launch fails as ``AppLaunchFailed`` quoting the dialog's title
+(:func:`dialog_launch_failed`, :func:`system_dialog`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..core.errors import DeviceOffline
+from ..core.apps import ANDROID_ANR_IDS, ANDROID_ERROR_DIALOG_IDS, says_not_responding
+from ..core.errors import AppLaunchFailed, DeviceOffline
+from ..core.lazy import Query, candidates
 from ..core.models import Scene
 
-__all__ = ["LOCKED_HINT", "locked", "springboard_cover"]
+__all__ = [
+    "LOCKED_HINT",
+    "dialog_is_about",
+    "dialog_launch_failed",
+    "locked",
+    "springboard_cover",
+    "system_dialog",
+]
+
+_DIALOG_QUERY: Query = (
+    tuple(("identifier", "~", f"android:id/{i}") for i in (*sorted(ANDROID_ERROR_DIALOG_IDS), "alertTitle")),
+)
+_TITLE_MAX = 200
 
 _IOS_SPRINGBOARD_OWN = ("XCUIElementTypeAlert", "XCUIElementTypeSheet", "XCUIElementTypeIcon")
 
@@ -46,3 +68,46 @@ def springboard_cover(
     if is_locked() is True:
         return "keyguard"
     return "shade" if launched_state() == 4 else None
+
+
+def system_dialog(scene: Scene) -> tuple[str, str] | None:
+    """(``anr`` or ``crash``, its title) of Android's system dialog in ``scene``'s tree (its
+    ``android:id/aerr_*`` buttons; the title is ``android:id/alertTitle``'s text), or None."""
+    buttons: set[str] = set()
+    title = ""
+    for el in candidates(scene.root, _DIALOG_QUERY):
+        local = (el.identifier or "").removeprefix("android:id/")
+        if not el.visible or local == el.identifier:
+            continue
+        if local == "alertTitle":
+            title = title or (el.text or "").strip()
+        elif local in ANDROID_ERROR_DIALOG_IDS:
+            buttons.add(local)
+    if not buttons:
+        return None
+    anr = bool(buttons & ANDROID_ANR_IDS) or says_not_responding(title)
+    return ("anr" if anr else "crash"), title[:_TITLE_MAX]
+
+
+def dialog_is_about(process: str | None, app_id: str) -> bool:
+    """Whether a system dialog's process (``Application Error: PROCESS``) is ``app_id``'s (its main
+    process or one of its own, ``app_id:remote``)."""
+    return process is not None and (process == app_id or process.startswith(f"{app_id}:"))
+
+
+def dialog_launch_failed(device: str, app_id: str, kind: str, title: str | None) -> AppLaunchFailed:
+    """The error for a launch answered by the system's crash (``crash``) or ANR (``anr``) dialog."""
+    what = "stopped as it started" if kind == "crash" else "does not respond"
+    said = f': "{title}"' if title else ""
+    hint = (
+        "the app crashes on start: read its crash in `adb logcat -b crash`, fix or reinstall it, and "
+        "close the dialog"
+        if kind == "crash"
+        else "the app's main thread is blocked: wait and launch again, or close the dialog (Close app)"
+    )
+    return AppLaunchFailed(
+        f"{app_id} {what} on {device}: the system shows its {'crash' if kind == 'crash' else 'ANR'} "
+        f"dialog{said}",
+        app_id=app_id,
+        hint=hint,
+    )

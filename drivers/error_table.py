@@ -24,13 +24,25 @@ body that is not the backend's) the same way whichever server was behind it.
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..core.errors import DeviceError, DeviceTimeout, DriverUnavailable, HarnessError
+from ..core.errors import ConfigError, DeviceError, DeviceTimeout, DriverUnavailable, HarnessError
 
-__all__ = ["MAX_QUOTE", "Build", "ErrorRule", "apply_table", "proxy_answer", "quote", "unrecognised"]
+__all__ = [
+    "MAX_QUOTE",
+    "Build",
+    "ErrorRule",
+    "apply_table",
+    "page_text",
+    "proxy_answer",
+    "quote",
+    "unrecognised",
+    "wrong_server",
+]
 
 # The most of a raw answer a message quotes.
 MAX_QUOTE = 500
@@ -116,3 +128,68 @@ def proxy_answer(
         f"({page!r})",
         hint=f"the proxy cannot reach {server}: check that it runs and that the proxy points at it",
     )
+
+
+# What sits at an address instead of the server asked for, by HTTP status, when the body is not
+# the server's JSON (statuses an intermediary's own page means are proxy_answer's).
+_CREDENTIALS_HINT = (
+    "the server asks for credentials (a Selenium Grid started with --username and --password answers "
+    "401 with no body: BasicAuthenticationFilter): put them in the URL, http://USER:PASSWORD@HOST:PORT "
+    "(in the form user:password@host)"
+)
+
+
+def page_text(body: str, limit: int = MAX_QUOTE) -> str:
+    """What an HTML (or plain) error page says: its text without the markup, on one line, bounded;
+    quotes and apostrophes are kept as they are (the reason is quoted whole, not as a repr)."""
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<[^>]*>", " ", text)
+    text = html.unescape(text)
+    return quote(text, limit)
+
+
+# An intermediary's page for a refusal of its own, by status: what it says, and the fix (nginx's
+# ngx_http_special_response.c and HAProxy's http_err_msgs write these pages; the status heads them).
+_PROXY_REFUSALS: dict[int, tuple[str, str]] = {
+    403: (
+        "refused the request by its own rules",
+        "the proxy in front of the server refuses this client (its ACL or allow list): have it let the "
+        "harness's address through",
+    ),
+    407: (
+        "asks for the proxy's own credentials",
+        "the proxy in front of the server wants Proxy-Authorization: use a proxy that does not, or reach "
+        "the server directly",
+    ),
+    413: (
+        "found the request too large",
+        "the proxy in front of the server limits request bodies (nginx client_max_body_size, HAProxy's "
+        "tune.bufsize): raise it above the largest request (an app in the capabilities, a long text)",
+    ),
+}
+
+
+def wrong_server(status: int, body: str, *, server: str, what: str, expected: str) -> HarnessError | None:
+    """The error for an answer that says the address holds no ``expected`` server, chosen from what
+    it says, or None: an HTTP 401 (credentials), an intermediary's own refusal (a 403, 407 or 413
+    page headed by its status, nginx's or HAProxy's), another web server's HTML page."""
+    said = page_text(body, 240)
+    if status == 401:
+        return ConfigError(
+            f"{server} answered {what} with HTTP 401 Unauthorized" + (f": “{said}”" if said else ""),
+            hint=_CREDENTIALS_HINT,
+        )
+    looks_like_page = "<html" in body[:2000].casefold() or "<!doctype html" in body[:200].casefold()
+    refusal = _PROXY_REFUSALS.get(status)
+    if refusal is not None and said.startswith(str(status)):
+        return ConfigError(
+            f"the HTTP proxy in front of {server} {refusal[0]} (HTTP {status}, its page: “{said}”)",
+            hint=refusal[1],
+        )
+    if looks_like_page and status >= 400:
+        return ConfigError(
+            f"{server} answered {what} with an HTML page (HTTP {status}), not {expected}'s JSON: “{said}”",
+            hint=f"the address holds a web server that is not a WebDriver server (not {expected}): check "
+            "the host, the port and the base path",
+        )
+    return None

@@ -23,7 +23,7 @@ from .base import (
     location,
     on_a_phone,
 )
-from .covers import locked
+from .covers import dialog_is_about, dialog_launch_failed, locked, system_dialog
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
 from .launching import ios_arguments
@@ -143,6 +143,11 @@ class SimDriver:
             raise
         if self.device.locked:  # the app started behind the lock screen (Android)
             raise locked(self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id)
+        dialog = self.device.system.dialog  # the app crashed or hangs: its dialog is the answer
+        if dialog is not None and dialog_is_about(dialog.app_id, app_id):
+            found = system_dialog(self.observe())
+            kind = "anr" if dialog.kind == "not_responding" else "crash"
+            raise dialog_launch_failed(self.device_id, app_id, kind, found[1] if found else None)
         deadline = time.monotonic() + LAUNCH_TIMEOUT
         while self.device.foreground() != app_id and app_id != self.device.launcher:
             if time.monotonic() >= deadline:

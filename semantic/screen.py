@@ -12,40 +12,31 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.apps import (
-    ANDROID_ERROR_DIALOG_IDS,
     ANDROID_KEYGUARD_ID_PREFIX,
     ANDROID_SHADE_IDS,
     ANDROID_SYSTEMUI,
-    PERMISSION_DIALOG_PACKAGES,
+    SYSTEM_DIALOG_KINDS,
     is_ime_package,
 )
 from ..core.lazy import Query, candidates, first_attribute
 from ..core.models import Scene, UIElement
+from .cover_kinds import android_kind, ios_alert_kind, says_not_responding, springboard_prompt
 
 __all__ = ["Cover", "alert_of", "cover_of", "keyboard_visible"]
 
 _IOS_KEYBOARD_TYPES = frozenset({"XCUIElementTypeKeyboard"})
 _IOS_ALERT_TYPES = frozenset({"XCUIElementTypeAlert", "XCUIElementTypeSheet"})
-# Resource-id local names of Android's AlertDialog layout and the runtime-permission dialog.
-_ANDROID_DIALOG_IDS = frozenset({"alertTitle", "parentPanel", "grant_dialog"})
-# The runtime-permission prompt's ids keep the platform's namespace even in Google's package
-# (``com.android.permissioncontroller:id/permission_allow_button`` in package
-# ``com.google.android.permissioncontroller``: tests/fixtures/real/android, uiautomator dumps).
-_PERMISSION_ID_PREFIXES = tuple(f"{package}:id/" for package in PERMISSION_DIALOG_PACKAGES)
+# Resource-id local names of Android's AlertDialog layout (an app's own dialog).
+_ANDROID_DIALOG_IDS = frozenset({"alertTitle", "parentPanel"})
 # What the elements the rules below look for must contain (see core.lazy).
 _IOS_COVER_QUERY: Query = (tuple(("type", "=", t) for t in sorted(_IOS_KEYBOARD_TYPES | _IOS_ALERT_TYPES)),)
-_ANDROID_DIALOG_QUERY: Query = (
-    tuple(("identifier", "~", i) for i in (*sorted(_ANDROID_DIALOG_IDS), *_PERMISSION_ID_PREFIXES)),
-)
-# The system's own covers (core.apps): the lock screen's and the shade's SystemUI views, the
-# system dialogs' buttons; and the package the system dialogs are drawn in (real dumps:
-# tests/fixtures/real/android/*isnt-responding*).
+_ANDROID_DIALOG_QUERY: Query = (tuple(("identifier", "~", f":id/{i}") for i in sorted(_ANDROID_DIALOG_IDS)),)
+# The system's own covers (core.apps): the lock screen's and the shade's SystemUI views; the
+# package the system dialogs are drawn in (real dumps: tests/fixtures/real/android/*isnt-responding*).
+# Which kind a system or OEM window is, is semantic.cover_kinds'.
 _SYSTEM_DIALOG_PACKAGE = "android"
 _ANDROID_SYSTEM_QUERY: Query = (
-    tuple(
-        ("identifier", "~", f":id/{i}")
-        for i in (ANDROID_KEYGUARD_ID_PREFIX, *sorted(ANDROID_SHADE_IDS), *sorted(ANDROID_ERROR_DIALOG_IDS))
-    ),
+    tuple(("identifier", "~", f":id/{i}") for i in (ANDROID_KEYGUARD_ID_PREFIX, *sorted(ANDROID_SHADE_IDS))),
 )
 _ALERT_TITLE_QUERY: Query = ((("identifier", "~", ":id/alertTitle"),),)
 
@@ -81,37 +72,27 @@ def _ios_cover(root: UIElement) -> Cover:
             alert = el
         if keyboard and alert is not None:
             break
-    return Cover(keyboard, alert, "alert" if alert is not None else None)
+    if alert is None:
+        alert = springboard_prompt(root)
+    return Cover(keyboard, alert, ios_alert_kind(alert) if alert is not None else None)
 
 
-def _is_dialog_package(package: str) -> bool:
-    """A runtime-permission or package-installer package, Google's or the platform's."""
-    return "permissioncontroller" in package or "packageinstaller" in package
-
-
-def _system_cover(shown: list[tuple[UIElement, str]]) -> tuple[str, UIElement] | None:
-    """The system's cover among the visible windows, topmost kind first: a system dialog (its
-    ``aerr_*`` buttons, in package ``android``), the lock screen (SystemUI's ``keyguard_*`` views,
-    also in a vendor's namespace inside SystemUI's window), the expanded shade (SystemUI's panel or
-    notification list). The window returned for a system dialog is the one holding its title."""
+def _screen_cover(shown: list[tuple[UIElement, str]]) -> tuple[str, UIElement] | None:
+    """SystemUI's own cover among the visible windows: the lock screen (SystemUI's ``keyguard_*``
+    views, also in a vendor's namespace inside SystemUI's window) before the expanded shade
+    (SystemUI's panel or notification list)."""
     found: dict[str, UIElement] = {}
     for w, pkg in shown:
-        if pkg not in ("", ANDROID_SYSTEMUI, _SYSTEM_DIALOG_PACKAGE):
+        if pkg not in ("", ANDROID_SYSTEMUI):
             continue
         for el in candidates(w, _ANDROID_SYSTEM_QUERY):
             namespace, sep, local = (el.identifier or "").partition(":id/")
             if not sep or not el.visible:
                 continue
-            if local in ANDROID_ERROR_DIALOG_IDS:
-                found.setdefault("system_dialog", w)
-            elif local.startswith(ANDROID_KEYGUARD_ID_PREFIX) and ANDROID_SYSTEMUI in (pkg, namespace):
+            if local.startswith(ANDROID_KEYGUARD_ID_PREFIX) and ANDROID_SYSTEMUI in (pkg, namespace):
                 found.setdefault("keyguard", w)
             elif local in ANDROID_SHADE_IDS and namespace == ANDROID_SYSTEMUI:
                 found.setdefault("shade", w)
-    dialog = found.get("system_dialog")
-    if dialog is not None:
-        titled = (w for w, pkg in shown if pkg in ("", _SYSTEM_DIALOG_PACKAGE) and _has_title(w))
-        return "system_dialog", dialog if _has_title(dialog) else next(titled, dialog)
     for kind in ("keyguard", "shade"):
         if kind in found:
             return kind, found[kind]
@@ -123,6 +104,26 @@ def _has_title(w: UIElement) -> bool:
         (el.identifier or "").endswith(":id/alertTitle") and el.visible
         for el in candidates(w, _ALERT_TITLE_QUERY)
     )
+
+
+def _catalogued(shown: list[tuple[UIElement, str]]) -> tuple[str, UIElement] | None:
+    """The first window the catalogue (:mod:`semantic.cover_kinds`) names, a system dialog (ANR,
+    crash) before SystemUI's covers and those before the rest. The window returned for a system
+    dialog is the one holding its title (a dump may keep the title apart from the buttons)."""
+    kinds = [(kind, w, pkg) for w, pkg in shown if (kind := android_kind(w, pkg)) is not None]
+    dialogs = [(kind, w) for kind, w, _ in kinds if kind in SYSTEM_DIALOG_KINDS]
+    if dialogs:
+        # A dump may keep the title and each button in windows of their own: one dialog.
+        kind, w = dialogs[0]
+        if not _has_title(w):
+            titled = (t for t, pkg in shown if pkg in ("", _SYSTEM_DIALOG_PACKAGE) and _has_title(t))
+            w = next(titled, w)
+        anr = any(k == "anr" for k, _ in dialogs) or says_not_responding(w)
+        return "anr" if anr else "crash", w
+    screen = _screen_cover(shown)
+    if screen is not None:
+        return screen
+    return next(((kind, w) for kind, w, _ in kinds), None)
 
 
 def _android_cover(root: UIElement) -> Cover:
@@ -142,13 +143,11 @@ def _android_cover(root: UIElement) -> Cover:
         shown.append((w, pkg))
         if pkg != ANDROID_SYSTEMUI:
             apps.append(w)
-    system = _system_cover(shown)
+    system = _catalogued(shown)
     if system is not None:
         return Cover(keyboard, system[1], system[0])
     largest = apps[0] if len(apps) == 1 else max(apps, key=lambda w: w.bounds.area, default=None)
     for w, pkg in shown:
-        if _is_dialog_package(pkg):
-            return Cover(keyboard, w, "permission")
         b = w.bounds
         floating = b.left > 0 and b.top > 0 and not b.is_empty()
         if floating and pkg != ANDROID_SYSTEMUI and (w is not largest or len(apps) == 1):
@@ -158,8 +157,6 @@ def _android_cover(root: UIElement) -> Cover:
             ident = el.identifier
             if not ident or not el.visible:
                 continue
-            if ident.startswith(_PERMISSION_ID_PREFIXES):
-                return Cover(keyboard, w, "permission")
             if ident.rsplit("/", 1)[-1] in _ANDROID_DIALOG_IDS:
                 return Cover(keyboard, w, "alert")
     return Cover(keyboard, None)
@@ -183,6 +180,8 @@ def cover_of(scene: Scene) -> Cover:
     A cover the backend reported (``Scene.cover``) is the cover unless the tree shows a system
     dialog or alert over it; its element is then the screen's root."""
     found = _ios_cover(scene.root) if scene.platform == "ios" else _android_cover(scene.root)
-    if scene.cover is not None and found.kind not in ("system_dialog", "alert", "permission"):
+    if scene.cover is not None and found.kind not in (None, "keyguard", "shade"):
+        return found
+    if scene.cover is not None:
         return Cover(found.keyboard, found.alert or scene.root, scene.cover)
     return found

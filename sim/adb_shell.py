@@ -47,6 +47,7 @@ from .dumpsys import (
 from .layout import ANDROID_IME, ANDROID_SYSTEMUI
 from .profiles import DEFAULT_ANDROID, AndroidProfile
 from .replay import Reply
+from .users import list_packages_refusal, list_users
 
 __all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
 
@@ -243,6 +244,11 @@ class AndroidShell:
 
     def _pm(self, argv: list[str]) -> ShellResult:
         verb = argv[1] if len(argv) > 1 else ""
+        if verb == "list" and argv[2:3] == ["users"]:
+            return self._text(list_users(self.device.users))
+        refused = list_packages_refusal(self.device.users)
+        if verb == "list" and argv[2:3] == ["packages"] and refused and "--user" not in argv:
+            return self._text(refused, 255)
         if verb == "list" and argv[2:3] == ["packages"]:
             words = [a for a in argv[3:] if a and not a.startswith("-")]
             wanted = words[-1] if words else ""

@@ -24,7 +24,6 @@ from ..core.models import Platform
 from .adb_shell import SYSTEM_PACKAGES, AndroidShell
 from .appium_state import STATE_MOBILE
 from .device import SimDevice
-from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .nodes import SimNode
 from .profiles import IosProfile
 
@@ -276,9 +275,12 @@ def _front(phone: Phone) -> str:
     prompt = phone.device.system_prompt()
     if phone.platform == "ios" and (prompt is not None or phone.device.screen_cover() is not None):
         return SPRINGBOARD
-    if prompt is None:
+    drawn = phone.device.prompt_drawn()
+    if phone.platform == "android" and phone.device.system.home_asking and phone.device.current_run() is None:
+        return "android"  # the home chooser (ResolverActivity) is focused
+    if prompt is None or drawn is None:
         return phone.device.foreground()
-    return ANDROID_PERMISSION_CONTROLLER
+    return drawn.package
 
 
 def _active_app_info(phone: Phone, args: Mapping[str, Any]) -> Any:

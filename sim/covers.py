@@ -24,6 +24,13 @@ Behaviour, each from a real source or marked as chosen here:
 - A system dialog stays over every app until it is answered: "Wait" or back dismisses it, "Close
   app" also stops the app it names; Home leaves it up (chosen here: not collected).
 
+- An app that crashes as it starts (:meth:`CoverControls.fail_launches`, ``keeps_stopping``): its
+  process dies and the crash dialog names it (Android 9+'s "X keeps stopping"), the home screen
+  under it; one that hangs (``not_responding``) stays in front, under "X isn't responding". The
+  window manager focuses the dialog (``Application Error: PKG`` / ``Application Not Responding:
+  PKG``, real focus lines in ``tests/fixtures/real/android/emulator-dumpsys-window-*-anr-*``); how
+  soon the dialog follows a crash is chosen here (at once: a phone shows it within a second or so).
+
 Locking closes the shade; nothing is typed while anything covers the apps.
 """
 
@@ -36,6 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ..core.errors import AppLaunchFailed, StepArgumentError
+from .prompts import Prompt, android_prompt_of, check_prompt
 
 if TYPE_CHECKING:
     from .catalog import AppSpec
@@ -74,11 +82,13 @@ class SystemScreen:
     locked: bool = False
     shade: ShadePanel | None = None
     dialog: SystemDialog | None = None
+    home_unset: bool = False  # no default home app: Home asks which (Android)
+    home_asking: bool = False  # the home chooser is up
 
     def top(self) -> str | None:
         """The cover on top, as :data:`amc.core.apps.COVER_KINDS` names it, or None."""
         if self.dialog is not None:
-            return "system_dialog"
+            return "anr" if self.dialog.kind == "not_responding" else "crash"
         if self.locked:
             return "keyguard"
         return "shade" if self.shade is not None else None
@@ -108,8 +118,12 @@ def frontboard_locked(app_id: str) -> str:
 class CoverControls:
     """The covers' part of ``SimDevice`` (a mixin: it uses the device's lock and state)."""
 
+    # Apps whose next launches crash or hang (kind, launches left; None: every launch).
+    _failing: dict[str, tuple[DialogKind, int | None]]
+
     # Provided by SimDevice.
     platform: str
+    profile: object
     apps: dict[str, AppSpec]
     changes: int
     system: SystemScreen
@@ -173,11 +187,82 @@ class CoverControls:
             label = spec.name if spec is not None else _SYSTEMUI_LABEL if target == _SYSTEMUI else target
             self._set(dialog=SystemDialog(kind, target, label))  # type: ignore[arg-type]
 
+    def fail_launches(self, app_id: str, kind: str = "keeps_stopping", times: int | None = 1) -> None:
+        """Make ``app_id``'s next ``times`` launches (None: all) crash (``keeps_stopping``) or hang
+        (``not_responding``), the system's dialog over the screen as a phone shows it."""
+        if self.platform != "android":
+            raise StepArgumentError("crash and ANR dialogs are Android's; an iOS app that crashes just quits")
+        if kind not in DIALOG_KINDS:
+            raise StepArgumentError(f"kind must be one of {', '.join(DIALOG_KINDS)}, got {kind!r}")
+        if times is not None and (isinstance(times, bool) or not isinstance(times, int) or times < 1):
+            raise StepArgumentError(f"times must be a positive number of launches or None, got {times!r}")
+        with self._lock:
+            self._failing[app_id] = (kind, times)  # type: ignore[assignment]
+
+    def _covered_after_launch(self, app_id: str) -> None:
+        """After a launch: an app set to fail shows its dialog (a crash also ends its process)."""
+        failing = self._failing.get(app_id)
+        if failing is None:
+            return
+        kind, left = failing
+        if left is not None:
+            if left <= 1:
+                del self._failing[app_id]
+            else:
+                self._failing[app_id] = (kind, left - 1)
+        spec = self.apps.get(app_id)
+        dialog = SystemDialog(kind, app_id, spec.name if spec is not None else app_id)
+        if kind == "keeps_stopping":
+            self.terminate(app_id)
+        self.system.dialog = dialog
+        run = self._current()
+        if run is not None:
+            run.focused = None
+
+    def unset_home(self) -> None:
+        """Android with two home apps and no default (a second launcher installed, the default
+        cleared): Home brings up the system's chooser, "Select a Home app" with "Just once" and
+        "Always" (a real Android 6 dump: tests/fixtures/real/android/android6-launcher-chooser-*),
+        the launcher only once one is chosen."""
+        if self.platform != "android":
+            raise StepArgumentError("the home app chooser is Android's")
+        self._set(home_unset=True, home_asking=self._foreground is None)
+
+    def _home_chosen(self, always: bool) -> None:
+        """A home app was chosen in the chooser (``always``: it is the default from now on)."""
+        self.system.home_asking = False
+        if always:
+            self.system.home_unset = False
+
+    def ask(self, kind: str = "notifications") -> None:
+        """The app in front asks for something the system prompts for (``sim.prompts``: Android's
+        ``notifications`` permission, ``battery``, ``chooser``, ``autostart``; iOS's
+        ``notifications``, ``location``, ``paste``, ``tracking``): the prompt shows over it."""
+        check_prompt(self.platform, self._oem(), kind)
+        with self._lock, self._changing():
+            run = self._current()
+            if run is None:
+                raise StepArgumentError("no app is in front to ask (launch one first)")
+            run.prompt = kind
+            run.focused = None
+            self.changes += 1
+
+    def prompt_drawn(self) -> Prompt | None:
+        """How the Android prompt over the app in front is drawn (its package, activity, ids), or None."""
+        with self._lock:
+            run = self._current()
+            if self.platform != "android" or run is None or run.prompt is None:
+                return None
+            return android_prompt_of(self._oem(), run.prompt)
+
+    def _oem(self) -> str:
+        return str(getattr(self.profile, "oem", "aosp"))
+
     def dismiss_system_dialog(self) -> None:
         self._set(dialog=None)
 
     def screen_cover(self) -> str | None:
-        """What covers the apps on top (``system_dialog``, ``keyguard``, ``shade``) or None."""
+        """What covers the apps on top (``anr``, ``crash``, ``keyguard``, ``shade``) or None."""
         with self._lock:
             return self.system.top()
 

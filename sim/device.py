@@ -42,6 +42,7 @@ from .permissions import DevicePermissions, Env
 from .picture import PictureCache
 from .profiles import DEFAULT_ANDROID, DEFAULT_IOS, AndroidProfile, IosProfile
 from .timing import INPUT_DELAY, INSTANT, REALISTIC, TIMINGS, Timing
+from .users import SimUser
 
 __all__ = [
     "DEFAULT_IDS",
@@ -126,6 +127,8 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
         self.adb_keyboard = True
         self._input_method = layout.LATIN_IME
         self.system = SystemScreen()  # the lock screen, the shade, a system dialog (sim.covers)
+        self._failing = {}  # apps whose next launches crash or hang (sim.covers.fail_launches)
+        self.users: tuple[SimUser, ...] = ()  # the users beside the owner (sim.users)
         self.screen_on = True
         self._toast: tuple[str, float] | None = None  # the last toast and when it showed
         self.location: tuple[float, float] | None = None  # a position set by set_location
@@ -348,6 +351,8 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
                     self._asked.add(app_id)
                 self._running[app_id] = run
             self._foreground = app_id
+            self.system.home_asking = False
+            self._covered_after_launch(app_id)
             self.changes += 1
 
     def terminate(self, app_id: str) -> bool:
@@ -379,6 +384,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
                 run.focused = None
             self._foreground = None
             self.system.shade = None  # going home closes the shade (a lock or a dialog stays)
+            self.system.home_asking = self.system.home_unset  # no default home app: the chooser
             self.changes += 1
 
     # --- input ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ..core.errors import AppLaunchFailed
 from ..core.models import Platform
 from .catalog import DEMO_PASSWORD, DEMO_USER, SIGNING_IN, AppSpec
 from .timing import Timing
+from .users import SimUser
 
 if TYPE_CHECKING:
     from .app_run import AppRun
@@ -47,6 +48,7 @@ class DeviceExtras:
     timing: Timing
     screen_on: bool
     changes: int
+    users: tuple[SimUser, ...]
 
     if TYPE_CHECKING:  # provided by SimDevice
 
@@ -56,6 +58,13 @@ class DeviceExtras:
         def launch(self, app_id: str) -> None: ...
         def _later(self, delay: float, event: Callable[[], None]) -> None: ...
         def tap(self, x: float, y: float) -> str | None: ...
+        def _home_chosen(self, always: bool) -> None: ...
+
+    def add_user(self, user: SimUser) -> None:
+        """Give the phone another user (a work profile, an MDM-managed profile, a second user:
+        :mod:`sim.users`)."""
+        with self._lock:
+            self.users = (*self.users, user)
 
     def hold(self, seconds: float, *, limit: float = 60.0) -> None:
         """Let a gesture take its time: ``seconds`` (at most ``limit``) on a device whose timing
@@ -232,7 +241,9 @@ class DeviceExtras:
     def _apply(self, ref: str) -> None:
         kind, _, arg = ref.partition(":")
         run = self._current()
-        if kind == "icon":
+        if kind == "homechooser":
+            self._home_chosen(arg == "always")
+        elif kind == "icon":
             self.launch(arg)
         elif kind == "back" and run is not None:
             run.focused = None

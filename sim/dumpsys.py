@@ -59,8 +59,8 @@ from dataclasses import dataclass
 
 from .device import SimDevice
 from .layout import ANDROID_SYSTEMUI
-from .layout_prompt import ANDROID_PERMISSION_CONTROLLER
 from .profiles import AndroidProfile
+from .prompts import GRANT_ACTIVITY
 
 __all__ = [
     "GRANT_ACTIVITY",
@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 LAUNCHER_ACTIVITY = "com.android.launcher3.uioverrides.QuickstepLauncher"
-GRANT_ACTIVITY = "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity"
+RESOLVER_ACTIVITY = "com.android.internal.app.ResolverActivity"
 _LAUNCHER_TASK = 2
 
 
@@ -119,12 +119,17 @@ def focus_of(device: SimDevice) -> Focus:
         package = device.foreground()
         run = device.current_run()
         title = _cover_title(device)
+        if run is None and device.system.home_asking and title is None:
+            # the home chooser: ResolverActivity in package android has the focus (a test of a real
+            # emulator quotes "android/com.android.internal.app.ResolverActivity" as the window)
+            return Focus("android", RESOLVER_ACTIVITY, _LAUNCHER_TASK, "android", RESOLVER_ACTIVITY)
         if run is None:
             return Focus(package, LAUNCHER_ACTIVITY, _LAUNCHER_TASK, package, LAUNCHER_ACTIVITY, title)
         activity = device.foreground_activity() or f"{package}.MainActivity"
         task = device.task_id(package)
-        if device.system_prompt() is not None and title is None:
-            return Focus(ANDROID_PERMISSION_CONTROLLER, GRANT_ACTIVITY, task, package, activity)
+        drawn = device.prompt_drawn()
+        if drawn is not None and title is None:
+            return Focus(drawn.package, drawn.activity, task, package, activity)
         return Focus(package, activity, task, package, activity, title)
 
 

@@ -21,7 +21,7 @@ from .layout import (
     widget_height,
     widget_text,
 )
-from .layout_covers import android_dialog_window, android_system_window
+from .layout_covers import android_dialog_window, android_home_chooser, android_system_window
 from .layout_prompt import android_prompt
 from .nodes import SimNode
 
@@ -39,14 +39,17 @@ def android_screen(device: SimDevice) -> SimNode:
     system = android_system_window(device, window)  # the lock screen or the shade (sim.covers)
     if system is not None:
         windows.append(system)  # nothing under it is in the dump: it covers the whole screen
+    elif run is None and device.system.home_asking:
+        windows.append(android_home_chooser(device.launcher, window))
     elif run is None:
         windows.append(_android_launcher(device, window))
     else:
         windows.append(_android_app(device, run, window))
         if run.alert is not None:
             windows.append(_android_dialog(device, run, window))
-        if run.prompt is not None:
-            windows.append(android_prompt(run.spec.name, run.prompt, window))
+        drawn = device.prompt_drawn()
+        if drawn is not None:
+            windows.append(android_prompt(run.spec.name, drawn, window))
     if device.system.dialog is not None:
         windows.append(android_dialog_window(device.system.dialog, window))
     windows.append(

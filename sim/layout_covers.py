@@ -37,7 +37,7 @@ from .nodes import SimNode
 if TYPE_CHECKING:
     from .device import SimDevice
 
-__all__ = ["android_dialog_window", "android_system_window", "ios_cover_screen"]
+__all__ = ["android_dialog_window", "android_home_chooser", "android_system_window", "ios_cover_screen"]
 
 _ID = f"{ANDROID_SYSTEMUI}:id/"
 _TILES = (("Internet", "AndroidWifi"), ("Bluetooth", "On"), ("Flashlight", "Off"), ("Do Not Disturb", "Off"))
@@ -183,6 +183,50 @@ def android_dialog_window(dialog: SystemDialog, window: Bounds) -> SimNode:
             ),
             button(first, 1142),
             button(second, 1268),
+        ),
+    )
+
+
+def android_home_chooser(launcher: str, window: Bounds) -> SimNode:
+    """The system's "Select a Home app" (package ``android``), at the bounds of a real Android 6
+    dump on 1080x1920 (tests/fixtures/real/android/android6-launcher-chooser-select-a-home-app-nodes.xml):
+    the title, the home apps, "Just once" and "Always"."""
+
+    def at(left: int, top: int, right: int, bottom: int) -> Bounds:
+        w, h = window.width, window.height
+        return Bounds(left * w // 1080, top * h // 1920, right * w // 1080, bottom * h // 1920)
+
+    def text(label: str, bounds: Bounds, ident: str, **fields: object) -> SimNode:
+        return SimNode(
+            "android.widget.TextView",
+            bounds,
+            text=label,
+            ident=f"android:id/{ident}",
+            package="android",
+            **fields,
+        )  # type: ignore[arg-type]
+
+    def button(label: str, bounds: Bounds, ident: str, ref: str) -> SimNode:
+        return SimNode(
+            "android.widget.Button",
+            bounds,
+            text=label,
+            ident=f"android:id/{ident}",
+            package="android",
+            clickable=True,
+            focusable=True,
+            ref=ref,
+        )
+
+    return SimNode(
+        "android.widget.FrameLayout",
+        at(0, 1480, 1080, 1920),
+        package="android",
+        children=(
+            text("Select a Home app", at(180, 1563, 900, 1647), "title"),
+            text("Launcher3", at(288, 1670, 415, 1707), "text1", clickable=True, ref="homechooser:once"),
+            button("Just once", at(617, 1827, 766, 1908), "button_once", "homechooser:once"),
+            button("Always", at(766, 1827, 882, 1908), "button_always", "homechooser:always"),
         ),
     )
 

@@ -25,22 +25,12 @@ from __future__ import annotations
 from ..core.apps import SPRINGBOARD
 from ..core.models import Bounds
 from .nodes import SimNode
+from .prompts import Prompt, ios_prompt_of
 
 __all__ = ["ANDROID_PERMISSION_CONTROLLER", "android_prompt", "ios_prompt_screen"]
 
 ANDROID_PERMISSION_CONTROLLER = "com.google.android.permissioncontroller"
 _ID = "com.android.permissioncontroller:id/"
-_MESSAGES = {
-    "notifications": (
-        "Allow \u2068{app}\u2069 to send you notifications?",
-        "“{app}” Would Like to Send You Notifications",
-    ),
-}
-_IOS_DETAIL = {
-    "notifications": (
-        "Notifications may include alerts, sounds, and icon badges. These can be configured in Settings."
-    ),
-}
 
 
 def _scaled(width: int, height: int, left: int, top: int, right: int, bottom: int) -> Bounds:
@@ -48,44 +38,47 @@ def _scaled(width: int, height: int, left: int, top: int, right: int, bottom: in
     return Bounds(left * width // 1080, top * height // 2400, right * width // 1080, bottom * height // 2400)
 
 
-def android_prompt(app_name: str, permission: str, window: Bounds) -> SimNode:
-    """The permission controller's window for ``permission`` asked by ``app_name``."""
+def android_prompt(app_name: str, prompt: Prompt, window: Bounds) -> SimNode:
+    """The window of ``prompt`` (:mod:`sim.prompts`) asked by ``app_name``, at the permission
+    prompt's frame: the title, the message when it has one, then its buttons one under the other."""
     w, h = window.width, window.height
-    text = _MESSAGES.get(permission, _MESSAGES["notifications"])[0].format(app=app_name)
-    pkg = ANDROID_PERMISSION_CONTROLLER
+    pkg = prompt.package
     frame = _scaled(w, h, 28, 746, 1052, 1718)
-
-    def button(ident: str, label: str, ref: str, box: Bounds) -> SimNode:
-        return SimNode(
-            "android.widget.Button",
-            box,
-            text=label,
-            ident=_ID + ident,
+    children: list[SimNode] = [
+        SimNode(
+            "android.widget.TextView",
+            _scaled(w, h, 157, 800 if prompt.message else 1010, 922, 960 if prompt.message else 1250),
+            text=prompt.title.format(app=app_name),
+            ident=prompt.title_id,
             package=pkg,
-            clickable=True,
-            focusable=True,
-            ref=ref,
         )
-
-    dialog = SimNode(
-        "android.widget.LinearLayout",
-        frame,
-        ident=_ID + "grant_dialog",
-        package=pkg,
-        children=(
+    ]
+    if prompt.message:
+        children.append(
             SimNode(
                 "android.widget.TextView",
                 _scaled(w, h, 157, 1010, 922, 1250),
-                text=text,
-                ident=_ID + "permission_message",
+                text=prompt.message.format(app=app_name),
+                ident=prompt.message_id,
                 package=pkg,
-            ),
-            button("permission_allow_button", "Allow", "prompt:allow", _scaled(w, h, 157, 1341, 922, 1497)),
-            button(
-                "permission_deny_button", "Don't allow", "prompt:deny", _scaled(w, h, 157, 1523, 922, 1679)
-            ),
-        ),
-    )
+            )
+        )
+    for i, (ident, label, answer) in enumerate(prompt.buttons):
+        top = 1341 + 182 * i
+        children.append(
+            SimNode(
+                "android.widget.Button",
+                _scaled(w, h, 157, top, 922, top + 156),
+                text=label,
+                ident=ident,
+                package=pkg,
+                clickable=True,
+                focusable=True,
+                ref=f"prompt:{answer}",
+            )
+        )
+    grant = _ID + "grant_dialog" if prompt.title_id and prompt.title_id.startswith(_ID) else None
+    dialog = SimNode("android.widget.LinearLayout", frame, ident=grant, package=pkg, children=tuple(children))
     return SimNode("android.widget.FrameLayout", frame, package=pkg, children=(dialog,))
 
 
@@ -98,9 +91,10 @@ def _ios_button(label: str, bounds: Bounds, ref: str) -> SimNode:
 
 
 def ios_prompt_screen(app_name: str, permission: str, window: Bounds) -> SimNode:
-    """SpringBoard's tree while its alert for ``permission`` asked by ``app_name`` is up."""
-    title = _MESSAGES.get(permission, _MESSAGES["notifications"])[1].format(app=app_name)
-    detail = _IOS_DETAIL.get(permission, _IOS_DETAIL["notifications"])
+    """SpringBoard's tree while its alert for ``permission`` (:data:`sim.prompts.IOS_PROMPTS`)
+    asked by ``app_name`` is up."""
+    title_text, detail, labels = ios_prompt_of(permission)
+    title = title_text.format(app=app_name)
     left = (window.width - 270) // 2
     top = window.height // 2 - 83
     texts = SimNode(
@@ -112,12 +106,15 @@ def ios_prompt_screen(app_name: str, permission: str, window: Bounds) -> SimNode
         ),
     )
     row = top + 136
+    width = 270 // len(labels)
     buttons = SimNode(
         "XCUIElementTypeOther",
         Bounds(left, row, left + 270, row + 44),
-        children=(
-            _ios_button("Don\u2019t Allow", Bounds(left, row, left + 135, row + 44), "prompt:deny"),
-            _ios_button("Allow", Bounds(left + 135, row, left + 270, row + 44), "prompt:allow"),
+        children=tuple(
+            _ios_button(
+                label, Bounds(left + width * i, row, left + width * (i + 1), row + 44), f"prompt:{answer}"
+            )
+            for i, (label, answer) in enumerate(labels)
         ),
     )
     alert = SimNode(

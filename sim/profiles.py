@@ -34,6 +34,12 @@ its iOS flows; or ``kind=device``, a physical iPhone, where none of that can be 
 ``ios.simulatorVersion`` only on a Simulator: appium/WebDriverAgent ``FBCustomCommands.m``,
 ``FBSessionCommands.m``).
 
+Android skins (``oem``, :data:`ANDROID_OEMS`): which packages draw the system's own prompts, as
+:mod:`sim.prompts` lists them (MIUI / HyperOS's permission prompt in ``com.lbe.security.miui``,
+ColorOS's and OxygenOS's ``grant_singleton``, OriginOS's ``grant_scroll``, EMUI's and MagicOS's
+resolver, MIUI's and EMUI's auto-start managers); ``aosp`` (the default) and ``oneui`` draw AOSP's and
+Google's.
+
 The defaults (:data:`DEFAULT_ANDROID`, :data:`DEFAULT_IOS`) are what most phones in the field ran
 when this was written: Android 14 (API 34), the release on the largest share of Android phones in
 2024-2025 public distribution figures, and iOS 18 with the WebDriverAgent generation the Appium
@@ -49,6 +55,7 @@ from ..core.errors import ConfigError
 
 __all__ = [
     "ANDROID_APIS",
+    "ANDROID_OEMS",
     "DEFAULT_ANDROID",
     "DEFAULT_IOS",
     "IOS_KINDS",
@@ -62,6 +69,17 @@ __all__ = [
 
 # API level -> the Android release it is (the releases real outputs were collected for).
 ANDROID_APIS: dict[int, str] = {29: "10", 31: "12", 33: "13", 34: "14", 35: "15"}
+# Android skin -> what it is (sim.prompts draws each one's prompts).
+ANDROID_OEMS: dict[str, str] = {
+    "aosp": "AOSP and Google's apps (a Pixel, an emulator)",
+    "miui": "Xiaomi MIUI / HyperOS",
+    "oneui": "Samsung One UI",
+    "coloros": "OPPO ColorOS",
+    "oxygenos": "OnePlus OxygenOS",
+    "originos": "vivo OriginOS / FuntouchOS",
+    "emui": "Huawei EMUI / HarmonyOS",
+    "magicos": "Honor MagicOS",
+}
 # iOS profile -> the full version the simulated iPhone reports.
 IOS_VERSIONS: dict[str, str] = {"15": "15.8", "16": "16.3.1", "17": "17.5", "18": "18.5"}
 # WebDriverAgent generation -> the release played (the last of that major version).
@@ -77,15 +95,21 @@ def _version(text: str) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class AndroidProfile:
-    """An Android release as the adb shell prints it."""
+    """An Android release as the adb shell prints it, and the skin (``oem``) whose prompts it draws."""
 
     api: int = 34
+    oem: str = "aosp"
 
     def __post_init__(self) -> None:
         if self.api not in ANDROID_APIS:
             raise ConfigError(
                 f"no simulated Android profile for API {self.api!r}",
                 hint="accepted api values: " + ", ".join(str(a) for a in ANDROID_APIS),
+            )
+        if self.oem not in ANDROID_OEMS:
+            raise ConfigError(
+                f"no simulated Android skin oem={self.oem!r}",
+                hint="accepted oem values: " + ", ".join(ANDROID_OEMS),
             )
 
     @property
@@ -109,7 +133,7 @@ class AndroidProfile:
 
     @property
     def label(self) -> str:
-        return f"api={self.api}"
+        return f"api={self.api}" + (f"&oem={self.oem}" if self.oem != "aosp" else "")
 
 
 @dataclass(frozen=True)
@@ -178,15 +202,16 @@ DEFAULT_ANDROID = AndroidProfile()
 DEFAULT_IOS = IosProfile()
 
 
-def android_profile(api: str | int) -> AndroidProfile:
-    """The profile for an ``api`` value from a spec (``"31"``); ``ConfigError`` naming it otherwise."""
+def android_profile(api: str | int, oem: str | None = None) -> AndroidProfile:
+    """The profile for an ``api`` value from a spec (``"31"``) and a skin (``oem``, default ``aosp``);
+    ``ConfigError`` naming a bad one otherwise."""
     text = str(api).strip()
     if not text.isdigit():
         raise ConfigError(
             f"api={api!r} is not an API level",
             hint="accepted api values: " + ", ".join(str(a) for a in ANDROID_APIS),
         )
-    return AndroidProfile(int(text))
+    return AndroidProfile(int(text), "aosp" if oem is None else str(oem).strip().lower())
 
 
 def ios_profile(ios: str | None = None, wda: str | None = None, kind: str | None = None) -> IosProfile:

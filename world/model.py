@@ -125,7 +125,7 @@ class WorldModel:
             changes["observed_app"] = app
         semantic = look.semantic
         if semantic is None:
-            changes["overlay"] = None
+            changes["overlay"] = changes["overlay_kind"] = None
             return
         page = getattr(semantic, "page", None)
         if isinstance(page, str) and page.strip():
@@ -134,6 +134,8 @@ class WorldModel:
             log.debug("world model: semantic scene without a usable page (%r); page unchanged", page)
         alert = getattr(semantic, "alert", None)
         changes["overlay"] = alert if isinstance(alert, str) and alert else None
+        kind = getattr(semantic, "cover", None)
+        changes["overlay_kind"] = kind if changes["overlay"] is not None and isinstance(kind, str) else None
 
     def _app(self, changes: Changes, look: _Look, step: Any, result: Any) -> None:
         """``current_app`` from a successful lifecycle step: ``launch_app`` (and ``open_link`` naming

@@ -184,7 +184,8 @@ class WorldState:
     taken with its bound). Added since: ``observed_app`` is what the device last reported in a
     Scene, so a planner can see when the two disagree; ``overlay`` names the alert or system dialog
     covering the app in the last observation (None when nothing does, or when the semantic layer
-    is off). Variables named in ``secret_variables`` keep their
+    is off) and ``overlay_kind`` what kind of cover it is (:data:`amc.core.apps.COVER_KINDS`:
+    ``anr``, ``crash``, ``permission``, ``chooser`` …). Variables named in ``secret_variables`` keep their
     value for the planner but are shown as ``***`` by ``to_dict()``, which is what timelines and
     reports use. Every field is read-only (``variables`` is a read-only mapping of read-only
     values); only the world model makes new states.
@@ -198,6 +199,7 @@ class WorldState:
     secret_variables: frozenset[str] = frozenset()
     history_size: int = DEFAULT_HISTORY_SIZE
     overlay: str | None = None
+    overlay_kind: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.variables, MappingProxyType):
@@ -233,6 +235,7 @@ class WorldState:
             "current_page": self.current_page,
             "observed_app": self.observed_app,
             "overlay": self.overlay,
+            "overlay_kind": self.overlay_kind,
             "variables": {
                 key: REDACTED if key in self.secret_variables else jsonable(value)
                 for key, value in self.variables.items()

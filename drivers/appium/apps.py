@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from appium.webdriver.client_config import AppiumClientConfig
 
-from ...core.apps import SPRINGBOARD, is_home_screen, is_permission_dialog
+from ...core.apps import ANDROID_SYSTEM_SERVER, SPRINGBOARD, is_home_screen, is_permission_dialog
 from ...core.errors import (
     AppLaunchFailed,
     AppNotInstalled,
@@ -40,9 +40,9 @@ from ...core.errors import (
     DeviceTimeout,
     HarnessError,
 )
-from ...core.models import Platform
+from ...core.models import Platform, Scene
 from ..am_start import LAUNCHER, LEANBACK, MAIN, read_start
-from ..covers import locked
+from ..covers import dialog_launch_failed, locked, system_dialog
 from ..frontboard import launch_refusal
 from .commands import APP_ID, check_app_id
 from .errors import server_refused, unsupported
@@ -57,6 +57,9 @@ LAUNCH_POLL = 0.25
 _PROXY_TIMEOUT = re.compile(
     r"Could not proxy command to the remote server\. Original error: timeout of \d+ms"
 )
+
+
+_SYSTEMUI_LABEL = "System UI "
 
 
 class _Driver(Protocol):
@@ -99,6 +102,10 @@ class _Driver(Protocol):
     def _start_activity(self, app_id: str) -> bool: ...
 
     def _locked(self) -> bool | None: ...
+
+    def observe(self) -> Scene: ...
+
+    def _dialog_over_launch(self, app_id: str) -> None: ...
 
 
 class _Timeout:
@@ -174,7 +181,9 @@ class AppiumApps:
             state = self._app_state(self._launched)
             if state == 4 or (self.platform == "android" and state == 3):
                 return self._launched  # UiAutomator2 says 3 for an app under its permission prompt
-        return None if is_home_screen(app) or is_permission_dialog(app) else app
+        return (
+            None if is_home_screen(app) or is_permission_dialog(app) or app == ANDROID_SYSTEM_SERVER else app
+        )
 
     def _locked(self: _Driver) -> bool | None:
         """``mobile: isLocked``; None when the server cannot say (no such command, an error)."""
@@ -207,12 +216,16 @@ class AppiumApps:
                     raise
                 self._refused(app_id, exc)
         deadline = time.monotonic() + self.launch_timeout
+        looked = False
         while True:
             ok, front = self._in_front(app_id)
             if ok and self.platform == "android" and self._locked():
                 raise locked(
                     self.device_id, what="the phone is locked (the lock screen is up)", app_id=app_id
                 )
+            if self.platform == "android" and (ok or not looked):
+                looked = True
+                self._dialog_over_launch(app_id)
             if ok:
                 self._launched = app_id
                 return
@@ -222,6 +235,19 @@ class AppiumApps:
         self._launch_failed(
             app_id, f"it was not in front after {self.launch_timeout:g} s (in front: {front})", None
         )
+
+    def _dialog_over_launch(self: _Driver, app_id: str) -> None:
+        """Android: one page source after the launch, as UiAutomator2's getCurrentPackage names
+        the app behind a crash or ANR dialog (appium-adb reads ``mFocusedApp`` first) and a crash
+        leaves the launcher in front: the system's dialog there fails the launch, quoting it,
+        unless it is SystemUI's own ("System UI isn't responding", AOSP's label for it)."""
+        try:
+            found = system_dialog(self.observe())
+        except HarnessError as exc:
+            log.info("launch_app: the page source after launching %s was not read: %s", app_id, exc)
+            return
+        if found is not None and not found[1].startswith(_SYSTEMUI_LABEL):
+            raise dialog_launch_failed(self.device_id, app_id, found[0], found[1])
 
     def _start_activity(self: _Driver, app_id: str) -> bool:
         """Android: ``mobile: startActivity`` with ``wait`` (``am start-activity -W``, see

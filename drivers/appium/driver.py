@@ -281,6 +281,10 @@ class AppiumDriver(AppiumApps, DeviceCommands, ServerElements, AppiumState):
             raise map_error(exc, call) from exc
         wd.error_handler = StrictErrorHandler()
         config.timeout = self.timeout
+        other = _not_appium(wd.capabilities, self.server_url)
+        if other is not None:
+            _quit_quietly(wd)
+            raise other
         self.sessions_started += 1
         log.info("Appium session %s on %s (%s)", wd.session_id, self.server_url, self.platform)
         if self.settings:
@@ -479,6 +483,21 @@ def _quit_quietly(wd: WebDriver) -> None:
         wd.quit()
     except CLIENT_ERRORS as exc:
         log.info("ending the Appium session failed (ignored): %s", exc)
+
+
+def _not_appium(capabilities: object, url: str) -> ConfigError | None:
+    """A session that WebDriverAgent itself created (its capabilities are ``device``, ``sdkVersion``,
+    ``CFBundleIdentifier``, with no ``platformName``: a real reply in tests/fixtures/real/ios/
+    wda-ios12.5.5-session-response-…), as when the Appium URL given is WebDriverAgent's; else None."""
+    if not isinstance(capabilities, dict) or any(k.lower().endswith("platformname") for k in capabilities):
+        return None
+    if "CFBundleIdentifier" not in capabilities and "sdkVersion" not in capabilities:
+        return None
+    return ConfigError(
+        f"WebDriverAgent answers at {url}, not Appium (the session's capabilities are WebDriverAgent's: "
+        f"{', '.join(sorted(capabilities))})",
+        hint=f"drive it as WebDriverAgent: ios:{url}, or give the Appium server's URL (port 4723 by default)",
+    )
 
 
 def _is_loopback(url: str) -> bool:

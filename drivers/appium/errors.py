@@ -20,6 +20,7 @@ JSON (:class:`NonW3CReply`: an HTTP proxy's error page, another server at the po
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +38,7 @@ from ...core.errors import (
     StepArgumentError,
     TargetNotFound,
 )
-from ..error_table import Build, ErrorRule, apply_table, proxy_answer, unrecognised
+from ..error_table import Build, ErrorRule, apply_table, proxy_answer, quote, unrecognised, wrong_server
 from .said import SAID, NonW3CReply, Said, install_hint, raw_reply_error
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "unsupported",
 ]
 
+_REASON_MAX = 600  # characters of a server's reason a message quotes
 # What a call through the client can raise besides our own errors.
 CLIENT_ERRORS: tuple[type[BaseException], ...] = (se.WebDriverException, u3.HTTPError, OSError)
 
@@ -74,12 +76,23 @@ class AppiumCall:
     creating_session: bool = False
 
 
+# A stack frame in a message (Java's "\tat pkg.Cls.method(File.java:12)", the short
+# " pkg.Cls.method:123" frames Android's shell prints after an exception): where a reason ends.
+_FRAME = re.compile(r"^\s+(?:at\s|[\w$.]+\.[\w$<>]+:\d+)")
+
+
 def _detail(exc: BaseException) -> str:
-    """The first line of what the server or the transport said, without Selenium's doc link."""
+    """What the server or the transport said, whole up to its stack trace (the reason may go on
+    past its first line: "Command output: Exception occurred while executing 'list':" is followed
+    by the exception that says why), on one line, bounded; without Selenium's doc link."""
     text = _said(exc)
-    lines = (text or "").strip().splitlines()
-    first = lines[0].split("; For documentation on this error")[0] if lines else type(exc).__name__
-    return first if len(first) <= 300 else first[:297] + "..."
+    text = (text or "").split("; For documentation on this error")[0]
+    kept: list[str] = []
+    for line in text.strip().splitlines():
+        if kept and _FRAME.match(line):
+            break
+        kept.append(line.strip())
+    return quote(" ".join(kept), _REASON_MAX) if kept else type(exc).__name__
 
 
 def _becomes(error: type[HarnessError], what: str, hint: str | None = None) -> Build[AppiumCall]:
@@ -127,12 +140,37 @@ def _not_w3c(exc: BaseException, call: AppiumCall) -> HarnessError:
     )
     if found is not None:
         return found
+    found = wrong_server(
+        status, body, server=f"the server at {call.server}", what=call.action, expected="Appium or a Grid"
+    )
+    if found is not None:
+        return found
     what = "a body that is not UTF-8" if status == 0 else f"HTTP {status}, a body that is not JSON"
     return unrecognised(
         f"the server at {call.server}",
         f"{call.action} ({what})",
         body,
         hint="is an Appium server (or Grid hub) what answers at that URL?",
+    )
+
+
+# base-driver's UnknownCommandError message (errors.ts), what an unknown route is answered with.
+_UNKNOWN_ROUTE = "The requested resource could not be found, or a request was received using an HTTP method"
+_BASE_PATH_HINT = (
+    "the server has no /session at this URL's base path: Appium 2 and 3 serve at / "
+    "(appium:http://HOST:4723), Appium 1, a Grid 3 hub and servers started with --base-path /wd/hub "
+    "at /wd/hub (appium:http://HOST:4723/wd/hub)"
+)
+
+
+def _no_session_route(exc: BaseException, call: AppiumCall) -> HarnessError:
+    """``unknown command`` for ``POST /session``: the URL's base path is not the server's."""
+    if not call.creating_session:
+        return _becomes(
+            DeviceError, "the server's driver does not support this command", _NOT_SUPPORTED_HINT
+        )(exc, call)
+    return ConfigError(
+        f"{call.action}: the server knows no such route ({call.server}): {_detail(exc)}", hint=_BASE_PATH_HINT
     )
 
 
@@ -160,12 +198,8 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
     _row(se.ElementClickInterceptedException, TargetNotFound, "another element covers the target"),
     _row(se.ElementNotInteractableException, TargetNotFound, "the element cannot be acted on"),
     _row(se.InvalidElementStateException, TargetNotFound, "the element cannot be acted on"),
-    _row(
-        se.UnknownMethodException,
-        DeviceError,
-        "the server's driver does not support this command",
-        _NOT_SUPPORTED_HINT,
-    ),
+    # unknown command: the driver lacks it, or (starting a session) the URL's base path is wrong
+    ErrorRule(se.UnknownMethodException.__name__, (se.UnknownMethodException,), _no_session_route),
     _row(se.TimeoutException, DeviceTimeout, "the server timed out"),
     _row(
         se.SessionNotCreatedException,
@@ -189,6 +223,12 @@ ERROR_TABLE: tuple[ErrorRule[AppiumCall], ...] = (
         DeviceError,
         "the server could not capture the screen",
         "the screen may show protected content (FLAG_SECURE, DRM video), or the phone is locked",
+    ),
+    ErrorRule(
+        "unknown command, as a plain error",
+        (se.WebDriverException,),
+        _no_session_route,
+        lambda e: _UNKNOWN_ROUTE in _said(e),
     ),
     _row(se.WebDriverException, DeviceError, "the server reported an error"),
     # transport (urllib3, with its own retries turned off; the OS)

@@ -175,6 +175,25 @@ SAID: tuple[Said, ...] = (
         "UiAutomator2 needs Android 8.0 (Oreo) or later: use a newer phone or emulator",
     ),
     _said(
+        "the shell may not access another user",
+        r"Shell does not have permission to access user \d+",
+        ConfigError,
+        "the phone has a user the adb shell may not access (a work profile, an MDM-managed profile, "
+        "Samsung's Secure Folder)",
+        "list the phone's users with `adb shell pm list users`; start the session for the user the app is "
+        "in (UiAutomator2's appium:userProfile capability, 0 for the owner), or remove the profile the "
+        "shell may not touch",
+    ),
+    _said(
+        "no free device in the device farm",
+        r"No device found for filters",
+        DriverUnavailable,
+        "the device farm in front of Appium has no free device for these capabilities",
+        "the device farm (the appium-device-farm plugin) found no free device matching the filters it "
+        "quotes within its deviceAvailabilityTimeout: wait for one, raise appium:deviceAvailabilityTimeout, "
+        "or widen the capabilities; its dashboard shows which devices are busy",
+    ),
+    _said(
         "no grid node matches",
         r"No nodes support the capabilities",
         DriverUnavailable,

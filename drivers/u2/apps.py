@@ -37,22 +37,27 @@ The lock screen, the pulled-down shade or a system dialog over the app take the 
 app behind the lock screen (nor behind SystemUI's window when the dump cannot tell the lock screen
 from the shade: Android 9 and older, whose focus command prints no keyguard state); a launch that
 ends behind the lock screen fails at once as ``DeviceOffline`` (:mod:`drivers.covers`); the shade
-and a system dialog over the launched app are its screen's state, as elsewhere (the next
-observation names them). Only when SystemUI's window has the focus and the dump does not say
-whether the keyguard is up is one more command sent, ``dumpsys window policy``.
+and another process's system dialog over the launched app are its screen's state, as elsewhere
+(the next observation names them); the crash or ANR dialog of the launched app itself
+(``Application Error: PKG``, ``Application Not Responding: PKG`` focused) fails the launch as
+``AppLaunchFailed`` quoting the dialog's title, read from the screen (one ``dumpWindowHierarchy``
+on that path only: :func:`drivers.covers.dialog_launch_failed`). Only when SystemUI's window has
+the focus and the dump does not say whether the keyguard is up is one more command sent,
+``dumpsys window policy``.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...core.apps import HOME_SCREEN_APPS, is_permission_dialog
+from ...core.apps import ANDROID_SYSTEM_SERVER, HOME_SCREEN_APPS, is_permission_dialog
 from ...core.errors import AppLaunchFailed, AppNotInstalled, DeviceError, DeviceTimeout, HarnessError
 from ..am_start import LAUNCHER, LEANBACK, read_start, start_command
-from ..covers import locked
+from ..covers import dialog_is_about, dialog_launch_failed, locked
 from .focus import (
     DumpFailed,
     FocusReading,
@@ -81,6 +86,15 @@ _HOME_QUERY = [
 ]
 
 Shell = Callable[[str, "list[str] | str"], str]
+# ``pm list users``'s lines: ``UserInfo{10:Work profile:30} running`` (kaeawc/auto-mobile#35,
+# ibilux/MobyDroid#18; sim/users.py cites them).
+_USER_LINE = re.compile(r"UserInfo\{(\d+):([^:}]*):[0-9a-fA-F]+\}")
+
+
+def other_users(output: str) -> list[tuple[int, str]]:
+    """The users beside the owner (user 0) that ``pm list users`` lists: (id, name)."""
+    found = ((int(m.group(1)), m.group(2).strip()) for m in _USER_LINE.finditer(output))
+    return [(uid, name) for uid, name in found if uid != 0]
 
 
 @dataclass(frozen=True)
@@ -112,9 +126,18 @@ def _home_of(output: str) -> frozenset[str]:
 class AndroidApps:
     """Foreground and launches for one phone, through ``shell(operation, command) -> output``."""
 
-    def __init__(self, serial: str, shell: Shell, *, launch_timeout: float, launch_poll: float) -> None:
+    def __init__(
+        self,
+        serial: str,
+        shell: Shell,
+        *,
+        launch_timeout: float,
+        launch_poll: float,
+        dialog_title: Callable[[], str | None] | None = None,
+    ) -> None:
         self.serial = serial
         self._shell = shell
+        self._dialog_title = dialog_title  # the system dialog's title, read from the screen
         self.launch_timeout = launch_timeout
         self.launch_poll = launch_poll
         self.facts: DeviceFacts | None = None
@@ -204,7 +227,7 @@ class AndroidApps:
         if is_permission_dialog(package):
             # the app in that prompt's task (a dump without the task: the one last launched behind one)
             package = self._prompt_tasks.get(found.task if found.task is not None else -1, package)
-        return None if package in self.home else package
+        return None if package in self.home or package == ANDROID_SYSTEM_SERVER else package
 
     # --- launching ----------------------------------------------------------------------------
 
@@ -243,11 +266,7 @@ class AndroidApps:
         if not self._start(package, first):
             installed = "package:" in self._shell("launch_app", ["pm", "path", package])
             if not installed:
-                raise AppNotInstalled(
-                    f"{package} is not installed on {self.serial}",
-                    app_id=package,
-                    hint="list the installed packages with `adb shell pm list packages`",
-                )
+                raise self._not_installed(package)
             other = LEANBACK if first == LAUNCHER else LAUNCHER
             if not self._start(package, other):
                 raise AppLaunchFailed(
@@ -258,6 +277,31 @@ class AndroidApps:
                 )
             self._category[package] = other
         self._wait_in_front(package)
+
+    def _not_installed(self, package: str) -> AppNotInstalled:
+        """``package`` is no package of the owner (user 0, whom ``pm`` and ``am`` act for without
+        ``--user``); on a phone with other users (``pm list users``: one more command, on this path
+        only) the error says so: an app of a work profile or a second user is not the owner's."""
+        try:
+            users = other_users(self._shell("launch_app", ["pm", "list", "users"]))
+        except HarnessError as exc:
+            log.info("%s: `pm list users` failed: %s", self.serial, exc)
+            users = []
+        if not users:
+            return AppNotInstalled(
+                f"{package} is not installed on {self.serial}",
+                app_id=package,
+                hint="list the installed packages with `adb shell pm list packages`",
+            )
+        shown = ", ".join(f"{uid} ({name})" for uid, name in users)
+        return AppNotInstalled(
+            f"{package} is not installed on {self.serial} for its owner (user 0, whom adb's `am start` and "
+            f"`pm path` act for); the phone has other users: {shown}, and an app installed only in a "
+            "work profile or for a second user is not the owner's",
+            app_id=package,
+            hint=f"install it for user 0 (`adb install --user 0 APK`), or see whose it is with "
+            f"`adb shell pm list packages --user {users[0][0]} {package}`",
+        )
 
     def _wait_in_front(self, package: str) -> None:
         deadline = time.monotonic() + self.launch_timeout
@@ -292,8 +336,14 @@ class AndroidApps:
         """The error for a launch that ended behind SystemUI's lock screen (one ``dumpsys window
         policy`` when the dump did not say whether the keyguard is up), else None."""
         cover = reading.cover
+        if cover is not None and cover.kind in ("not_responding", "error"):
+            if not dialog_is_about(cover.process, package):
+                return None  # another process's dialog over the app: the app is in front under it
+            title = self._dialog_title() if self._dialog_title is not None else None
+            kind = "anr" if cover.kind == "not_responding" else "crash"
+            return dialog_launch_failed(self.serial, package, kind, title or cover.window)
         if cover is None or cover.kind != "systemui":
-            return None  # a system dialog over the app: the app is in front under it
+            return None
         keyguard = reading.keyguard
         if keyguard is None:
             keyguard = keyguard_state(self._shell("launch_app", ["dumpsys", "window", "policy"]))

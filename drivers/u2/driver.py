@@ -66,6 +66,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform, Scene
 from ..base import coordinate, erase_count, gesture_seconds, location
+from ..covers import system_dialog
 from ..error_table import quote
 from ..hierarchy import parse_source
 from ..permissions import android_names, android_verb, check_permissions, requested_permissions
@@ -112,6 +113,7 @@ class U2Driver(AndroidState):
             self._shell,
             launch_timeout=self.config.launch_timeout,
             launch_poll=self.config.launch_poll,
+            dialog_title=self._dialog_title,
         )
         self._keyboard = AdbKeyboard(serial, self._shell)
         self._closed = False
@@ -311,6 +313,15 @@ class U2Driver(AndroidState):
         return replace(scene, capture_duration=time.perf_counter() - started)
 
     # --- apps -------------------------------------------------------------------------------
+
+    def _dialog_title(self) -> str | None:
+        """The title of the system dialog on the screen (None: none, or the screen unreadable)."""
+        try:
+            found = system_dialog(self.observe())
+        except HarnessError as exc:
+            log.info("%s: could not read the system dialog's title: %s", self.serial, exc)
+            return None
+        return found[1] if found is not None else None
 
     @staticmethod
     def _valid_package(app_id: str) -> bool:

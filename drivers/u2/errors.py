@@ -243,7 +243,17 @@ def _dropped(exc: BaseException, call: U2Call) -> HarnessError:
 
 
 def _other_adb(exc: BaseException, call: U2Call) -> HarnessError:
-    return unrecognised(f"the adb server at {call.address}", call.operation, _message(exc))
+    said = _message(exc)
+    # adbutils reads the 4-byte status of adb's protocol ("OKAY"/"FAIL"); an HTTP server at the
+    # port answers "HTTP/1.1 400 …" (adbutils' AdbError "Unknown data: b'HTTP'"): not adb at all.
+    if "b'HTTP'" in said or "b'HTTP/'" in said:
+        return ConfigError(
+            f"{_where(call)}: an HTTP server answers at {call.address}, not the adb server "
+            f"({quote(said, 120)})",
+            hint="the address is another server's (WebDriverAgent listens on 8100, Appium on 4723, the adb "
+            "server on 5037): check ANDROID_ADB_SERVER_HOST / ANDROID_ADB_SERVER_PORT or adb_port",
+        )
+    return unrecognised(f"the adb server at {call.address}", call.operation, said)
 
 
 # --- the uiautomator2 server ------------------------------------------------------------------
@@ -251,7 +261,8 @@ def _other_adb(exc: BaseException, call: U2Call) -> HarnessError:
 
 def _not_on_screen(exc: BaseException, call: U2Call) -> HarnessError:
     if java_class(exc) == "StaleObjectException":
-        said = "the element is no longer on the screen"
+        why = trace_head(exc) or rpc_message(exc) or _message(exc)
+        said = f"the element is no longer on the screen ({why})"
     elif isinstance(exc, u2e.UiObjectNotFoundError) and len(exc.args) > 1:
         said = f"the uiautomator2 server found no such element ({exc.args[1]})"
     else:
@@ -302,8 +313,9 @@ def _session_lost(exc: BaseException, call: U2Call) -> HarnessError:
 
 
 def _too_deep(exc: BaseException, call: U2Call) -> HarnessError:
+    said = trace_head(exc) or "StackOverflowError"
     return DeviceError(
-        f"{_where(call)}: the uiautomator2 server ran out of stack reading the screen (StackOverflowError)",
+        f"{_where(call)}: the uiautomator2 server ran out of stack reading the screen ({quote(said, 200)})",
         hint="the screen's view hierarchy is too deep for the server: lower the dump's max_depth, or "
         "leave that screen",
     )

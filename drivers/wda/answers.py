@@ -11,8 +11,9 @@ answer is in ``tests/fixtures/backend_errors/wda.yaml`` with its source.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from wda.exceptions import (
     WDAError,
@@ -24,6 +25,9 @@ from wda.exceptions import (
     WDAUnknownError,
 )
 
+from ...core.errors import ConfigError, HarnessError
+from ..error_table import quote
+
 __all__ = [
     "JSON_WIRE_ERRORS",
     "LostSession",
@@ -31,6 +35,7 @@ __all__ = [
     "answered",
     "json_wire_error",
     "lost_session",
+    "not_wda",
     "wda_error",
 ]
 
@@ -144,7 +149,36 @@ def lost_session(exc: BaseException) -> LostSession | None:
         _, message = wda_error(exc)
         app = message.split("bundle id '", 1)[1].split("'", 1)[0] if "bundle id '" in message else ""
         named = f" ({app})" if app else ""
+        said = f" (WebDriverAgent: “{quote(message, 300)}”)" if message else ""
         return LostSession(
-            f"the app under test{named} is not running: it crashed or was closed", screen_kept=False
+            f"the app under test{named} is not running: it crashed or was closed{said}", screen_kept=False
         )
     return None
+
+
+# Appium's own /status (appium/appium lib/appium.js getStatus: ``ready``, ``message``, ``build``), as a
+# user's curl printed it (find_string id 284464873): what answers when the URL is Appium's.
+_APPIUM_READY = "ready to accept new connections"
+
+
+def not_wda(status: Mapping[str, Any], url: str) -> HarnessError | None:
+    """The error for a ``/status`` that is not WebDriverAgent's (every WDA generation reports
+    ``os`` and ``ios``: tests/fixtures/real/ios/wda-status-*), or None: Appium's names itself."""
+    if "os" in status or "ios" in status:
+        return None
+    message = status.get("message")
+    build = status.get("build")
+    version = build.get("version") if isinstance(build, dict) else None
+    if isinstance(message, str) and _APPIUM_READY in message:
+        return ConfigError(
+            f"an Appium server answers at {url}, not WebDriverAgent (its /status says “{message}”"
+            + (f", Appium {version}" if isinstance(version, str) else "")
+            + ")",
+            hint=f"drive it as Appium: appium:{url}?platform=ios (or give the WebDriverAgent's own URL, "
+            "port 8100 by default)",
+        )
+    return ConfigError(
+        f"the server at {url} answers /status, but not as WebDriverAgent does (no os, no ios): "
+        f"{quote(repr(dict(status)), 200)}",
+        hint="give WebDriverAgent's URL (port 8100 by default, through iproxy for a USB iPhone)",
+    )

@@ -67,7 +67,7 @@ from ..base import DeviceInfo, coordinate, erase_count, gesture_seconds, locatio
 from ..covers import LOCKED_HINT, springboard_cover
 from ..kinds import split_kind, wda_url_kind
 from ..options import seconds, server_url, whole_number
-from .answers import lost_session
+from .answers import lost_session, not_wda
 from .apps import WdaApps
 from .client import TimedClient, WdaConfig
 from .errors import CLIENT_ERRORS, WdaCall, map_error, wda_error
@@ -314,6 +314,9 @@ class WdaDriver(WdaSimulator, WdaApps, IosState):
     def connect(self) -> WdaDriver:
         """Check that WDA answers and the phone is unlocked, and open (or adopt) a session."""
         status = self.status()
+        other = not_wda(status, self.url)
+        if other is not None:
+            raise other
         if status.get("ready") is False:
             raise DeviceError(f"WebDriverAgent at {self.url} is not ready: {status!r}")
         self._learn(status)

@@ -57,7 +57,7 @@ from ...core.errors import (
     TargetNotFound,
     Unsupported,
 )
-from ..error_table import Build, ErrorRule, apply_table, proxy_answer, quote, unrecognised
+from ..error_table import Build, ErrorRule, apply_table, proxy_answer, quote, unrecognised, wrong_server
 from ..frontboard import LaunchRefusal, launch_refusal
 from .answers import JSON_WIRE_ERRORS, NotWdaReply, answered, json_wire_error, lost_session, wda_error
 
@@ -181,6 +181,8 @@ def _proxy_page(exc: BaseException, call: WdaCall) -> HarnessError:
     status, text = _page(exc)
     found = proxy_answer(
         status, text, server=f"WebDriverAgent at {call.url}", what=call.op, timeout=call.timeout
+    ) or wrong_server(
+        status, text, server=f"the server at {call.url}", what=call.op, expected="WebDriverAgent"
     )
     return found if found is not None else _not_wda(exc, call)
 
@@ -255,8 +257,10 @@ def _launch_refused(exc: BaseException, call: WdaCall) -> HarnessError:
 
 
 def _no_keyboard(exc: BaseException, call: WdaCall) -> HarnessError:
+    _, message = wda_error(exc)
+    said = f"; WebDriverAgent: “{quote(message, 400)}”" if message else ""
     return TargetNotFound(
-        f"no on-screen keyboard to type into ({call.op})",
+        f"no on-screen keyboard to type into ({call.op}{said})",
         hint="tap a text field first so the keyboard shows",
     )
 

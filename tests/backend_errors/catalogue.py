@@ -44,7 +44,7 @@ ERRORS: frozenset[str] = frozenset(
     }
 )
 _WIRE_KEYS: dict[str, frozenset[str]] = {
-    "adb": frozenset({"state", "fail", "route", "transport"}),
+    "adb": frozenset({"state", "fail", "route", "transport", "answer"}),
     "u2": frozenset({"rpc", "status", "json", "text", "content_type", "server_output"}),
     "wda": frozenset({"route", "status", "json", "text", "content_type", "transport", "ios", "wda"}),
     "appium": frozenset({"route", "status", "json", "text", "content_type", "platform"}),
@@ -70,6 +70,7 @@ class Expect:
     transient: bool
     hint: tuple[str, ...] = ()
     says: tuple[str, ...] = ()
+    quoted: bool = True  # the server's reason must be in the message whole (False: the client drops it)
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,12 @@ def _words(value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
     raise CatalogueError(f"{where}: expected a string or a list of strings, got {value!r}")
+
+
+def _quoted(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise CatalogueError(f"{where}: expect.quoted must be true or false")
+    return value
 
 
 def _entry(backend: str, raw: Any, where: str) -> Entry:
@@ -146,6 +153,7 @@ def _entry(backend: str, raw: Any, where: str) -> Entry:
             bool(expect["transient"]),
             _words(expect.get("hint"), f"{where} expect.hint"),
             _words(expect.get("says"), f"{where} expect.says"),
+            _quoted(expect.get("quoted", True), where),
         ),
         held_out=held_out,
         note=str(raw.get("note", "")),

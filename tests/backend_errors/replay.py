@@ -10,6 +10,8 @@ list is a match), the same rule for every backend, so a new entry is tested by a
 from __future__ import annotations
 
 import re
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from amc.sim.replay import Reply
 
 from tests.backend_errors.catalogue import Entry
 
-__all__ = ["MAX_MESSAGE", "Outcome", "faces_of", "play", "problems"]
+__all__ = ["MAX_MESSAGE", "REASON_MAX", "Outcome", "faces_of", "play", "problems", "reason"]
 
 TIMEOUT = 2.0
 SERIAL = "emulator-5554"
@@ -143,6 +145,59 @@ def _play_adb(entry: Entry) -> Outcome:
     return outcome
 
 
+@contextmanager
+def _other_server(answer: bytes) -> Iterator[int]:
+    """A TCP server on 127.0.0.1 that reads what it is sent and answers ``answer`` (another server
+    at the adb port), closing each connection; yields its port."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1.0)
+                with suppress(OSError):
+                    conn.recv(4096)
+                    conn.sendall(answer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(2.0)
+        server.close()
+
+
+def _play_other_server(entry: Entry) -> Outcome:
+    """An adb entry whose port is answered by another server (``wire.answer``: the bytes it sends)."""
+    outcome = Outcome()
+    with _other_server(str(entry.wire["answer"]).encode("latin-1")) as port:
+        driver: Driver | None = None
+
+        def run() -> None:
+            nonlocal driver
+            driver = connect(
+                f"android:{SERIAL}",
+                adb_host="127.0.0.1",
+                adb_port=port,
+                timeout=TIMEOUT,
+                server_start_timeout=TIMEOUT,
+            )
+            _run_step(driver, entry.step)
+
+        _attempt(outcome, run)
+        if driver is not None:
+            _close(driver)
+    return outcome
+
+
 def _close(driver: Driver) -> None:
     with suppress(HarnessError):
         driver.close()
@@ -191,6 +246,8 @@ def _play_http(entry: Entry, face: str) -> Outcome:
 
 def play(entry: Entry, face: str) -> Outcome:
     """Play ``entry`` on ``face`` (one of :func:`faces_of`) and return what a user saw."""
+    if face == "adb" and "answer" in entry.wire:
+        return _play_other_server(entry)
     if face == "adb":
         return _play_adb(entry)
     return _play_http(entry, face)
@@ -204,6 +261,36 @@ def _distinctive(entry: Entry) -> str | None:
     text = message.group(1) if message else raw
     text = " ".join(str(text).split())
     return text[:24] if len(text) >= 24 else None
+
+
+# A stack frame in a server's message (Java's "\tat …(File.java:12)", Android shell's " pkg.Cls.m:123"):
+# where the reason a user must read ends.
+_FRAME = re.compile(r"^\s+(?:at\s|[\w$.]+\.[\w$<>]+:\d+)")
+REASON_MAX = 500  # a reason longer than this may be cut (bounded), shorter ones are quoted whole
+
+
+def reason(entry: Entry) -> str | None:
+    """The server's reason in an entry's answer: the W3C ``message`` (before a Grid's "Build info"
+    and any stack frame), a JSON-RPC error's ``data`` (or ``message``), adb's FAIL text; on one line."""
+    wire = entry.wire
+    said: object = None
+    body = wire.get("json")
+    if isinstance(body, dict):
+        value, error = body.get("value"), body.get("error")
+        if isinstance(value, dict):
+            said = value.get("message")
+        elif isinstance(error, dict):
+            said = error.get("data") if isinstance(error.get("data"), str) else error.get("message")
+    elif "fail" in wire:
+        said = wire["fail"]
+    if not isinstance(said, str) or not said.strip():
+        return None
+    kept: list[str] = []
+    for line in said.split("\nBuild info")[0].strip().splitlines():
+        if kept and _FRAME.match(line):
+            break
+        kept.append(line.strip())
+    return " ".join(" ".join(kept).split())
 
 
 def problems(entry: Entry, outcome: Outcome) -> list[str]:
@@ -228,6 +315,9 @@ def problems(entry: Entry, outcome: Outcome) -> list[str]:
     shown = str(error)
     if len(shown) > MAX_MESSAGE:
         found.append(f"the message is {len(shown)} characters long (at most {MAX_MESSAGE})")
+    said = reason(entry)
+    if expect.quoted and said and len(said) <= REASON_MAX and said not in " ".join(shown.split()):
+        found.append(f"the server's reason is not quoted whole: {said!r}")
     piece = _distinctive(entry)
     if piece is not None and " ".join(shown.split()).count(piece) > 1:
         found.append(f"the raw answer is quoted more than once: {piece!r}")

@@ -12,7 +12,11 @@ numbers. Expectations are what the output says, read by hand:
 - ``KEYGUARD``: a ``dumpsys window`` output -> whether it says the keyguard is up or the screen is
   off (True), that neither is (False), or nothing about it (None).
 - ``TREE``: a uiautomator dump -> the cover the semantic layer names (``keyguard``, ``shade``,
-  ``system_dialog``) and the overlay name the world model records.
+  ``anr``, ``crash``) and the overlay name the world model records.
+- ``KINDS``: a uiautomator dump or a WebDriverAgent source of a system's or an OEM's own prompt
+  (collected for issue 41: chooser, battery, permission, ANR, crash, iOS's SpringBoard prompts) ->
+  the cover kind :func:`amc.semantic.screen.cover_of` names and the overlay the world records.
+  A ``[...]`` line (the collector's cut) is taken out; iOS fragments are closed (``closed``).
 - ``LAUNCH``: iOS's answer to a launch on a locked phone -> the refusal kind of
   :func:`amc.drivers.frontboard.launch_refusal`.
 """
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["FOCUS", "HELD_OUT", "KEYGUARD", "LAUNCH", "TREE", "Sample", "split"]
+__all__ = ["FOCUS", "HELD_OUT", "KEYGUARD", "KINDS", "LAUNCH", "TREE", "Sample", "split"]
 
 
 @dataclass(frozen=True)
@@ -76,15 +80,15 @@ KEYGUARD: tuple[Sample, ...] = (
 TREE: tuple[Sample, ...] = (
     Sample(
         "android/emulator-uiautomator-dump-system-ui-isnt-responding-trimmed.xml",
-        ("system_dialog", "System UI isn't responding"),
+        ("anr", "System UI isn't responding"),
     ),
     Sample(
         "android/ci-uiautomator-dump-pixel-launcher-isnt-responding-nodes.xml",
-        ("system_dialog", "Pixel Launcher isn't responding"),
+        ("anr", "Pixel Launcher isn't responding"),
     ),
     Sample(
         "android/ci-uiautomator-dump-pixel-launcher-anr-parentpanel-trimmed.xml",
-        ("system_dialog", "Pixel Launcher isn't responding"),
+        ("anr", "Pixel Launcher isn't responding"),
     ),
     Sample("android/miui-uiautomator-dump-keyguard-after-timeout.xml", ("keyguard", "Lock screen")),
     Sample("android/samsung-uiautomator-dump-keyguard-swipe-to-open.xml", ("keyguard", "Lock screen")),
@@ -94,6 +98,49 @@ TREE: tuple[Sample, ...] = (
         "android/uiautomator-dump-notification-shade-stack-scroller-row.xml", ("shade", "Notification shade")
     ),
     Sample("android/uiautomator-dump-notification-panel-systemui-node.xml", ("shade", "Notification shade")),
+)
+
+KINDS: tuple[Sample, ...] = (
+    Sample(
+        "android/honor-magicos-uiautomator-dump-open-with-chooser-trimmed.xml",
+        ("chooser", "使用以下方式打开"),
+    ),
+    Sample(
+        "android/fireos-settings-battery-let-app-always-run-in-background-nodes.xml",
+        ("battery", "Let app always run in background?"),
+    ),
+    Sample(
+        "android/fixture-uiautomator-dump-permission-allow-deny-a13plus.xml", ("permission", "Don't allow")
+    ),
+    Sample(
+        "android/uiautomator-dump-system-ui-keeps-stopping-test-data.xml",
+        ("crash", "System UI keeps stopping"),
+    ),
+    Sample("android/android6-launcher-chooser-select-a-home-app-nodes.xml", ("chooser", "Select a Home app")),
+    Sample(
+        "android/uiautomator-dump-permission-while-using-the-app-node.xml",
+        ("permission", "While using the app"),
+    ),
+    Sample(
+        "android/ci-runner-uiautomator-dump-system-ui-isnt-responding-2026-09-19-trimmed.xml",
+        ("anr", "System UI isn't responding"),
+    ),
+    Sample(
+        "android/api35-foldable-uiautomator-dump-pixel-launcher-isnt-responding-close-nodes.xml",
+        ("anr", "Pixel Launcher isn't responding"),
+    ),
+    Sample(
+        "ios/wda-0.4.0-ios13-maps-location-alert-source-head.txt",
+        ("permission", "Allow \u201cMaps\u201d to access your location while you are using the app?"),
+    ),
+    Sample(
+        "ios/wda-8.5.2-springboard-source-notification-alert-texts.txt",
+        ("notifications", "\u201c微信\u201d Would Like to Send You Notifications"),
+    ),
+    Sample(
+        "android/emulator-uiautomator-dump-two-anr-dialogs-googlesdksetup.xml",
+        ("anr", "com.google.android.googlesdksetup isn't responding"),
+    ),
 )
 
 LAUNCH: tuple[Sample, ...] = (
@@ -115,6 +162,12 @@ def split(group: tuple[Sample, ...]) -> tuple[tuple[Sample, ...], tuple[Sample, 
 
 HELD_OUT: frozenset[str] = frozenset(
     f"{name}:{s.path}"
-    for name, group in (("FOCUS", FOCUS), ("KEYGUARD", KEYGUARD), ("TREE", TREE), ("LAUNCH", LAUNCH))
+    for name, group in (
+        ("FOCUS", FOCUS),
+        ("KEYGUARD", KEYGUARD),
+        ("TREE", TREE),
+        ("KINDS", KINDS),
+        ("LAUNCH", LAUNCH),
+    )
     for s in split(group)[1]
 )

@@ -77,7 +77,7 @@ def _names_the_cover(rig: Rig, apps: dict[str, str], kind: str) -> None:
     expected = {
         "lock": ("Lock screen", "keyguard", FRONT[platform]),
         "shade": (SHADE[platform], "shade", FRONT[platform]),
-        "dialog": ("Settings isn't responding", "system_dialog", apps["settings"]),
+        "dialog": ("Settings isn't responding", "anr", apps["settings"]),
     }[kind]
     seen: list[tuple[str | None, str | None]] = []
 

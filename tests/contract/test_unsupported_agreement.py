@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
 from amc.actions import ACTIONS, Action
 from amc.actions.kinds import Choice, Flag, Number, Seconds, SelectorKind, Values
 from amc.actions.permits import Permissions
@@ -27,6 +26,7 @@ from amc.drivers.kinds import device_kind
 from amc.semantic.models import Observation
 from amc.sim.catalog import DEMO_APP
 from amc.sim.device import INSTANT, SimDevice
+from PIL import Image
 
 TARGETS = [
     "sim:android",

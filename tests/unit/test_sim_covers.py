@@ -69,9 +69,9 @@ def test_a_system_dialog_stays_over_every_app_until_answered() -> None:
     phone.launch(SETTINGS)
     phone.show_system_dialog("keeps_stopping")
     phone.press("home")
-    assert phone.screen_cover() == "system_dialog"  # home leaves it up
+    assert phone.screen_cover() == "crash"  # home leaves it up
     phone.launch("com.android.deskclock")
-    assert phone.screen_cover() == "system_dialog" and phone.foreground() == "com.android.deskclock"
+    assert phone.screen_cover() == "crash" and phone.foreground() == "com.android.deskclock"
     phone.tap(*_ref_at(phone, "sysdialog:close"))  # "Close app" stops the app it names
     assert phone.screen_cover() is None and SETTINGS not in phone.running_apps()
 

@@ -136,8 +136,14 @@ BUDGETS: dict[str, tuple[Any, dict[str, dict[str, int]]]] = {
     "launch_app": (
         lambda d, p: d.launch_app(SETTINGS[p]),
         {
-            # and mobile: isLocked: getCurrentPackage names the app behind a lock screen too
-            "android": {"mobile: startActivity": 1, "mobile: getCurrentPackage": 1, "mobile: isLocked": 1},
+            # and mobile: isLocked and the source: getCurrentPackage names the app behind a lock
+            # screen and behind its own crash or ANR dialog too
+            "android": {
+                "mobile: startActivity": 1,
+                "mobile: getCurrentPackage": 1,
+                "mobile: isLocked": 1,
+                "source": 1,
+            },
             "ios": {"mobile: activateApp": 1, "mobile: queryAppState": 1},
         },
     ),

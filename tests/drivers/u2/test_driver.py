@@ -96,8 +96,9 @@ def test_launching_a_missing_app_launches_nothing(face: AdbFace, driver: U2Drive
     with pytest.raises(AppNotInstalled) as caught:
         driver.launch_app("com.example.not.installed")
     assert caught.value.app_id == "com.example.not.installed"
-    # no activity answered the intent, and `pm path` told why: no package, so no second start
-    assert face.faults.count("adb:shell:am") == 1 and face.faults.count("adb:shell:pm") == 1
+    # no activity answered the intent, and `pm path` told why: no package, so no second start;
+    # `pm list users` says whether another user (a work profile) may have it
+    assert face.faults.count("adb:shell:am") == 1 and face.faults.count("adb:shell:pm") == 2
     assert face.faults.count("adb:shell:dumpsys") == 0
     assert device.foreground() == SETTINGS
     with pytest.raises(AppNotInstalled):
