@@ -111,10 +111,11 @@ FACE_OPTIONS: tuple[str, ...] = ("device", "device_id", "faults", "latency", "re
 # The query keys a simulated device's spec takes, per platform: its version profile, its timing
 # and its name.
 SIM_QUERY: dict[str, tuple[str, ...]] = {
-    "android": ("api", "adb", "oem", "timing", "locked", "id"),
-    "ios": ("ios", "wda", "kind", "timing", "locked", "id"),
+    "android": ("api", "adb", "oem", "timing", "locked", "id", "install"),
+    "ios": ("ios", "wda", "kind", "timing", "locked", "id", "install"),
 }
-_NOT_PROFILE = ("id", "timing", "locked", "adb")  # query keys that do not name the device's version
+# query keys that do not name the device's version
+_NOT_PROFILE = ("id", "timing", "locked", "adb", "install")
 _FACE_KEYS = {"adb": "sim+adb"}  # query keys only one face takes: the adb server's release
 _SIM_ID = re.compile(r"^[A-Za-z0-9._:-]{1,64}$")
 
@@ -155,6 +156,7 @@ class SimTarget:
     query: tuple[tuple[str, str], ...] = ()
     timing: str | None = None  # instant or realistic, when the spec says
     locked: bool = False  # the device starts locked
+    install: tuple[str, ...] = ()  # stand-ins of other projects' test apps (sim/catalog_peers.py)
 
     @property
     def names_profile(self) -> bool:
@@ -233,7 +235,37 @@ def parse_sim_target(scheme: str, target: str) -> SimTarget:
         locked = parse_bool("locked", values.get("locked", "false"))
     except ConfigError as exc:
         raise ConfigError(f"bad device spec {shown}: {exc.message}", hint=exc.hint) from exc
-    return SimTarget(platform, profile, device_id, tuple(pairs), timing and timing.lower(), locked)
+    install = _stand_ins(shown, platform, values.get("install"))
+    return SimTarget(platform, profile, device_id, tuple(pairs), timing and timing.lower(), locked, install)
+
+
+def _stand_ins(shown: str, platform: Platform, raw: str | None) -> tuple[str, ...]:
+    """``install=ID,ID``: app ids of stand-ins (``sim.catalog_peers.stand_ins``), each once."""
+    if raw is None:
+        return ()
+    from ..sim.catalog_peers import stand_ins
+
+    known = stand_ins(platform)
+    ids = tuple(part.strip() for part in raw.split(","))
+    for app_id in ids:
+        if app_id not in known:
+            raise ConfigError(
+                f"bad device spec {shown}: install={app_id!r} is not an app the simulated {platform} "
+                "device has a stand-in of",
+                hint="installable: " + ", ".join(known) + " (docs/simulated-device.md)",
+            )
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"bad device spec {shown}: install= names an app twice")
+    return ids
+
+
+def _install(device: SimDevice, parsed: SimTarget) -> None:
+    """Install the stand-ins the spec's ``install=`` names on a fresh simulated device."""
+    if parsed.install:
+        from ..sim.catalog_peers import stand_ins
+
+        known = stand_ins(parsed.platform)
+        device.apps.update({app_id: known[app_id] for app_id in parsed.install})
 
 
 def _with_timing(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -310,6 +342,7 @@ def _connect_sim(target: str, options: Mapping[str, Any]) -> Driver:
     latency = seconds(options, "latency", 0.0, maximum=MAX_LATENCY)
     device_id = _device_id(options) or parsed.device_id
     device = SimDevice(parsed.platform, device_id, profile=parsed.profile, timing=sim_timing(options))
+    _install(device, parsed)
     if parsed.locked:
         device.lock()
     return SimDriver(parsed.platform, device=device, latency=latency)
@@ -345,6 +378,7 @@ def _sim_device(spec: str, parsed: SimTarget, options: Mapping[str, Any]) -> Sim
             profile=parsed.profile,
             timing=sim_timing(options),
         )
+        _install(device, parsed)
         if parsed.locked:
             device.lock()
         return device

@@ -83,7 +83,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SPEC",
         help="device to test (repeatable): sim:android, sim:ios, android:SERIAL, ios:http://HOST:8100, "
         "ios:UDID, 'appium:http://HOST:4723?platform=android', sim+wda:ios, sim+adb:android, "
-        "sim+appium:android|ios; 'sim:android?id=NAME' names an extra simulated device. "
+        "sim+appium:android|ios; 'sim:android?id=NAME' names an extra simulated device, "
+        "'sim:android?install=APP_ID' installs a stand-in of another project's test app. "
         "Default: every attached device discovery finds.",
     )
     group.addoption(

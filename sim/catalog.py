@@ -50,17 +50,18 @@ class Alert:
 class Widget:
     """One thing on a screen.
 
-    ``role`` is platform-neutral: ``row`` (a list item), ``switch_row``, ``text``, ``button``,
-    ``field``, ``secure_field``. ``key`` becomes the Android resource-id / iOS accessibility id.
-    ``goto`` names the screen a tap opens; ``action`` names a behaviour of the state machine
-    (``login``, ``logout``, ``toggle``, ``alert``: show ``alert``; ``toast``: show the toast
-    ``toast``; ``clear``: empty the field ``target``; ``sum``: write into the field ``target`` the sum
-    of the whole numbers in the fields ``sums``, a field without one counting 0; ``increment``: add
-    one to the whole number the text ``target`` shows). ``role`` ``image``
-    is a picture (``label`` its accessibility label).
-    ``on_long_press`` / ``on_double_tap``: the alert a long press / a double tap shows (other
-    widgets take either as a tap). ``hidden``: drawn with opacity 0 (in the tree, not visible, not
-    an accessibility element); ``selected``: shown selected.
+        ``role`` is platform-neutral: ``row`` (a list item), ``switch_row``, ``text``, ``button``,
+        ``field``, ``secure_field``. ``key`` becomes the Android resource-id / iOS accessibility id.
+        ``goto`` names the screen a tap opens; ``action`` names a behaviour of the state machine
+        (``login``, ``logout``, ``toggle``, ``alert``: show ``alert``; ``toast``: show the toast
+        ``toast``; ``clear``: empty the field ``target``; ``sum``: write into the field ``target`` the sum
+        of the whole numbers in the fields ``sums``, a field without one counting 0; ``increment``: add
+        one to the whole number the text ``target`` shows; ``copy``: write into the field ``target`` the
+    text of the field ``sums[0]``, as a search box is prefilled with a query). ``role`` ``image``
+        is a picture (``label`` its accessibility label).
+        ``on_long_press`` / ``on_double_tap``: the alert a long press / a double tap shows (other
+        widgets take either as a tap). ``hidden``: drawn with opacity 0 (in the tree, not visible, not
+        an accessibility element); ``selected``: shown selected.
     """
 
     role: str

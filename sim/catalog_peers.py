@@ -38,6 +38,7 @@ __all__ = [
     "WDA_E2E_APP",
     "api_demos_app",
     "maestro_demo_app",
+    "stand_ins",
     "u2_demo_app",
     "wda_e2e_app",
 ]
@@ -120,19 +121,151 @@ def wda_e2e_app() -> AppSpec:
     )
 
 
+# ApiDemos' top-level list and its "App" list: the first part of each sample activity's label in
+# its AndroidManifest.xml (labels such as "App/Alert Dialogs" from res/values/strings.xml), sorted
+# as ApiDemos.java sorts them (appium/android-apidemos at 3518d187).
+_API_GROUPS: tuple[str, ...] = (
+    "Accessibility",
+    "Animation",
+    "App",
+    "Content",
+    "Graphics",
+    "Media",
+    "NFC",
+    "OS",
+)
+_API_GROUPS += ("Preference", "Text", "Views")
+_API_APP_GROUPS: tuple[str, ...] = (
+    "Action Bar",
+    "Activity",
+    "Alarm",
+    "Alert Dialogs",
+    "Device Admin",
+    "Fragment",
+)
+_API_APP_GROUPS += ("Instrumentation", "Launcher Shortcuts", "Loader", "Notification", "Search", "Service")
+_API_APP_GROUPS += ("Text-To-Speech", "Voice Recognition")
+# res/layout/alert_dialog.xml: each button's id and text (its content description is the same string).
+_ALERT_BUTTONS = (
+    ("two_buttons", "OK Cancel dialog with a message"),
+    ("two_buttons2", "OK Cancel dialog with a long message"),
+    ("two_buttons2ultra", "OK Cancel dialog with ultra long message"),
+    ("select_button", "List dialog"),
+    ("progress_button", "Progress dialog"),
+    ("radio_button", "Single choice list"),
+    ("checkbox_button", "Repeat alarm"),
+    ("checkbox_button2", "Send Call to VoiceMail"),
+    ("text_entry_button", "Text Entry dialog"),
+    ("two_buttons_old_school", "OK Cancel dialog with traditional theme"),
+    ("two_buttons_holo_light", "OK Cancel dialog with Holo Light theme"),
+)
+# strings.xml's alert_dialog_two_buttons_title, its whitespace folded as aapt folds it; the dialog
+# (AlertDialogSamples.java, DIALOG_YES_NO_MESSAGE) has this title, no message, Cancel and OK.
+_LOREM = "Lorem ipsum dolor sit aie consectetur adipiscing\nPlloaso mako nuto siwuf cakso dodtos anr koop."
+
+
+def _list_item(text: str, goto: str | None = None) -> Widget:
+    """An item of ApiDemos' lists: its text is its content description too (the Appium fork's
+    lists set both), so it is found by accessibility id. Drawn as a button here; the real item is
+    a TextView (``android:id/text1``)."""
+    return Widget("button", _demo_key(text), text, label=text, goto=goto)
+
+
 def api_demos_app() -> AppSpec:
-    """The stand-in for Appium's ApiDemos (``io.appium.android.apis``), which adbutils' e2e test
-    ``test_app_start_stop`` starts and stops: its launcher activity ``.ApiDemos`` and the top-level
-    list it opens on (the sample groups of the Android SDK's ApiDemos)."""
-    groups: tuple[str, ...] = ("Accessibility", "Animation", "App", "Content", "Graphics", "Media", "NFC")
-    groups += ("OS", "Preference", "Text", "Views")
-    rows = tuple(Widget("row", group.lower(), group) for group in groups)
+    """The stand-in for Appium's ApiDemos (``io.appium.android.apis``), from its source
+    (github:appium/android-apidemos at ``3518d187``: ``AndroidManifest.xml``, ``res/values/strings.xml``,
+    ``res/layout/alert_dialog.xml``, ``res/layout/search_invoke.xml``, ``app/AlertDialogSamples.java``).
+
+    adbutils' e2e test ``test_app_start_stop`` starts and stops it (its launcher activity
+    ``.ApiDemos``); Appium's own Python sample tests (``sample-code/python/test`` in appium/appium)
+    drive it, ported to the pytest plugin in ``examples/appium-pytest/``. Played: the top-level list
+    and the "App" list (each item's text and content description); ``App/Alert Dialogs`` with its
+    eleven buttons, of which "OK Cancel dialog with a message" (``two_buttons``) opens its dialog
+    (title ``android:id/alertTitle``, buttons Cancel and OK, ``android:id/button1`` the OK);
+    ``App/Search/Invoke Search`` (``.app.SearchInvoke``) with its texts, the fields
+    ``txt_query_prefill`` and ``txt_query_appdata`` and the button ``btn_start_search``
+    ("onSearchRequested()"), which opens the search box (``android:id/search_src_text``, hint
+    "Search Demo Hint") prefilled with the prefill field's text.
+
+    Not played: the other samples behind the lists (an item opens nothing), the other dialogs, the
+    spinner ``spinner_menu_mode``, the search box drawn as a dialog over the activity (here a screen
+    of its own), the search itself; the bar is the simulated device's toolbar, not
+    ``android:id/action_bar_container``."""
+    apps = f"{API_DEMOS}.app"
+    top = tuple(_list_item(g, goto="app" if g == "App" else None) for g in _API_GROUPS)
+    app_list = tuple(
+        _list_item(g, goto={"Alert Dialogs": "alert_dialogs", "Search": "search"}.get(g))
+        for g in _API_APP_GROUPS
+    )
+    two_buttons = Alert(_LOREM, "", ("Cancel", "OK"))
+    alert_buttons = tuple(
+        Widget(
+            "button",
+            key,
+            text,
+            label=text,
+            action="alert" if key == "two_buttons" else None,
+            alert=two_buttons if key == "two_buttons" else None,
+        )
+        for key, text in _ALERT_BUTTONS
+    )
+    invoke = (
+        Widget(
+            "text",
+            "msg_search",
+            "This activity shows a few different ways to invoke search, and inserts "
+            "context-specific data for use by the search activity.",
+        ),
+        Widget("text", "sect_invocation", "Ways to invoke search"),
+        Widget(
+            "button",
+            "btn_start_search",
+            "onSearchRequested()",
+            label="onSearchRequested()",
+            action="copy",
+            target="android:id/search_src_text",
+            sums=("txt_query_prefill",),
+            goto="search_box",
+        ),
+        Widget("text", "sect_options", "Optional search parameters"),
+        Widget("text", "label_prefill", "Prefill query: "),
+        Widget("field", "txt_query_prefill"),
+        Widget("text", "label_appdata", "App Data: "),
+        Widget("field", "txt_query_appdata"),
+    )
+    search_box = (Widget("field", "android:id/search_src_text", hint="Search Demo Hint"),)
     return AppSpec(
         API_DEMOS,
         "API Demos",
         "main",
-        {"main": Screen("main", "API Demos", rows, activity=f"{API_DEMOS}.ApiDemos")},
+        {
+            "main": Screen("main", "API Demos", top, activity=f"{API_DEMOS}.ApiDemos"),
+            "app": Screen("app", "API Demos", app_list, activity=f"{API_DEMOS}.ApiDemos"),
+            "alert_dialogs": Screen(
+                "alert_dialogs", "App/Alert Dialogs", alert_buttons, activity=f"{apps}.AlertDialogSamples"
+            ),
+            "search": Screen(
+                "search",
+                "API Demos",
+                (_list_item("Invoke Search", goto="search_invoke"), _list_item("Query Search Results")),
+                activity=f"{API_DEMOS}.ApiDemos",
+            ),
+            "search_invoke": Screen(
+                "search_invoke", "App/Search/Invoke Search", invoke, activity=f"{apps}.SearchInvoke"
+            ),
+            "search_box": Screen(
+                "search_box", "App/Search/Invoke Search", search_box, activity=f"{apps}.SearchInvoke"
+            ),
+        },
     )
+
+
+def stand_ins(platform: Platform) -> dict[str, AppSpec]:
+    """Every stand-in a simulated ``platform`` device can have installed, by app id (what the device
+    spec's ``install=`` names: ``sim:android?install=io.appium.android.apis``)."""
+    apps = [maestro_demo_app(platform)]
+    apps += [api_demos_app(), u2_demo_app()] if platform == "android" else [wda_e2e_app()]
+    return {app.app_id: app for app in apps}
 
 
 def u2_demo_app() -> AppSpec:

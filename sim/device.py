@@ -322,7 +322,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             raise AppNotInstalled(
                 f"{app_id} is not installed on {self.device_id}",
                 app_id=app_id,
-                hint=f"installed apps: {', '.join(self.apps)}",
+                hint=f"installed apps: {', '.join(self.apps)} (screens and ids: docs/simulated-device.md)",
             )
         return spec
 

@@ -203,6 +203,8 @@ class DeviceExtras:
             numbers = [run.values.get(key, "").strip() for key in widget.sums]
             total = sum(int(n) for n in numbers if n.lstrip("-").isdigit())
             run.values[widget.target] = str(total)
+        elif widget.action == "copy" and widget.target is not None and widget.sums:
+            run.values[widget.target] = run.values.get(widget.sums[0], "")
         elif widget.action == "increment" and widget.target is not None:
             shown = next((w.text for w in run.screen.widgets if w.key == widget.target), "")
             current = run.values.get(widget.target, shown).strip()

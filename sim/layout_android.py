@@ -261,7 +261,9 @@ def _android_widget(run: AppRun, pkg: str, widget: Widget, full: Bounds, shown: 
             ref=ref,
             children=tuple(parts),
         )
-    ident = f"{pkg}:id/{widget.key}"
+    # A key that is a whole resource id (a framework view such as ``android:id/search_src_text``)
+    # is the view's id as it stands; any other is the app's own (``package:id/key``).
+    ident = widget.key if ":id/" in widget.key else f"{pkg}:id/{widget.key}"
     if widget.role in ("field", "secure_field"):
         typed = run.values.get(widget.key, "")
         secure = widget.role == "secure_field"
