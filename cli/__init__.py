@@ -24,9 +24,11 @@ from .demo import run_demo, setup_demo
 from .devices import run_devices, setup_devices
 from .doctor import run_doctor, setup_doctor
 from .inspect import run_inspect, setup_inspect
+from .maestro_options import hoist
 from .mcp import run_mcp, setup_mcp
 from .run import run_flows, run_report, setup_report, setup_run
 from .terminal import VisibleStream
+from .test import run_test, setup_test
 
 __all__ = ["COMMANDS", "EXIT_DEVICE", "EXIT_FAILED", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -34,6 +36,11 @@ URL_VARIABLES = ("WDA_URL", "APPIUM_URL")  # the URLs amc doctor and discovery r
 
 COMMANDS: dict[str, tuple[str, Setup, Handler]] = {
     "run": ("run flow files on a device (the simulated one by default)", setup_run, run_flows),
+    "test": (
+        "run flows with Maestro's `maestro test` command line (its options, reports and exit codes)",
+        setup_test,
+        run_test,
+    ),
     "check": (
         "check flow files and folders (this project's format or Maestro's) without a device",
         setup_check,
@@ -90,7 +97,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, err: Text
     )
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        # `amc test` reads Maestro's order too: `--device X test FLOW --format junit` (maestro_options)
+        args = parser.parse_args(hoist(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as exc:  # argparse already printed the usage error (or --help, --version)
         return EXIT_USAGE if exc.code else EXIT_OK
     for url in _urls(args):  # a password or key in a URL given (--device, --llm-url …) is a secret

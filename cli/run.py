@@ -61,7 +61,7 @@ from .selection import (
     workspace_tags,
 )
 
-__all__ = ["INTERRUPT_NOTE", "run_flows", "run_report", "setup_report", "setup_run"]
+__all__ = ["INTERRUPT_NOTE", "output_folder", "run_flows", "run_report", "setup_report", "setup_run"]
 
 INTERRUPT_NOTE = "amc: interrupted; each flow stops at its next poll (Ctrl-C again to quit now)"
 
@@ -285,7 +285,7 @@ def _suites(outcomes: Sequence[FlowOutcome], devices: Sequence[Device], out: str
     return suites
 
 
-def _out(given: str | None, candidates: Sequence[Candidate]) -> tuple[str, str]:
+def output_folder(given: str | None, candidates: Sequence[Candidate]) -> tuple[str, str]:
     """Where run folders go, and the option that said so: ``--out``, else the first workspace's
     ``testOutputDir`` (relative to its folder, as Maestro takes it), else ``runs``."""
     if given is not None:
@@ -300,8 +300,8 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
     cli_env = parse_env(args.env)
     include = parse_tags(args.include_tags, "--include-tags")
     exclude = parse_tags(args.exclude_tags, "--exclude-tags")
-    candidates = collect(args.flows)
-    out_dir = check_output_folder(*_out(args.out, candidates))
+    candidates = collect(args.flows, config=getattr(args, "config", None))  # amc test's --config
+    out_dir = check_output_folder(*output_folder(args.out, candidates))
     junit = check_output_file(args.junit, "--junit")
     specs: list[str] = args.device or []
     if args.each_device and len(specs) < 2:

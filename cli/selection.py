@@ -56,10 +56,11 @@ class Candidate:
     workspace: Workspace | None = None
 
 
-def collect(paths: Sequence[str]) -> list[Candidate]:
-    """The flow files ``paths`` name: files as given (a symlink followed: it was named), folders'
-    ``*.yaml`` / ``*.yml`` (directly in them, sorted; a symlink among them is refused). A path that
-    cannot be read, or a folder with no flow, is a ``FlowError``."""
+def collect(paths: Sequence[str], *, config: str | None = None) -> list[Candidate]:
+    """The flow files ``paths`` name (``config``: the workspace config file a folder is read with,
+    instead of its own ``config.yaml``, as Maestro's ``--config``): files as given (a symlink
+    followed: it was named), folders' ``*.yaml`` / ``*.yml`` (directly in them, sorted; a symlink
+    among them is refused). A path that cannot be read, or a folder with no flow, is a ``FlowError``."""
     found: list[Candidate] = []
     problems: list[FlowError] = []
     for path in paths:
@@ -74,7 +75,7 @@ def collect(paths: Sequence[str]) -> list[Candidate]:
             found.append(Candidate(path, named=True))
             continue
         try:
-            workspace = read_workspace(path)
+            workspace = read_workspace(path, config_file=config)
         except FlowValidationError as exc:
             problems.extend(exc.problems)
             continue

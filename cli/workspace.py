@@ -252,10 +252,13 @@ def _read(r: NodeReader, entries: dict[str, Node], notes: list[FlowError]) -> _R
     return got
 
 
-def read_workspace(folder: str) -> Workspace | None:
+def read_workspace(folder: str, *, config_file: str | None = None) -> Workspace | None:
     """The workspace ``folder`` is, or None when it has no config file; ``FlowValidationError``
-    with every problem of the config (a known key of the wrong type, no flow selected)."""
+    with every problem of the config (a known key of the wrong type, no flow selected).
+    ``config_file``: the config to read instead of the folder's own (Maestro's ``--config``)."""
     config = next((Path(folder) / n for n in CONFIG_NAMES if (Path(folder) / n).is_file()), None)
+    if config_file is not None:
+        config = Path(config_file)
     if config is None:
         return None
     file = os.fspath(config)

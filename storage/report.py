@@ -123,6 +123,15 @@ def render_html(timeline: Timeline, *, index: str | None = None) -> str:
     for s in steps:
         counts[s.status] = counts.get(s.status, 0) + 1
     noticed = [s for s in steps if s.status in ("warning", "retried")]
+    # the run's recording: a screen recording kept, then every picture its steps kept, in order and
+    # each once (a step's "before" picture is the previous step's own): a filmstrip
+    frames: dict[str, dict[str, Any]] = {}
+    for s in steps:
+        for p in s.pictures:
+            frames.setdefault(
+                p.file, {"step": s.number, "status": s.status, "file": p.file, "video": p.video}
+            )
+    filmstrip = sorted(frames.values(), key=lambda frame: not frame["video"])
     template = environment().get_template(_TEMPLATE)
     return template.render(
         run=run,
@@ -132,6 +141,7 @@ def render_html(timeline: Timeline, *, index: str | None = None) -> str:
         failures=failures,
         noticed=noticed,
         steps=steps,
+        filmstrip=filmstrip,
     )
 
 

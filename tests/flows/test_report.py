@@ -129,7 +129,8 @@ def test_the_report_renders_in_a_real_headless_browser_without_injected_markup(t
     assert "<script" not in dom.lower() and "<h1>injected" not in dom
     assert "onerror" not in re.sub(r"&lt;img src=x onerror=alert\(1\)&gt;", "", dom)
     assert '&lt;script&gt;alert("pwned")&lt;/script&gt;' in dom  # shown as text
-    assert dom.count("<img ") == 3 and 'src="inbox.png"' in dom  # `screenshot: inbox`, under its name
+    # the step cards' pictures (the filmstrip above them shows each file once more)
+    assert dom.count('alt="step ') == 3 and 'src="inbox.png"' in dom  # `screenshot: inbox`, under its name
 
 
 PROMPT_FLOW = """
