@@ -30,9 +30,10 @@ from ..core.errors import ConfigError, FlowError, HarnessError, StepArgumentErro
 from ..core.models import PlannedStep, jsonable
 from ..core.steps import StepRecord, describe_step, secret_values
 from ..drivers.base import DeviceInfo, Driver
-from ..flows import FlowPlanner, FlowValidationError, in_roots, load_flow, skip_instead
+from ..flows import FlowValidationError, in_roots, load_flow, skip_instead
 from ..flows.js.client import HttpClient, refusing
 from ..flows.recorded import FORMATS, check_path
+from ..flows.run import FLOW_SUFFIXES, flow_config, flow_planner
 from ..runtime.cancel import Cancel
 from ..runtime.planner import ObservingPlanner, Planner, planner_inputs
 from ..runtime.recording import ScreenshotPolicy, TimelineRecorder
@@ -54,7 +55,6 @@ __all__ = ["SIMULATED_SPECS", "DeviceService", "ToolReply"]
 log = logging.getLogger(__name__)
 
 SIMULATED_SPECS = ("sim:android", "sim:ios", "sim+adb:android", "sim+wda:ios", "sim+appium:android")
-FLOW_SUFFIXES = (".yaml", ".yml")
 NO_HTTP_OVER_MCP = (
     "a flow an agent runs over MCP makes no HTTP request; start the server with `amc mcp --allow-http` "
     "to let its scripts reach the network"
@@ -273,18 +273,14 @@ class DeviceService:
         path = self._flow_path(call.args.get("path"))
         flow = load_flow(path, roots=(str(self.flow_root.resolve()),))
         self.redactor.add(*flow.secrets)
-        planner = FlowPlanner(
-            flow,
-            self.driver.platform,
-            http=HttpClient() if self.allow_http else refusing(NO_HTTP_OVER_MCP),
-            secrets=lambda values: self.redactor.add(*values),
-        )
+        http = HttpClient() if self.allow_http else refusing(NO_HTTP_OVER_MCP)
+        planner = flow_planner(flow, self.driver.platform, redactor=self.redactor, http=http)
         note = "; ".join(f"{name}: {value}" for name, value in call.reasons.items())
         runner = TaskRunner(
             self.driver,
             _Told(planner, f"run_flow by the agent ({note})" if note else None),
             executor=self.executor,
-            config=dataclasses.replace(self.config, max_steps=None),  # a flow runs to its last command
+            config=flow_config(self.config),  # a flow runs to its last command, as amc run runs it
         )
         start = len(self.session.context.steps)
         result = runner.drive(self.session, f"flow {flow.name}")

@@ -1,4 +1,5 @@
-"""What ``amc run`` prints: one line per executed step, a line per flow, a summary, or JSON lines.
+"""What ``amc run`` prints: one line per executed step, a line per flow, a summary, or JSON lines: a
+listener of the flow runner (:mod:`amc.flows.run.events`).
 
 Lines are written whole under one lock, so flows running on several devices at once never mix
 their lines (each line then names its device). Secrets the flows mark are scrubbed from
@@ -11,20 +12,27 @@ import json
 import os
 import sys
 import threading
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.limits import one_line
 from ..core.steps import STEP_STATUSES
-from ..drivers.base import Driver
 from ..flows import Flow
+from ..flows.run import (
+    FlowDone,
+    FlowOutcome,
+    FlowStarted,
+    RunDone,
+    RunEvent,
+    RunStarted,
+    StepDone,
+    step_position,
+)
 from ..storage.redaction import Redactor
 from ..storage.timeline import TIMELINE_FILE
-from .common import Streams
+from .common import EXIT_INTERRUPTED, Streams
 
-__all__ = ["Console", "FlowOutcome", "indented", "step_position"]
+__all__ = ["Console", "FlowOutcome", "indented", "step_position"]  # (the last two: amc.flows.run's)
 
 _TARGET_WIDTH = 40
 
@@ -35,70 +43,57 @@ def indented(text: str, by: str = "          ") -> str:
     return text.replace("\r\n", "\n").replace("\n", "\n" + by)
 
 
-def step_position(record: dict[str, Any]) -> str | None:
-    """The ``file:line:column`` a recorded flow step came from (its rationale starts with it)."""
-    rationale = (record.get("step") or {}).get("rationale")
-    if not isinstance(rationale, str) or ": `" not in rationale:
-        return None
-    return rationale.split(": `", 1)[0]
-
-
-@dataclass(frozen=True)
-class FlowOutcome:
-    """How one flow ended on one device (or why it did not run: ``status`` ``skipped``)."""
-
-    flow: str
-    file: str
-    status: str
-    steps: int
-    total: int | None
-    duration: float
-    run_dir: Path | None
-    report: Path | None
-    device: str = ""
-    platform: str = ""
-    started_at: str = ""
-    counts: dict[str, int] = field(default_factory=dict)
-    error: str | None = None
-    error_kind: str | None = None
-    first_failure: str | None = None
-    retried: tuple[str, ...] = ()
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "succeeded"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "flow": self.flow,
-            "file": self.file,
-            "device": self.device,
-            "platform": self.platform,
-            "status": self.status,
-            "passed": self.passed,
-            "steps": self.steps,
-            "total": self.total,
-            "counts": self.counts,
-            "duration": round(self.duration, 6),
-            "error": self.error,
-            "error_kind": self.error_kind,
-            "first_failure": self.first_failure,
-            "run_dir": str(self.run_dir) if self.run_dir else None,
-            "timeline": str(self.run_dir / TIMELINE_FILE) if self.run_dir else None,
-            "report": str(self.report) if self.report else None,
-        }
-
-
 class Console:
-    """The live view; ``devices`` above one prefixes every line with its device."""
+    """The live view; ``devices`` above one prefixes every line with its device. As a listener of a
+    run (:meth:`on_event`) it names the files the listeners before it wrote, and ends with the
+    summary and the exit code ``code`` gives for the outcomes."""
 
-    def __init__(self, io: Streams, *, json_lines: bool, redactor: Redactor, devices: int = 1) -> None:
+    def __init__(
+        self,
+        io: Streams,
+        *,
+        json_lines: bool,
+        redactor: Redactor,
+        devices: int = 1,
+        code: Callable[[Sequence[FlowOutcome]], int] | None = None,
+    ) -> None:
         self.io = io
         self.json_lines = json_lines
         self.redactor = redactor
         self.prefixed = devices > 1
         self.closed = False
+        self.code = code
         self._lock = threading.Lock()
+
+    def on_event(self, event: RunEvent) -> None:
+        if isinstance(event, RunStarted):
+            for note in event.notes:
+                self.note(f"amc: note: {note}")
+            if event.left_out:
+                self.note(f"amc: {len(event.left_out)} flow(s) left out by tags: {', '.join(event.left_out)}")
+        elif isinstance(event, FlowStarted):
+            self.flow_start(event)
+        elif isinstance(event, StepDone):
+            self.step(event.flow, event.total, dict(event.record), event.device)
+        elif isinstance(event, FlowDone):
+            if event.outcome.status == "skipped":
+                self.skipped(event.outcome)
+            else:
+                self.flow_end(event.outcome)
+        elif isinstance(event, RunDone):
+            self.run_done(event)
+
+    def run_done(self, done: RunDone) -> None:
+        """The files written (the index, JUnit), then the summary with its exit code."""
+        if done.index is not None:
+            self.note(f"index: {done.index}")
+        if done.junit is not None:
+            self.note(f"junit: {done.junit}")
+        if done.interrupted:
+            self.note("amc: interrupted; the run folders keep every step executed so far")
+            self.summary(done.outcomes, EXIT_INTERRUPTED)
+        elif self.code is not None:
+            self.summary(done.outcomes, self.code(done.outcomes))
 
     def _emit(self, event: str, data: dict[str, Any], text: str, device: str = "") -> None:
         if self.prefixed and device and not self.json_lines:
@@ -124,20 +119,20 @@ class Console:
         with self._lock:
             self.io.err.write(self.redactor.text(text) + "\n")
 
-    def flow_start(
-        self, flow: Flow, spec: str, reason: str, driver: Driver, run_dir: Path, total: int | None
-    ) -> None:
+    def flow_start(self, started: FlowStarted) -> None:
+        flow, run_dir, total, on = started.flow, started.run_dir, started.total, started.device
+        spec, reason = on.spec, on.reason
         device = {
             "spec": spec,
-            "id": driver.device_id,
-            "platform": driver.platform,
-            "backend": driver.backend,
+            "id": on.device_id,
+            "platform": on.platform,
+            "backend": on.backend,
             "reason": reason,
         }
         steps = f"{total} steps" if total is not None else "steps decided as it runs (conditions, retries)"
         text = (
             f"flow {flow.name} ({flow.path}): {steps}\n"
-            f"device: {spec} = {driver.platform} {driver.device_id} via {driver.backend} ({reason})\n"
+            f"device: {spec} = {on.platform} {on.device_id} via {on.backend} ({reason})\n"
             f"run folder: {run_dir}\n"
         )
         data = {

@@ -1,4 +1,5 @@
-"""QA flows: YAML files of app steps, validated with positions, run through the task loop."""
+"""QA flows: YAML files of app steps, validated with positions, run through the task loop; the one
+flow runner (:mod:`.run`: :func:`run_flows`) that chooses them, schedules them over devices and reports."""
 
 from .conditions import Condition, holds
 from .loader import MAX_FLOW_BYTES, load_flow, parse_flow, read_flow_file
@@ -17,6 +18,7 @@ from .model import (
 )
 from .planner import FlowInterrupted, FlowPlanner, skip_instead, skip_reason
 from .roots import FileOutsideRoot, file_in_roots, in_roots
+from .run import RunListener, RunResult, run_flows
 
 __all__ = [
     "BLOCK_COMMANDS",
@@ -34,6 +36,8 @@ __all__ = [
     "Repeat",
     "Retry",
     "RunFlow",
+    "RunListener",
+    "RunResult",
     "SourcePosition",
     "file_in_roots",
     "holds",
@@ -41,6 +45,7 @@ __all__ = [
     "load_flow",
     "parse_flow",
     "read_flow_file",
+    "run_flows",
     "skip_instead",
     "skip_reason",
 ]

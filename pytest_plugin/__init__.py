@@ -10,7 +10,8 @@ Registered through the ``pytest11`` entry point ``amc``. It adds:
 - fixtures: ``amc_device`` (session: one connected device per ``--amc-device``, tests parametrized
   over them with the spec as id), ``amc_driver`` (the device, leased for this test, reset after it:
   apps the test launched terminated, home pressed), ``amc_runner`` (a ``TaskRunner`` factory with
-  the world model on), ``amc_apps`` (the app ids to use on this device's platform);
+  the world model on), ``amc_apps`` (the app ids to use on this device's platform), ``amc_flows``
+  (flow files run on this device by the flow runner ``amc run`` uses: :mod:`amc.flows.run`);
 - failure evidence (screenshot, UI dump, task steps with world snapshots) named in the report, and
   a compatibility report per backend and OS version at the end of the run;
 - with pytest-xdist (``-n N``), each device's tests scheduled on one worker, and a lease per device
@@ -32,6 +33,7 @@ from ..core.errors import ConfigError, HarnessError, LeaseTimeout
 from ..core.limits import visible
 from ..core.models import Platform
 from .devices import DeviceSlot, RunnerFactory, StepLog, TrackedDriver
+from .flows import FlowsOnDevice
 from .lease import DeviceLease
 from .options import AppIds, DeviceTarget, PluginOptions
 from .report import PROP_CALLS, PROP_DEVICE, PROP_SPEC, PROP_TEST
@@ -55,6 +57,7 @@ __all__ = [
     "amc_apps",
     "amc_device",
     "amc_driver",
+    "amc_flows",
     "amc_runner",
     "pytest_addoption",
     "pytest_collection_modifyitems",
@@ -345,3 +348,13 @@ def amc_runner(amc_driver: TrackedDriver, request: pytest.FixtureRequest) -> Run
 def amc_apps(amc_driver: TrackedDriver, request: pytest.FixtureRequest) -> AppIds:
     """The app ids the device tests use on this device's platform (see ``--amc-app``)."""
     return state_of(request.config).options.apps_for(amc_driver.platform)
+
+
+@pytest.fixture
+def amc_flows(
+    amc_driver: TrackedDriver, amc_device: DeviceSlot, tmp_path_factory: pytest.TempPathFactory
+) -> FlowsOnDevice:
+    """``amc_flows(*paths, env=…, include_tags=…)`` -> a ``RunResult``: flow files (and folders,
+    workspaces) run on this test's device by the flow runner ``amc run`` uses; the apps they launch
+    are terminated after the test like any other."""
+    return FlowsOnDevice(amc_driver, amc_device.target.display, tmp_path_factory.mktemp("amc-flows"))

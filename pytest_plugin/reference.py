@@ -22,7 +22,7 @@ __all__ = ["BEGIN", "END", "FIXTURES", "Recorded", "recorded", "reference_markdo
 
 BEGIN = "<!-- pytest-plugin:begin -->"
 END = "<!-- pytest-plugin:end -->"
-FIXTURES = ("amc_device", "amc_driver", "amc_runner", "amc_apps")
+FIXTURES = ("amc_device", "amc_driver", "amc_runner", "amc_apps", "amc_flows")
 
 
 @dataclass
