@@ -205,6 +205,16 @@ class Driver(Protocol):
         """Put a picture or video (``name`` with its extension) into the device's gallery."""
         ...
 
+    # --- the device's own idle signal (optional: None where the backend has none) --------------
+
+    def wait_idle(self, timeout: float) -> bool | None:
+        """Wait, at most ``timeout`` seconds, for the device to say its screen is idle: True once
+        it is (or, where the backend's page source itself waits for idle, that it will: the next
+        ``observe()`` is of a still screen), False when the timeout passed first, None when the
+        backend gives no such signal (the loop then compares two looks). What each backend asks
+        is in docs/flows.md ("How a step waits for the screen")."""
+        ...
+
 
 @dataclass(frozen=True)
 class DeviceInfo:

@@ -167,7 +167,7 @@ class Session:
         """The session's settle, or the step's own ``settle`` (seconds; 0: do not wait)."""
         own = step.args.get("settle")
         if isinstance(own, int | float) and not isinstance(own, bool) and 0 <= own <= MAX_SETTLE:
-            return SettleConfig(float(own), self.settle.interval)
+            return dataclasses.replace(self.settle, timeout=float(own))
         return self.settle
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
