@@ -212,6 +212,7 @@ class Session:
             scene=observation.scene if observation is not None else None,
             settle_looks=settled.looks if settled is not None else 0,
             settled=settled.settled if settled is not None else None,
+            settle_idle=settled.idle if settled is not None else None,
             acted_on=latest.scene if latest is not None else None,
         )
         self.context.add_step_result(record)

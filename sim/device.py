@@ -141,6 +141,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
         if self._shown is not None and self._shown[0] <= now:
             self._shown = None
         if self._slide is not None and self._slide[1] <= now:
+            self._event_at = max(self._event_at, self._slide[1])  # the page came to rest then
             self._slide = None
 
     def _later(self, delay: float, event: Callable[[], None]) -> None:
