@@ -212,7 +212,7 @@ class Driver(Protocol):
         it is (or, where the backend's page source itself waits for idle, that it will: the next
         ``observe()`` is of a still screen), False when the timeout passed first, None when the
         backend gives no such signal (the loop then compares two looks). What each backend asks
-        is in docs/flows.md ("How a step waits for the screen")."""
+        is in docs/flows.md ("Settling")."""
         ...
 
 
