@@ -210,8 +210,9 @@ class StepRecord:
     its selectors on (the screen it acted on: a waiting step's last poll), dropped with ``scene``.
     After a step that changes the screen the loop waits for it to settle: ``settle_looks`` is how
     many looks that took beyond the first, ``settled`` whether it settled (None when the loop did
-    not wait), ``settle_idle`` what the device's idle signal said (None: none asked or given). A task keeps every record, so a record is kept small: slots, no
-    per-instance dict (see :mod:`amc.runtime.session` for what a long task's memory grows by).
+    not wait), ``settle_idle`` what the device's idle signal said (None: none asked or given). A
+    task keeps every record, so a record is kept small: slots, no per-instance dict (see
+    :mod:`amc.runtime.session` for what a long task's memory grows by).
     """
 
     index: int
