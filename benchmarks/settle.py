@@ -157,6 +157,8 @@ def _static_rows(r: Rig, latency: float, blocks: int) -> list[list[object]]:
     r.latency(latency)
     _ready(r)
     rules = (*SETTLE_RULES, OFF)
+    for rule in rules:  # a session's first step (WebDriverAgent and Appium read their settings once)
+        _static_step(r, rule)
     counted = {rule: _static_step(r, rule) for rule in rules}
     stats = interleaved({rule: lambda rule=rule: _static_step(r, rule) for rule in rules}, blocks=blocks)
     base = stats[OFF]
@@ -195,7 +197,8 @@ def _static_table(rigs: list[Rig], blocks: int) -> Table:
         rows,
         [
             f"{blocks} interleaved blocks per backend and latency (the order rotating); a step is the "
-            "tap and what its rule asks after it; the counts are the phone's (the faces' counters).",
+            "tap and what its rule asks after it; the counts are the phone's (the faces' counters), "
+            "after each session's first step.",
             "idle: uiautomator2's waitForIdle RPC (one request), WebDriverAgent's source that waits "
             "for quiescence itself (no request: its cool-off setting is read once per session), the "
             "simulated device's own answer (one call). looks: a second page source 0.2 s after the "
