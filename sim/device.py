@@ -244,13 +244,9 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings):
             return 0.0 if self._slide is None else max(0.0, self._slide[1] - self._clock())
 
     def idle_left(self, quiet: float = 0.0) -> float:
-        """Seconds until the screen has not changed for ``quiet`` seconds, as far as the device
-        knows now (0: idle). The events are the screen's own changes: a new page or app (a slide
-        counts as changing until its end: its elements are reported at moving bounds), what a tap
-        hit, text typed or erased, a scroll, the rows of a list arriving, a sign-in ending. What
-        the idle signals of the faces wait out (uiautomator's ``waitForIdle``, XCTest's
-        quiescence): an answer after the last event, never sooner; a change still to come (rows
-        due later) is not known to the device before it happens."""
+        """Seconds until the screen has been still for ``quiet`` seconds after its last change
+        (0: idle), as far as the device knows now: a new page or app (a slide changes until its
+        end), what a tap hit, text, a scroll, a list's rows, a sign-in. What :mod:`sim.idle` plays."""
         with self._lock:
             self._settle()
             now = self._clock()

@@ -20,6 +20,8 @@ it (``AutomatorService.java`` lists their signatures).
   ``clearLastToast``; ``getLastTraversedText`` is None: no accessibility text traversal happens here.
 - ``setOrientation`` takes n/natural, l/left, r/right, u/upsidedown (anything else: the server's
   ``NotImplementedException``) and ``deviceInfo`` reports it as ``displayRotation``.
+- ``waitForIdle(timeout)`` answers ``null`` once the screen has not changed for Android's quiet time
+  (500 ms on a phone's timing) or at the timeout (:mod:`sim.idle`).
 - ``openNotification``/``openQuickSettings`` pull the shade down (:mod:`sim.covers`); ``sleep``
   turns the screen off and ``wakeUp`` on (``deviceInfo.screenOn``).
 """
