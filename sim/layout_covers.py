@@ -27,7 +27,7 @@ WebDriverAgent source of these three screens was found: their elements are this 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.apps import ANDROID_SYSTEMUI, SPRINGBOARD
 from ..core.models import Bounds
@@ -196,7 +196,7 @@ def android_home_chooser(launcher: str, window: Bounds) -> SimNode:
         w, h = window.width, window.height
         return Bounds(left * w // 1080, top * h // 1920, right * w // 1080, bottom * h // 1920)
 
-    def text(label: str, bounds: Bounds, ident: str, **fields: object) -> SimNode:
+    def text(label: str, bounds: Bounds, ident: str, **fields: Any) -> SimNode:
         return SimNode(
             "android.widget.TextView",
             bounds,
@@ -204,7 +204,7 @@ def android_home_chooser(launcher: str, window: Bounds) -> SimNode:
             ident=f"android:id/{ident}",
             package="android",
             **fields,
-        )  # type: ignore[arg-type]
+        )
 
     def button(label: str, bounds: Bounds, ident: str, ref: str) -> SimNode:
         return SimNode(
