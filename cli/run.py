@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from ..core.durations import check_seconds
 from ..core.models import Platform
+from ..core.stop import stoppable
 from ..drivers.base import Driver
 from ..flows.run import Device, FlowOutcome, connect_all, plan_run, run_plan
 from ..flows.run.plan import output_folder
@@ -182,8 +183,9 @@ def run_flows(args: argparse.Namespace, io: Streams) -> int:
                 screenshots=args.screenshots,
             )
         finally:
-            for device in devices:
-                device.driver.close()
+            with stoppable(cancel):  # after Ctrl-C the devices are asked nothing more (core.stop)
+                for device in devices:
+                    device.driver.close()
     return EXIT_INTERRUPTED if result.interrupted else run_code(result.outcomes)
 
 

@@ -19,6 +19,7 @@ from typing import TextIO
 
 from ...core.errors import ConfigError
 from ...core.models import Platform
+from ...core.stop import stoppable
 from ...drivers import connect as connect_module
 from ...drivers.base import Driver
 from ...runtime.cancel import Cancel
@@ -194,5 +195,6 @@ def run_flows(
             screenshots=screenshots,
         )
     finally:
-        for device in connected:
-            device.driver.close()
+        with stoppable(cancel):  # after Ctrl-C the devices are asked nothing more (core.stop)
+            for device in connected:
+                device.driver.close()

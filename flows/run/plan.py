@@ -16,6 +16,7 @@ from ...core.errors import ConfigError, FlowError
 from ...core.models import Platform
 from ...drivers import connect as connect_module
 from ...drivers.base import Driver
+from ...drivers.kinds import device_kind
 from ...runtime.task import TaskRunnerConfig
 from ..capabilities import platform_problems
 from ..model import Flow, FlowValidationError
@@ -197,9 +198,9 @@ def plan_jobs(
     jobs: list[Job] = []
     unrunnable: list[tuple[Flow, str]] = []
     problems: list[FlowError] = []
-    targets_given = [(d.driver.platform, d.driver.backend) for d in devices]
-    platforms = [platform for platform, _backend in targets_given]
-    backends = {platform: {b for p, b in targets_given if p == platform} for platform in platforms}
+    targets_given = [(d.driver.platform, d.driver.backend, device_kind(d.driver)) for d in devices]
+    platforms = [platform for platform, _backend, _kind in targets_given]
+    backends = {platform: {(b, k) for p, b, k in targets_given if p == platform} for platform in platforms}
     for n, (flow, candidate) in enumerate(zip(plan.flows, plan.candidates, strict=True)):
         wanted = None if force else flow.platform
         if not platforms:  # a fresh simulated device per flow
@@ -237,8 +238,9 @@ def plan_jobs(
                 FlowPlanner(flow, "ios" if platform == "ios" else "android")
             except FlowError as exc:
                 problems.append(exc)
-            for backend in sorted(backends.get(platform) or {"sim"}):
-                problems.extend(platform_problems(flow, platform, backend)[0])
+            default = "simulator" if platform == "ios" else "device"  # a fresh sim:ios plays a Simulator
+            for backend, kind in sorted(backends.get(platform) or {("sim", default)}):
+                problems.extend(platform_problems(flow, platform, backend, kind)[0])
         sequence, stop = plan.sequence.get(n, (None, False))
         if each_device:
             jobs.extend(Job(flow, job_platform, i, sequence, stop) for i in range(len(devices)))
