@@ -93,7 +93,8 @@ def target_check(selector: Selector, problems: list[str]) -> Callable[[Scene], F
         if not found:
             return None
         try:
-            return Found(found[0], tap_point(found[0], scene.window), scene.window_size)
+            point = tap_point(found[0], scene.window, lines=selector.maestro)
+            return Found(found[0], point, scene.window_size)
         except HarnessError as exc:
             problems.append(exc.message)
             return None

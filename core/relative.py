@@ -8,7 +8,8 @@ field (``below``, ``above``, ``left_of``, ``right_of``, ``child_of``, ``contains
 ``orchestra/`` is ``maestro-orchestra/src/main/java/maestro/orchestra/``):
 
 - elements less than 10 % inside the screen are dropped first, unless an element inside them is
-  kept (``client/ViewHierarchy.kt:102-128``);
+  kept (``client/ViewHierarchy.kt:102-128``); a line on screen (zero width or height) is kept
+  (:func:`line_on_screen`);
 - the per-element fields hold (:meth:`Selector.matches`: ``text_matches`` and ``id_matches`` are
   case-insensitive full matches, ``client/Filters.kt:58-119``); among matches, one that contains
   another match gives way to it: the deepest wins (``client/Filters.kt:271-284``);
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
     from .selectors import Selector
 
-__all__ = ["MIN_VISIBLE", "full_match", "maestro_find", "text_values"]
+__all__ = ["MIN_VISIBLE", "full_match", "line_on_screen", "maestro_find", "text_values"]
 
 MIN_VISIBLE = 0.10  # an element less than this fraction inside the screen is not there (Maestro)
 _FLAGS = re.IGNORECASE | re.DOTALL | re.MULTILINE  # orchestra/Orchestra.kt:1836
@@ -72,11 +73,33 @@ def text_values(el: UIElement) -> tuple[str, ...]:
     return tuple(v for v in (el.text, el.label, el.value, *hints) if v)
 
 
+def line_on_screen(bounds: Bounds, window: Bounds) -> bool:
+    """Whether ``bounds`` is a line (zero width or zero height, not both, not inverted) lying on
+    the screen: its zero side within the window, its other side overlapping it.
+
+    Maestro keeps such an element: its visible share is 0 / 0, NaN, which is never below 10 %
+    (``getVisiblePercentage`` in ``client/UiElement.kt:31-46`` and ``filterOutOfBounds`` in
+    ``client/ViewHierarchy.kt:102-128`` at dcd2f206), so it is found, asserted and tapped at its
+    centre; a point (zero by zero) is 0 % and dropped. Maestro keeps a line off screen as well, by
+    the same NaN; here a line off screen is not there, as any other element off screen."""
+    if bounds.width < 0 or bounds.height < 0 or (bounds.width == 0) == (bounds.height == 0):
+        return False
+    if window.is_empty():
+        return True
+    if bounds.height == 0:
+        return window.top <= bounds.top < window.bottom and max(bounds.left, window.left) < min(
+            bounds.right, window.right
+        )
+    return window.left <= bounds.left < window.right and max(bounds.top, window.top) < min(
+        bounds.bottom, window.bottom
+    )
+
+
 def _fraction(bounds: Bounds, window: Bounds) -> float:
     if window.is_empty():
         return 1.0
     if bounds.is_empty():
-        return 0.0
+        return 1.0 if line_on_screen(bounds, window) else 0.0
     inside = bounds.intersection(window)
     return 0.0 if inside is None else inside.area / bounds.area
 

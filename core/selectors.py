@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError, TargetNotFound
 from .lazy import Query, Test, candidates, first
-from .relative import full_match, maestro_find, text_values
+from .relative import full_match, line_on_screen, maestro_find, text_values
 
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
@@ -376,11 +376,20 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def tap_point(el: UIElement, window: Bounds) -> tuple[int, int]:
+def tap_point(el: UIElement, window: Bounds, *, lines: bool = False) -> tuple[int, int]:
     """Where to tap ``el``: the centre of its visible part inside the window.
 
-    Zero-size elements and elements entirely off screen raise ``TargetNotFound``.
+    Zero-size elements and elements entirely off screen raise ``TargetNotFound``; with ``lines``
+    (Maestro's rule, for a Maestro selector), an element of zero width or height lying on the
+    screen is tapped at the centre of its part inside the window (:func:`line_on_screen`).
     """
+    if lines and line_on_screen(el.bounds, window):
+        b = el.bounds
+        if window.is_empty():
+            return b.center
+        left, right = max(b.left, window.left), min(b.right, window.right)
+        top, bottom = max(b.top, window.top), min(b.bottom, window.bottom)
+        return ((left + right) // 2, (top + bottom) // 2)
     if el.bounds.is_empty():
         raise TargetNotFound(
             f"{short_type(el.type)} {el.display_text or el.identifier or ''!r} has zero size"

@@ -197,6 +197,8 @@ class Session:
                 observation = settled.observation
             elif result.success or result.error_category not in ("device", Interrupted.category):
                 observation = self.observer.look()
+            elif result.error_category == "device" and step.on_failure == "retry":
+                observation = self.observer.look()  # its block runs again (task.py): from this look
         except HarnessError as exc:
             look_error = exc
         # The step's expectation, checked on the (settled) look after it (runtime/expectations.py).

@@ -12,7 +12,9 @@ is explicit and bounded:
 
 - a step that fails with a transient device error (``DeviceTimeout``, ``SessionLost``) is run
   again up to ``step_retries`` times, and only when the action is safe to repeat;
-- any other device error ends the task with status ``device_error``; a planner that cannot reach
+- any other device error ends the task with status ``device_error``, unless the step is in a
+  block the flow itself asks to run again (``on_failure`` ``retry``: Maestro's ``retry`` catches
+  any exception, ``Orchestra.retryCommand``), which then runs again; a planner that cannot reach
   what it plans with (a model's server) ends it ``infrastructure_error``;
 - ``max_consecutive_failures`` failed steps in a row end it ``failed``;
 - ``max_steps`` executed steps end it ``max_steps``: the bound of a planner that decides freely (an
@@ -335,7 +337,7 @@ class TaskRunner:
         result = outcome.result
         if result.error_category == Interrupted.category:
             raise _Stop(TaskStatus.INTERRUPTED, result.error, result.error_kind)
-        if outcome.device_failed:
+        if outcome.device_failed and step.on_failure != "retry":
             raise _Stop(TaskStatus.DEVICE_ERROR, result.error, result.error_kind)
         if isinstance(outcome.look_error, Interrupted):  # the step ran; its look was not asked for
             raise _interrupted(outcome.look_error)

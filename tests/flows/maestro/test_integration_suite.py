@@ -28,11 +28,6 @@ ITEM6 = "issue 39 item 6 (the device-state commands: recording, addMedia, travel
 ITEM7 = "issue 39 item 7 (the smaller ones: `takeScreenshot: login_page` kept as step-002.png)"
 NO_BRANCH = "a gap no branch of issue 39 closes yet: "
 
-ZERO = NO_BRANCH + (
-    "an element of zero width or height (bounds like [0, 100, 100, 100]) is not on screen here, "
-    "so it is never found; Maestro finds it"
-)
-
 GAPS: dict[str, str] = {
     "008-retry-if-no-ui-change": NO_BRANCH + "tapOn does not tap again when the screen did not change "
     "(Maestro's retryTapIfNoChange, on by default in this snapshot); one tap, not two",
@@ -41,12 +36,8 @@ GAPS: dict[str, str] = {
     "031": NO_BRANCH + "Maestro's `traits` selector (text, square, long-text) is refused before the run",
     "034": NO_BRANCH + "the Android TV and remote keys (remote dpad, media, TV input, lock, tab) are "
     "refused before the run: no backend here presses them",
-    "049": ZERO,
-    "074": ZERO,
-    "075": ZERO + " (the repeat's `while: notVisible: Value 3` never ends, 1000 taps)",
     "077": NO_BRANCH + "an --env value's doubled backslash is typed as two (Maestro types one), and "
     "a `|` block's last newline is typed (Maestro drops it)",
-    "082": ZERO,
     "084": NO_BRANCH + "openLink with `browser: true` opens the link as a deep link; Maestro opens "
     "it in the browser (OpenBrowser)",
     "085": NO_BRANCH + "openLink's `autoVerify: true` is not passed on (Maestro's OpenLink carries it, "
@@ -58,8 +49,6 @@ GAPS: dict[str, str] = {
     "swipe, the element on screen but not at the centre; Maestro's test passes after the same swipe",
     "116": NO_BRANCH + "killApp runs as stopApp (StopApp events); Maestro has a driver call of its own "
     "for it (KillApp: the process killed as the system kills it, not force-stopped)",
-    "119": NO_BRANCH + "a `retry:` block does not retry after the device fails a tap (the flow ends "
-    "device_error, exit 3); Maestro retries its commands after any exception",
 }
 
 # What each gap's failure says (a piece of it): an expected failure for another reason is a real
@@ -69,17 +58,12 @@ SIGNS: dict[str, str] = {
     "028": "expected a file '028_env.mp4'",
     "031": "`traits` selector",
     "034": "no backend here presses it",
-    "049": "screen shows: 'Not Clicked'",
-    "074": "screen shows: 'swiping element'",
-    "075": "'Value 1000'",
     "077": "\\n'",
-    "082": "screen shows: 'Value 3'",
     "084": "OpenBrowser",
     "085": "autoVerify",
     "093": "App undefined is not installed",
     "112": "after 1 swipe(s)",
     "116": "expected event {'KillApp'",
-    "119": "Exception for the first time",
 }
 
 

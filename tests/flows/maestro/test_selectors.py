@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from amc.actions.waiting import target_check
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector
 
@@ -103,3 +104,38 @@ def test_clickable_matches_come_first_and_the_deepest_match_wins() -> None:
     # an empty pattern matches what has no text at all (Maestro reads a missing text as "")
     empty = Selector.from_mapping({"pick": "maestro", "text_matches": "", "index": 0})
     assert [el.type for el in empty.find_all(SCREEN)] == ["LinearLayout"]
+
+
+LINES = Scene(
+    "emulator-5554",
+    "android",
+    _el(
+        "FrameLayout",
+        (0, 0, 1000, 2000),
+        children=(
+            _el("TextView", (0, 100, 500, 100), text="Flat"),  # zero height, on screen
+            _el("TextView", (300, 200, 300, 400), text="Thin"),  # zero width, on screen
+            _el("TextView", (50, 50, 50, 50), text="Dot"),  # zero by zero
+            _el("TextView", (0, 2500, 500, 2500), text="Gone"),  # zero height, below the screen
+        ),
+    ),
+    window_size=(1000, 2000),
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "point"),
+    [("Flat", (250, 100)), ("Thin", (300, 300)), ("Dot", None), ("Gone", None)],
+)
+def test_a_line_on_screen_is_found_and_touched_at_its_centre(
+    text: str, point: tuple[int, int] | None
+) -> None:
+    """Maestro finds an element of zero width or height (its visible share is 0 / 0, never below
+    10 %) and taps its centre; a point is 0 % and an element off screen is not there."""
+    maestro = Selector.from_mapping({"pick": "maestro", "text_matches": text})
+    found = target_check(maestro, [])(LINES)
+    assert (found.point if found is not None else None) == point
+    assert bool(maestro.find_all(LINES)) is (point is not None)
+    # this harness's own selectors keep their rule: nothing of zero size is touched
+    problems: list[str] = []
+    assert target_check(Selector.from_mapping({"text": text}), problems)(LINES) is None
