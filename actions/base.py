@@ -180,6 +180,7 @@ class Action:
     offered: bool = True
     maestro: tuple[MaestroForm, ...] = ()
     unsupported: tuple[Unsupported, ...] = ()
+    ran_for: str | None = None  # the argument saying how long it ran before its turn (counted in its time)
     _by_name: Mapping[str, Param] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

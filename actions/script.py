@@ -97,6 +97,7 @@ ACTION = Action(
     idempotent=False,  # an HTTP call may have been made: never run twice behind the flow's back
     looks_after=False,
     offered=False,
+    ran_for="seconds",  # the interpreter ran the script before the step's turn: the step took that long
     maestro=(
         MaestroForm(
             "evalScript", short="script", note="runs between two device steps, in the flow's context"

@@ -84,6 +84,10 @@ class Executor:
     def execute(self, step: PlannedStep, screen: Screen) -> StepResult:
         """Run ``step``, resolving selectors on ``screen.latest`` and waiting through ``screen``."""
         started = time.perf_counter()
+        entry = self.actions.get(step.action)
+        ran = step.args.get(entry.ran_for) if entry is not None and entry.ran_for else None
+        if isinstance(ran, int | float) and not isinstance(ran, bool) and 0 <= ran < 1e6:
+            started -= ran  # it ran before its turn (a flow's script): its time counts as the step's
         try:
             entry, args = self.check(step)
             self._refuse(entry, args)
