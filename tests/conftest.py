@@ -54,3 +54,20 @@ def _unit_test_environment() -> Iterator[None]:
 def _loopback_only() -> Iterator[None]:
     with loopback_only():
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_reaches_children() -> Iterator[None]:
+    """A shell's background job (``.ci/run &``, ``nohup``) starts with SIGINT ignored, and an ignored
+    signal stays ignored across ``exec``: every `amc` the tests start would then shrug off the
+    Ctrl-C the interrupt tests send it. Children of the tests take SIGINT's default again."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    if before == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        if before == signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
