@@ -186,7 +186,11 @@ class _Flow:
 
     def condition(self, node: Node, what: str) -> Condition:
         r = self.r
-        entries = r.mapping(node, what, ("visible", "notVisible", "platform", "true", "label"))
+        # `optional` and `label`: Maestro's YamlCondition reads both and its Condition keeps neither
+        # for the check (YamlFluentCommand.toCondition at dcd2f206): written, checked, no effect.
+        entries = r.mapping(node, what, ("visible", "notVisible", "platform", "true", "label", "optional"))
+        if "optional" in entries:
+            r.boolean(entries["optional"], f"{what}'s optional")
         parts: list[Condition] = []
         for key, value in entries.items():
             if key in ("visible", "notVisible"):

@@ -21,7 +21,7 @@ from ...core.errors import ConfigError, FlowError
 from ..loader import FlowCheck, check_flow
 from ..model import Flow, FlowValidationError
 from ..nodes import NAME
-from .workspace import Workspace, read_workspace, sequence
+from .workspace import Workspace, no_flows, read_workspace, sequence
 
 __all__ = [
     "FLOW_SUFFIXES",
@@ -104,7 +104,7 @@ def collect(paths: Sequence[str], *, config: str | None = None) -> list[Candidat
                 )
         flows = [e for e in named if not e.is_symlink() and e.is_file()]
         if not flows:
-            problems.append(FlowError("the folder holds no *.yaml or *.yml flow file", file=path))
+            problems.append(no_flows(path))
         if len(flows) > MAX_FOLDER_FLOWS:
             problems.append(FlowError(f"the folder holds more than {MAX_FOLDER_FLOWS} flow files", file=path))
             continue

@@ -45,6 +45,7 @@ __all__ = [
     "MAX_WORKSPACE_DEPTH",
     "MAX_WORKSPACE_FLOWS",
     "Workspace",
+    "no_flows",
     "read_workspace",
     "sequence",
 ]
@@ -166,6 +167,36 @@ def _yaml_files(folder: Path) -> list[str]:
                         f"the workspace holds more than {MAX_WORKSPACE_FLOWS} YAML files", file=str(folder)
                     )
     return found
+
+
+_SUBFOLDERS_HINT = (
+    "flows in subfolders run when the workspace's config.yaml names them, e.g. `flows: ['**']` or "
+    "`flows: ['login/*']` (Maestro's inclusion patterns: "
+    "https://maestro.mobile.dev/cli/test-suites-and-reports#inclusion-patterns)"
+)
+
+
+def no_flows(folder: str, patterns: Sequence[str] = ("*",), *, file: str | None = None) -> FlowError:
+    """Why ``folder`` chose no flow, in Maestro's words (its WorkspaceExecutionPlanner): no flow file
+    anywhere in it; flows only below its top level while the patterns are Maestro's default ``*``;
+    or patterns that match none."""
+    try:
+        anywhere = bool(_yaml_files(Path(folder)))
+    except (FlowError, OSError):
+        anywhere = True  # more than the bound: there are flows
+    if not anywhere:
+        return FlowError("Flow directories do not contain any Flow files", file=file or folder)
+    if list(patterns) == ["*"]:
+        return FlowError(
+            "Top-level directories do not contain any Flows",
+            file=file or folder,
+            hint=_SUBFOLDERS_HINT,
+        )
+    return FlowError(
+        "Flow inclusion pattern(s) did not match any Flow files: " + ", ".join(patterns)[:300],
+        file=file or folder,
+        hint="a pattern is read from the workspace's folder (the one config.yaml is in), as Maestro reads it",
+    )
 
 
 def _note(r: NodeReader, node: Node, message: str) -> FlowError:
@@ -297,12 +328,7 @@ def read_workspace(folder: str, *, config_file: str | None = None) -> Workspace 
     ]
     files = [f for f in files if not _is_extra_config(Path(f))]
     if not files:
-        raise FlowError(
-            "Flow inclusion pattern(s) did not match any Flow files"
-            if "flows" in entries
-            else "Top-level directories do not contain any Flows",
-            file=file,
-        )
+        raise no_flows(folder, got.patterns, file=file)
     output = None if got.output is None else os.path.join(folder, os.path.expanduser(got.output))
     return Workspace(
         folder,

@@ -216,3 +216,35 @@ def test_the_projects_own_flows_use_maestros_selector_fields_too(tmp_path: Path)
     )
     result = amc("run", flow, "--device", "sim:android?timing=instant", "--out", tmp_path / "runs")
     assert result.code == 0, result.out + result.err
+
+
+def test_a_conditions_optional_and_label_are_read_and_change_nothing(tmp_path: Path) -> None:
+    """Maestro's YamlCondition takes ``optional`` and ``label`` and its check uses neither."""
+    flow = write_flow(
+        tmp_path,
+        """
+        appId: com.example.amc.demo
+        ---
+        - launchApp
+        - runFlow:
+            when: {visible: "Sign in to continue", optional: true, label: on the sign-in page}
+            commands:
+              - tapOn: {id: username}
+              - inputText: seen
+        - runFlow:
+            when: {visible: "Never shown", optional: true}
+            commands:
+              - inputText: not-seen
+        - assertVisible: seen
+        - assertNotVisible: not-seen
+        """,
+    )
+    result = amc("run", flow, "--out", tmp_path / "runs")
+    assert result.code == 0, result.out + result.err
+    bad = write_flow(
+        tmp_path,
+        "appId: a.b\n---\n- runFlow: {when: {visible: X, optional: maybe}, commands: [back]}\n",
+        "bad.yaml",
+    )
+    refused = amc("check", bad)
+    assert refused.code == 2 and "optional" in refused.out + refused.err

@@ -190,3 +190,38 @@ def test_each_device_runs_its_own_sequence(tmp_path: Path) -> None:
     assert result.out.count("flow signed in passed") == 1
     assert result.out.count("flow ios fails passed") == 1 and "flow ios fails FAILED" in result.out
     assert result.out.count("flow sign-in page passed") == 2
+
+
+# Maestro's three answers when a folder chooses no flow (WorkspaceExecutionPlanner at dcd2f206),
+# and its fixtures e001-e003: the folder and its config as given, what Maestro says.
+NO_FLOW = [
+    pytest.param({"notes.txt": "x"}, "Flow directories do not contain any Flow files", id="no-flow-at-all"),
+    pytest.param(
+        {"sub/one.yaml": HEADER + "---\n- launchApp\n"},
+        "Top-level directories do not contain any Flows",
+        id="flows-only-below",
+    ),
+    pytest.param(
+        {"config.yaml": "flows: ['*']\n", "sub/one.yaml": HEADER + "---\n- launchApp\n"},
+        "Top-level directories do not contain any Flows",
+        id="the-default-pattern-written",
+    ),
+    pytest.param(
+        {"config.yaml": "flows: [FlowA.yaml, FlowB.yaml]\n", "FlowC.yaml": HEADER + "---\n- launchApp\n"},
+        "Flow inclusion pattern(s) did not match any Flow files: FlowA.yaml, FlowB.yaml",
+        id="patterns-matching-none",
+    ),
+]
+
+
+@pytest.mark.parametrize(("files", "said"), NO_FLOW)
+def test_a_folder_that_chooses_no_flow_is_told_in_maestros_words(
+    files: dict[str, str], said: str, tmp_path: Path
+) -> None:
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    result = amc("check", tmp_path)
+    assert result.code == 2
+    assert said in result.err
+    assert ("flows: ['**']" in result.err) is ("Top-level" in said)  # how to include subfolders
