@@ -73,6 +73,7 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "start_recording": (),
     "stop_recording": (),
     "add_media": ("cat.png", b"\x89PNG\r\n\x1a\n"),
+    "wait_idle": (0.2,),
     "close": (),
 }
 # Calls that are not Driver methods: a fresh driver's connect(), and discovery.
