@@ -209,9 +209,10 @@ class StepRecord:
     and ``foreground_app`` summarise it and stay. ``acted_on`` is the look the step last resolved
     its selectors on (the screen it acted on: a waiting step's last poll), dropped with ``scene``.
     After a step that changes the screen the loop waits for it to settle: ``settle_looks`` is how
-    many looks that took beyond the first, and ``settled`` whether two in a row agreed (None when
-    the loop did not wait). A task keeps every record, so a record is kept small: slots, no
-    per-instance dict (see :mod:`amc.runtime.session` for what a long task's memory grows by).
+    many looks that took beyond the first, ``settled`` whether it settled (None when the loop did
+    not wait), ``settle_idle`` what the device's idle signal said (None: none asked or given). A
+    task keeps every record, so a record is kept small: slots, no per-instance dict (see
+    :mod:`amc.runtime.session` for what a long task's memory grows by).
     """
 
     index: int
@@ -223,6 +224,7 @@ class StepRecord:
     acted_on: Scene | None = field(default=None, compare=False, repr=False)
     settle_looks: int = 0
     settled: bool | None = None
+    settle_idle: bool | None = None  # what the device's idle signal said (None: not asked, or none)
 
     @property
     def status(self) -> str:
@@ -243,8 +245,13 @@ class StepRecord:
             "page": self.page,
             "foreground_app": self.foreground_app,
             **(
-                {"settle": {"looks": self.settle_looks, "settled": self.settled}}
+                {"settle": _settle(self.settle_looks, self.settled, self.settle_idle)}
                 if self.settled is not None
                 else {}
             ),
         }
+
+
+def _settle(looks: int, settled: bool | None, idle: bool | None) -> dict[str, Any]:
+    """A step's ``settle`` entry: its looks, whether it settled and, where asked, the idle signal."""
+    return {"looks": looks, "settled": settled, **({"idle": idle} if idle is not None else {})}

@@ -29,6 +29,7 @@ __all__ = [
     "ORIENTATIONS",
     "DeviceInfo",
     "Driver",
+    "IdleSignal",
     "coordinate",
     "erase_count",
     "gesture_seconds",
@@ -222,6 +223,20 @@ class Driver(Protocol):
 
     def add_media(self, name: str, data: bytes) -> None:
         """Put a picture or video (``name`` with its extension) into the device's gallery."""
+        ...
+
+
+@runtime_checkable
+class IdleSignal(Protocol):
+    """A driver that can say when its device's screen is idle: optional, beside :class:`Driver`
+    (a driver without it, a scripted fake's, is settled by comparing looks). What each backend
+    asks is in docs/flows.md ("Settling")."""
+
+    def wait_idle(self, timeout: float) -> bool | None:
+        """Wait, at most ``timeout`` seconds, for the device to say its screen is idle: True once
+        it is (or, where the backend's page source itself waits for idle, that it will: the next
+        ``observe()`` is of a still screen), False when the timeout passed first, None when the
+        backend gives no such signal (the loop then compares two looks)."""
         ...
 
 

@@ -319,5 +319,19 @@ class SimDriver:
         self._call()
         self.device.add_media(name, data)
 
+    def wait_idle(self, timeout: float) -> bool:
+        """The simulated device knows when its screen last changed and when its slide ends: one
+        call that answers once the screen is still (no quiet window: the device's own knowledge,
+        :meth:`SimDevice.idle_left`), or False at ``timeout``. Ctrl-C ends the wait (core.stop)."""
+        limit = check_seconds(timeout, "the idle timeout", maximum=MAX_LATENCY)
+        self._call()
+        deadline = time.monotonic() + limit
+        while (left := self.device.idle_left()) > 0:
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            stop.sleep(min(left, deadline - now), "while waiting for the simulated screen to be idle")
+        return True
+
     def __repr__(self) -> str:
         return f"SimDriver(platform={self.platform!r}, device_id={self.device_id!r})"

@@ -273,6 +273,12 @@ class TrackedDriver:
         self.calls["add_media"] += 1
         self.inner.add_media(name, data)
 
+    def wait_idle(self, timeout: float) -> bool | None:
+        """The wrapped driver's idle signal (None where it has none: a scripted fake's)."""
+        self.calls["wait_idle"] += 1
+        ask = getattr(self.inner, "wait_idle", None)
+        return ask(timeout) if callable(ask) else None
+
     @property
     def total_calls(self) -> int:
         return sum(self.calls.values())

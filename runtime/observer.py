@@ -14,11 +14,13 @@ device and a waiting step ends at once (``Interrupted``).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import time
 
-from ..actions.settle import SettleConfig, Settled, settle
-from ..core.errors import HarnessError
-from ..drivers.base import Driver
+from ..actions.settle import SettleConfig, Settled, settle, settle_maestro
+from ..core.errors import HarnessError, Interrupted
+from ..drivers.base import Driver, IdleSignal
 from ..semantic.enricher import Enricher, enrich_scene
 from ..semantic.models import Observation
 from ..world.model import WorldModel
@@ -102,12 +104,36 @@ class Observer:
         self.cancel.pause(seconds)
 
     def settled(self, config: SettleConfig) -> Settled:
-        """Looks after an action that changes the screen, until two in a row show the same screen
-        (:mod:`amc.actions.settle`), bounded by ``config``; the last look is the step's outcome."""
-        first = self.look()
+        """Waits after an action that changes the screen until it has settled, by ``config``'s
+        rule (:mod:`amc.actions.settle`): the device's idle signal then one look, or looks until two
+        in a row agree, bounded by ``config``; the last look is the step's outcome."""
         if config.timeout <= 0:
-            return Settled(0, True, first)
-        return settle(first, self.look, self.pause, timeout=config.timeout, interval=config.interval)
+            return Settled(0, True, self.look())
+        started = time.monotonic()
+        idle = self._idle(config.timeout) if config.rule == "idle" else None
+        if idle is True:  # the device says its screen is still: one look is the settled screen
+            return Settled(0, True, self.look(), idle=True)
+        first = self.look()
+        left = max(0.0, config.timeout - (time.monotonic() - started))
+        if config.rule == "maestro":
+            return settle_maestro(first, self.look, self.pause, timeout=left)
+        done = settle(first, self.look, self.pause, timeout=left, interval=config.interval)
+        return dataclasses.replace(done, idle=idle)
+
+    def _idle(self, timeout: float) -> bool | None:
+        """The driver's idle signal (``Driver.wait_idle``), or None where it has none; a device
+        error in it is logged and the looks decide (an interrupt is not: the run stops)."""
+        self.cancel.check("before asking the device whether its screen is idle")
+        if not isinstance(self.driver, IdleSignal):
+            return None
+        try:
+            said = self.driver.wait_idle(timeout)
+        except Interrupted:
+            raise
+        except HarnessError as exc:
+            log.warning("the idle signal failed (%s: %s); comparing looks instead", exc.kind, exc)
+            return None
+        return said if isinstance(said, bool) else None
 
     def observe(self) -> Observation:
         """One observation that no step caused (a first look, a poll), shown to the world model."""

@@ -167,7 +167,7 @@ class Session:
         """The session's settle, or the step's own ``settle`` (seconds; 0: do not wait)."""
         own = step.args.get("settle")
         if isinstance(own, int | float) and not isinstance(own, bool) and 0 <= own <= MAX_SETTLE:
-            return SettleConfig(float(own), self.settle.interval)
+            return dataclasses.replace(self.settle, timeout=float(own))
         return self.settle
 
     def run_step(self, step: PlannedStep) -> StepOutcome:
@@ -214,6 +214,7 @@ class Session:
             scene=observation.scene if observation is not None else None,
             settle_looks=settled.looks if settled is not None else 0,
             settled=settled.settled if settled is not None else None,
+            settle_idle=settled.idle if settled is not None else None,
             acted_on=latest.scene if latest is not None else None,
         )
         self.context.add_step_result(record)

@@ -31,6 +31,7 @@ from .appium_input import (
 )
 from .appium_state import STATE_ROUTES, state_command
 from .device import SimDevice
+from .idle import wait_idle
 from .nodes import SimNode
 from .profiles import IosProfile
 
@@ -352,7 +353,26 @@ def _window_rect(state: AppiumState, session: _Session, params: Mapping[str, str
     return {"x": 0, "y": 0, "width": width, "height": height}
 
 
+# The idle settings each driver answers in GET .../appium/settings and waits by before a source
+# (sim.idle): UiAutomator2's waitForIdleTimeout in ms (WaitForIdleTimeout.java, 10000), XCUITest's
+# WebDriverAgent ones in seconds (FBConfiguration.m: waitForIdleTimeout 10, animationCoolOffTimeout 2).
+IDLE_SETTINGS: dict[str, dict[str, float]] = {
+    "android": {"waitForIdleTimeout": 10000},
+    "ios": {"waitForIdleTimeout": 10, "animationCoolOffTimeout": 2},
+}
+
+
+def _idle_setting(session: _Session, platform: str, name: str) -> float:
+    value = session.settings.get(name, IDLE_SETTINGS[platform][name])
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+
+
 def _source(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
+    if state.platform == "android":  # Source.java: resetAccessibilityCache() -> Device.waitForIdle()
+        limit = _idle_setting(session, "android", "waitForIdleTimeout") / 1000
+        wait_idle(state.device, state.device.timing.android_idle_quiet, limit)
+    else:  # WebDriverAgent's FBXPath waits up to animationCoolOffTimeout
+        wait_idle(state.device, 0.0, _idle_setting(session, "ios", "animationCoolOffTimeout"))
     return render_appium.serialize(state.snapshot()[1], state.platform)
 
 
@@ -363,7 +383,7 @@ def _screenshot(state: AppiumState, session: _Session, params: Mapping[str, str]
 
 
 def _get_settings(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:
-    return dict(session.settings)
+    return {**IDLE_SETTINGS[state.platform], **session.settings}
 
 
 def _update_settings(state: AppiumState, session: _Session, params: Mapping[str, str], body: Any) -> Any:

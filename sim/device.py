@@ -121,6 +121,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
         self._shown: tuple[float, SimNode, str | None, str | None] | None = None  # until, tree, app, activity
         self._slide: tuple[float, float] | None = None  # the new screen slides in: (from, until)
         self.last_transition = 0.0  # seconds the last screen change took to be in place
+        self._event_at = float("-inf")  # when the screen last changed (what an idle signal waits out)
         self._data: dict[str, dict[str, str]] = {}  # what apps keep on disk (a signed-in user)
         # Android's input methods: whether uiautomator2's AdbKeyboard is installed, and the current
         # one, whose keyboard shows while a field has focus (the adb face's ``ime`` changes it).
@@ -139,11 +140,13 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
         """Apply the timed changes that are due (call with the lock held)."""
         now = self._clock()
         while self._events and self._events[0][0] <= now:
-            _due, _n, event = heapq.heappop(self._events)
+            due, _n, event = heapq.heappop(self._events)
             event()
+            self._event_at = max(self._event_at, due)
         if self._shown is not None and self._shown[0] <= now:
             self._shown = None
         if self._slide is not None and self._slide[1] <= now:
+            self._event_at = max(self._event_at, self._slide[1])  # the page came to rest then
             self._slide = None
 
     def _later(self, delay: float, event: Callable[[], None]) -> None:
@@ -180,6 +183,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
         if self._screen_key() == before:
             return
         now = self._clock()
+        self._event_at = now
         if shown is not None:
             total = self._random.uniform(low, high)
             still = min(INPUT_DELAY, total / 2)
@@ -243,6 +247,25 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
         with self._lock:
             self._settle()
             return 0.0 if self._slide is None else max(0.0, self._slide[1] - self._clock())
+
+    def idle_left(self, quiet: float = 0.0) -> float:
+        """Seconds until the screen has been still for ``quiet`` seconds after its last change
+        (0: idle), as far as the device knows now: a new page or app (a slide changes until its
+        end), what a tap hit, text, a scroll, a list's rows, a sign-in. What :mod:`sim.idle` plays."""
+        with self._lock:
+            self._settle()
+            now = self._clock()
+            last = self._event_at
+            if self._slide is not None:
+                last = max(last, self._slide[1])
+            run = self._current()
+            if run is not None:
+                last = max([last, *(t for t in run.rows_at.values() if t <= now)])
+            return max(0.0, last + quiet - now)
+
+    def _event(self) -> None:
+        """The screen changed now (see :meth:`idle_left`)."""
+        self._event_at = self._clock()
 
     def running_apps(self) -> tuple[str, ...]:
         with self._lock:
@@ -412,6 +435,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
                 # and iOS's UIAlertController presents over a dimming view that swallows touches.
                 return None
             self._apply(node.ref)
+            self._event()
             return node.ref
 
     def _gesture(self, x: float, y: float, kind: str) -> str | None:
@@ -441,6 +465,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
                 return
             run.values[run.focused] = run.values.get(run.focused, "") + text
             self.changes += 1
+            self._event()
 
     def hide_keyboard(self) -> bool:
         """Hide the on-screen keyboard (the field loses focus); True if it was shown."""
@@ -451,6 +476,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
                 return False
             run.focused = None
             self.changes += 1
+            self._event()
             return True
 
     def erase_text(self, count: int) -> None:
@@ -463,6 +489,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             value = run.values.get(run.focused, "")
             run.values[run.focused] = value[: max(0, len(value) - count)]
             self.changes += 1
+            self._event()
 
     def set_location(self, latitude: float, longitude: float) -> None:
         """The position the device reports from now on."""
@@ -477,6 +504,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             if run is not None and run.focused is not None:
                 run.values[run.focused] = ""
                 self.changes += 1
+                self._event()
 
     def swipe(self, x1: float, y1: float, x2: float, y2: float) -> None:
         """A vertical swipe over a list scrolls it (swipe up = content moves up)."""
@@ -491,7 +519,10 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             delta = int(y1 - y2)
             name = run.stack[-1]
             limit = layout.max_scroll(self, run)
-            run.scroll[name] = max(0, min(limit, run.scroll.get(name, 0) + delta))
+            scrolled = max(0, min(limit, run.scroll.get(name, 0) + delta))
+            if scrolled != run.scroll.get(name, 0):
+                self._event()
+            run.scroll[name] = scrolled
 
     def press(self, key: str) -> None:
         allowed = ANDROID_KEYS if self.platform == "android" else IOS_KEYS

@@ -28,12 +28,17 @@ class Timing:
     sign_in: float = 1.0
     list_rows: float = 0.6
     gestures: bool = True
+    # How long Android's screen must have been still for its idle signal: uiautomator's
+    # UiAutomatorBridge / QueryController wait with QUIET_TIME_TO_BE_CONSIDERD_IDLE_STATE = 500 ms
+    # (UiAutomation.waitForIdle(500, timeout): no accessibility event for 500 ms). An instant
+    # device is idle at once.
+    android_idle_quiet: float = 0.5
 
     @property
     def instant(self) -> bool:
         return max(self.transition) <= 0 and self.sign_in <= 0 and self.list_rows <= 0
 
 
-INSTANT = Timing((0.0, 0.0), 0.0, 0.0, gestures=False)
+INSTANT = Timing((0.0, 0.0), 0.0, 0.0, gestures=False, android_idle_quiet=0.0)
 REALISTIC = Timing()
 TIMINGS: Mapping[str, Timing] = {"instant": INSTANT, "realistic": REALISTIC}

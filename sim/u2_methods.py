@@ -20,6 +20,8 @@ it (``AutomatorService.java`` lists their signatures).
   ``clearLastToast``; ``getLastTraversedText`` is None: no accessibility text traversal happens here.
 - ``setOrientation`` takes n/natural, l/left, r/right, u/upsidedown (anything else: the server's
   ``NotImplementedException``) and ``deviceInfo`` reports it as ``displayRotation``.
+- ``waitForIdle(timeout)`` answers ``null`` once the screen has not changed for Android's quiet time
+  (500 ms on a phone's timing) or at the timeout (:mod:`sim.idle`).
 - ``openNotification``/``openQuickSettings`` pull the shade down (:mod:`sim.covers`); ``sleep``
   turns the screen off and ``wakeUp`` on (``deviceInfo.screenOn``).
 """
@@ -32,6 +34,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .idle import wait_idle
 from .nodes import SimNode
 from .render_android import render_hierarchy
 from .u2_selector import RpcError, candidates, selector_matches
@@ -112,6 +115,7 @@ class U2Methods:
             "sleep": lambda: self.device.set_screen(False),
             "wakeUp": lambda: self.device.set_screen(True),
             "swipe": self.swipe,
+            "waitForIdle": self.wait_for_idle,
             "drag": self.swipe,
         }
 
@@ -329,6 +333,15 @@ class U2Methods:
     def clear_toast(self) -> bool:
         self.device.clear_toast()
         return True
+
+    def wait_for_idle(self, timeout: int = 10000) -> None:
+        """``waitForIdle(long timeout)``: until no screen change came for Android's quiet time
+        (500 ms on a phone's timing) or ``timeout`` ms passed; answers nothing either way
+        (``void`` in AutomatorServiceImpl.java; :mod:`sim.idle`)."""
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+            raise RpcError(-32602, "Invalid params", f"timeout must be a number of ms, got {timeout!r}")
+        quiet = self.device.timing.android_idle_quiet
+        wait_idle(self.device, quiet, float(timeout) / 1000, self.server.stopped)
 
     def _shade(self, panel: str) -> bool:
         """UiDevice.openNotification / openQuickSettings: true once the shade is down (a locked

@@ -60,6 +60,7 @@ from ..core.http_input import BadRequest, json_value, query_fields, split_target
 from .device import SimDevice
 from .faults import Answer, Fault, FaultInjector
 from .http_guard import guard
+from .idle import wait_idle
 from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, pid_for, render_xml, wda_tree
 from .replay import Reply, hold, reset
@@ -291,13 +292,15 @@ class WdaFace:
             return SPRINGBOARD
         return self.device.foreground()
 
-    def wait_for_idle(self) -> None:
+    def wait_for_idle(self, setting: str = "waitForIdleTimeout", default: float = 10.0) -> None:
         """XCTest returns from an event only once the app is idle (animations over), waiting at most
         the session's ``waitForIdleTimeout`` (FBConfiguration, 10 s by default): the face answers an
-        action after the device's transition, as WDA does."""
-        limit = self.settings.get("waitForIdleTimeout", 10)
-        limit = float(limit) if isinstance(limit, int | float) and not isinstance(limit, bool) else 10.0
-        time.sleep(min(self.device.transition_left(), max(0.0, limit), _MAX_LAUNCH_WAIT))
+        action after the device's transition, as WDA does. ``GET /source`` waits the same way up
+        to ``animationCoolOffTimeout`` (2 s; FBXPath.m ``waitUntilStableWithElement``): see
+        :mod:`sim.idle`."""
+        limit = self.settings.get(setting, default)
+        limit = float(limit) if isinstance(limit, int | float) and not isinstance(limit, bool) else default
+        wait_idle(self.device, 0.0, min(limit, _MAX_LAUNCH_WAIT))
 
     def serving(self) -> bool:
         return self._server.running

@@ -162,7 +162,8 @@ def _delete_session(face: WdaFace, req: Request) -> Any:
 
 def _source(face: WdaFace, req: Request) -> Any:
     kind = req.query.get("format", "xml").lower()
-    if kind == "xml":
+    if kind == "xml":  # FBXPath waits for the app to be idle before its snapshot (sim.idle)
+        face.wait_for_idle("animationCoolOffTimeout", 2.0)
         return face.source_xml()
     if kind == "json":
         return render_json(face.tree())

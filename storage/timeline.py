@@ -289,6 +289,8 @@ class TimelineWriter:
         }
         if record.settled is not None:  # the screen changed: how long it took to settle, in looks
             data["settle"] = {"looks": record.settle_looks, "settled": record.settled}
+            if record.settle_idle is not None:  # the device's idle signal said so (actions/settle.py)
+                data["settle"]["idle"] = record.settle_idle
         written = self._append(data)
         self.steps_written += 1
         return written

@@ -27,6 +27,7 @@ import posixpath
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
+from ...core.durations import check_seconds
 from ...core.errors import DeviceError, StepArgumentError, Unsupported
 from ...core.models import Platform
 from ..base import ORIENTATIONS
@@ -40,6 +41,10 @@ _Z = {"upside_down": 180, "landscape_right": 270}
 
 class _Driver(Protocol):
     server_url: str
+    _idle_wait: tuple[str | None, float] | None
+
+    @property
+    def session_id(self) -> str | None: ...
 
     @property
     def platform(self) -> Platform: ...
@@ -56,6 +61,25 @@ def _rotate(wd: Any, z: int) -> Any:
 
 class AppiumState:
     """The device-state calls (see the module docstring)."""
+
+    _idle_wait: tuple[str | None, float] | None = None  # (session, the source's idle bound)
+
+    def wait_idle(self: _Driver, timeout: float) -> bool | None:
+        """Appium has no command that answers whether the screen is idle; its page source waits for
+        it: UiAutomator2's ``GET /source`` waits up to the ``waitForIdleTimeout`` setting (ms,
+        10000 by default; Source.java -> Device.waitForIdle(): no accessibility event for 500 ms),
+        XCUITest's WebDriverAgent up to ``animationCoolOffTimeout`` (s, 2 by default). So nothing
+        is sent but, once per session, ``GET /session/ID/appium/settings`` to read that setting:
+        True while it is above 0 (the next look is of a still screen), None at 0."""
+        check_seconds(timeout, "the idle timeout", maximum=60.0, above_zero=True)
+        name = "waitForIdleTimeout" if self.platform == "android" else "animationCoolOffTimeout"
+        known = self._idle_wait
+        if known is None or known[0] != self.session_id or self.session_id is None:
+            settings = self._run("get Appium settings", lambda wd: wd.get_settings())
+            value = settings.get(name) if isinstance(settings, dict) else None
+            number = value if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+            known = self._idle_wait = (self.session_id, float(number))
+        return True if known[1] > 0 else None
 
     def set_orientation(self: _Driver, orientation: str) -> None:
         if orientation not in ORIENTATIONS:

@@ -24,9 +24,11 @@ from __future__ import annotations
 import posixpath
 import re
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from ...core.durations import check_seconds
 from ...core.errors import DeviceError, StepArgumentError
 from ..base import ORIENTATIONS
 
@@ -55,11 +57,28 @@ class _Driver(Protocol):
 
     def _guard(self, operation: str, call: Callable[[], T]) -> T: ...
 
+    def _rpc(self, operation: str, call: Callable[[Any], T], *, repeatable: bool) -> T: ...
+
+    @property
+    def config(self) -> Any: ...
+
 
 class AndroidState:
     """The device-state calls (see the module docstring)."""
 
     _recording: Any = None  # the shell stream of a screen recording under way
+
+    def wait_idle(self: _Driver, timeout: float) -> bool:
+        """The server's ``waitForIdle(timeout)`` RPC: ``UiAutomation.waitForIdle(500, timeout)``,
+        which returns once no accessibility event came for 500 ms, or at the timeout. It answers
+        ``null`` either way (``void`` in AutomatorServiceImpl.java), so the time it took says which:
+        an answer before ``timeout`` is idle. A late idle answer counts as the timeout (the loop
+        then compares looks), never the other way round."""
+        limit = check_seconds(timeout, "the idle timeout", maximum=60.0, above_zero=True)
+        wait = {"http_timeout": limit + self.config.timeout}
+        started = time.monotonic()
+        self._rpc("wait_idle", lambda d: d.jsonrpc.waitForIdle(round(limit * 1000), **wait), repeatable=True)
+        return time.monotonic() - started < limit
 
     def set_orientation(self: _Driver, orientation: str) -> None:
         if orientation not in ORIENTATIONS:

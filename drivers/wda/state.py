@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from ...core.durations import check_seconds
 from ...core.errors import DeviceError, StepArgumentError, Unsupported
 from ..base import ORIENTATIONS
 
@@ -36,6 +37,8 @@ WDA_ORIENTATIONS = {
 
 class _Driver(Protocol):
     url: str
+    _session_id: str | None
+    _idle_cool_off: tuple[str | None, float] | None
 
     def _call(self, op: str, fn: Callable[[Any], T], *, repeat: bool, app_id: str | None = None) -> T: ...
 
@@ -44,6 +47,27 @@ class _Driver(Protocol):
 
 class IosState:
     """The device-state calls (see the module docstring)."""
+
+    _idle_cool_off: tuple[str | None, float] | None = None  # (session, animationCoolOffTimeout)
+
+    def wait_idle(self: _Driver, timeout: float) -> bool | None:
+        """WebDriverAgent has no route that says whether the app is idle; its page source waits for
+        it instead: ``GET /source`` waits for XCTest's quiescence, animations included, up to the
+        ``animationCoolOffTimeout`` setting (FBXPath.m ``waitUntilStableWithElement``, 2 s by
+        default), and an action's reply already waited up to ``waitForIdleTimeout``
+        (XCUIApplicationProcess+FBQuiescence.m). So nothing is sent but, once per session, ``GET
+        /appium/settings`` to read the cool-off: True while it is above 0 (the next look is of a
+        still app), None when it is 0 (the session turned the wait off)."""
+        check_seconds(timeout, "the idle timeout", maximum=60.0, above_zero=True)
+        known = self._idle_cool_off
+        if known is None or known[0] != self._session_id or self._session_id is None:
+            settings = self._call(
+                "GET /appium/settings", lambda c: c._session_http.get("/appium/settings").value, repeat=True
+            )
+            value = settings.get("animationCoolOffTimeout") if isinstance(settings, dict) else None
+            number = value if isinstance(value, int | float) and not isinstance(value, bool) else 0.0
+            known = self._idle_cool_off = (self._session_id, float(number))
+        return True if known[1] > 0 else None
 
     def set_orientation(self: _Driver, orientation: str) -> None:
         if orientation not in ORIENTATIONS:

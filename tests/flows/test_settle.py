@@ -44,7 +44,10 @@ def test_no_step_passes_on_the_screen_being_left(monkeypatch: pytest.MonkeyPatch
     network_page = steps[4]["world"]["current_page"]  # type: ignore[index]
     back, check = steps[6], steps[7]
     assert back["action"] == "press" and check["action"] == "assert_visible"
-    assert back["settle"]["settled"] is True and back["settle"]["looks"] >= 2  # type: ignore[index]
+    # settled by the device's idle signal (then one look), or by two looks that agree
+    settle = back["settle"]
+    assert settle["settled"] is True  # type: ignore[index]
+    assert settle.get("idle") is True or settle["looks"] >= 2  # type: ignore[index,union-attr]
     assert check["world"]["current_page"] != network_page  # type: ignore[index]
     assert check["world"]["current_page"] == steps[2]["world"]["current_page"]  # type: ignore[index]
 
@@ -132,7 +135,7 @@ def test_over_the_faces_a_tap_that_opens_a_page_settles_on_it(
         driver.close()
     assert result.status is TaskStatus.SUCCEEDED, result.error
     tapped = result.steps[1]
-    assert tapped.settled is True and tapped.settle_looks >= 1
+    assert tapped.settled is True and (tapped.settle_idle is True or tapped.settle_looks >= 1)
     assert tapped.page is not None and tapped.page != result.steps[0].page
 
 

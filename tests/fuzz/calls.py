@@ -24,7 +24,7 @@ from typing import Any
 
 from amc.core.models import Platform
 from amc.drivers.appium import AppiumDriver, options_for
-from amc.drivers.base import DeviceInfo, Driver
+from amc.drivers.base import DeviceInfo, Driver, IdleSignal
 from amc.drivers.connect import discover
 from amc.drivers.u2 import U2Config, U2Driver
 from amc.drivers.wda import WdaDriver
@@ -73,6 +73,7 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "start_recording": (),
     "stop_recording": (),
     "add_media": ("cat.png", b"\x89PNG\r\n\x1a\n"),
+    "wait_idle": (0.2,),
     "close": (),
 }
 # Calls that are not Driver methods: a fresh driver's connect(), and discovery.
@@ -88,12 +89,22 @@ def calls_for(adapter: str) -> tuple[str, ...]:
 
 
 def protocol_calls() -> set[str]:
-    """Every public member of the Driver protocol."""
+    """Every public member of the Driver protocol and of the optional protocols beside it
+    (IdleSignal)."""
     return {
         name
-        for name, value in vars(Driver).items()
+        for protocol in _PROTOCOLS
+        for name, value in vars(protocol).items()
         if not name.startswith("_") and (callable(value) or isinstance(value, property))
     }
+
+
+_PROTOCOLS: tuple[type, ...] = (Driver, IdleSignal)
+
+
+def _member(name: str) -> Any:
+    """``name`` as the protocol that declares it spells it."""
+    return next(vars(p)[name] for p in _PROTOCOLS if name in vars(p))
 
 
 def allowed(name: str, value: object) -> bool:
@@ -104,7 +115,7 @@ def allowed(name: str, value: object) -> bool:
         return isinstance(value, Driver)
     if name == "discover":
         return isinstance(value, list) and all(isinstance(v, DeviceInfo) for v in value)
-    hint = typing.get_type_hints(getattr(Driver, name))["return"]
+    hint = typing.get_type_hints(_member(name))["return"]
     options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     return any(value is None if option is type(None) else isinstance(value, option) for option in options)
 
