@@ -22,6 +22,8 @@ costs no device request. Fields combine with AND; ``index`` picks the n-th match
   a pattern that does not compile is taken literally (Maestro's ``text`` and ``id``).
 - ``checked``, ``focused``, ``selected`` (and ``enabled``): the element's flag; ``width`` /
   ``height``: its size, within ``tolerance`` units.
+- ``traits`` (Maestro's, a list of ``text``, ``square``, ``long_text``): the element has a text,
+  is square within 3 %, has a text of more than 200 characters (:data:`TRAITS`).
 - ``below``, ``above``, ``left_of``, ``right_of``, ``child_of``, ``contains_child`` (a selector
   each) and ``contains_descendants`` (a list of selectors): where it is relative to other elements.
   A selector with one of these, or with ``pick: maestro``, chooses among several matches as
@@ -32,7 +34,7 @@ costs no device request. Fields combine with AND; ``index`` picks the n-th match
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -44,7 +46,7 @@ from .relative import full_match, line_on_screen, maestro_find, text_values
 if TYPE_CHECKING:
     from .models import Bounds, Scene, UIElement
 
-__all__ = ["PICKS", "RELATIVE_FIELDS", "Selector", "short_type", "tap_point"]
+__all__ = ["PICKS", "RELATIVE_FIELDS", "TRAITS", "Selector", "short_type", "tap_point"]
 
 _IOS_TYPE_PREFIX = "XCUIElementType"
 _MAX_REGEX_LENGTH = 1000
@@ -56,6 +58,29 @@ _SIZE_FIELDS = ("width", "height", "tolerance")
 RELATIVE_FIELDS = ("below", "above", "left_of", "right_of", "child_of", "contains_child")
 PICKS = ("first", "maestro")
 _MAX_NESTING = 8  # relative selectors inside relative selectors, at most this deep
+
+
+def _has_text(el: UIElement) -> bool:
+    return bool(text_values(el))
+
+
+def _is_square(el: UIElement) -> bool:
+    width, height = el.bounds.width, el.bounds.height
+    return height > 0 and abs(1.0 - width / height) < 0.03  # 0 high: Kotlin's Infinity or NaN, false
+
+
+def _has_long_text(el: UIElement) -> bool:
+    return len(next(iter(text_values(el)), "")) > 200
+
+
+# Maestro's element traits (maestro-orchestra-models ElementTrait.kt; maestro-client Filters.kt
+# hasText / isSquare / hasLongText at dcd2f206): the text attribute set, |1 - width / height| < 0.03,
+# the text attribute longer than 200 characters.
+TRAITS: dict[str, Callable[[UIElement], bool]] = {
+    "text": _has_text,
+    "square": _is_square,
+    "long_text": _has_long_text,
+}
 
 
 def short_type(native: str) -> str:
@@ -105,6 +130,7 @@ class Selector:
     child_of: Selector | None = None
     contains_child: Selector | None = None
     contains_descendants: tuple[Selector, ...] | None = None
+    traits: tuple[str, ...] | None = None
     pick: str | None = None
 
     def __post_init__(self) -> None:
@@ -144,6 +170,15 @@ class Selector:
             or not all(isinstance(v, Selector) for v in self.contains_descendants)
         ):
             raise ConfigError("selector field 'contains_descendants' must be a non-empty list of selectors")
+        if self.traits is not None and (
+            not isinstance(self.traits, tuple)
+            or not self.traits
+            or not all(isinstance(t, str) and t in TRAITS for t in self.traits)
+        ):
+            raise ConfigError(
+                f"selector field 'traits' must be a non-empty list of {', '.join(TRAITS)}, "
+                f"got {self.traits!r}"
+            )
         if self._depth() > _MAX_NESTING:
             raise ConfigError(f"selectors nest more than {_MAX_NESTING} levels deep")
         for name in _PATTERN_FIELDS:
@@ -192,6 +227,7 @@ class Selector:
             "selected",
             "width",
             "height",
+            "traits",
         )
         return any(getattr(self, n) is not None for n in own)
 
@@ -224,6 +260,8 @@ class Selector:
         for name in RELATIVE_FIELDS:
             if isinstance(values.get(name), Mapping | str):
                 values[name] = cls.from_mapping(values[name])
+        if isinstance(values.get("traits"), list):
+            values["traits"] = tuple(values["traits"])
         many = values.get("contains_descendants")
         if isinstance(many, list | tuple):
             values["contains_descendants"] = tuple(
@@ -240,7 +278,7 @@ class Selector:
             if isinstance(val, Selector):
                 val = val.to_dict()
             elif isinstance(val, tuple):
-                val = [v.to_dict() for v in val]
+                val = [v.to_dict() if isinstance(v, Selector) else v for v in val]
             out[f.name] = val
         return out
 
@@ -279,6 +317,8 @@ class Selector:
             wanted = getattr(self, name)
             if wanted is not None and bool(getattr(el, name)) != wanted:
                 return False
+        if self.traits is not None and not all(TRAITS[t](el) for t in self.traits):
+            return False
         tolerance = self.tolerance or 0
         if self.width is not None and abs(el.bounds.width - self.width) > tolerance:
             return False

@@ -33,7 +33,7 @@ from ..model import ScriptCommand
 from ..nodes import TAG, kind, suggest
 from .selectors import OPTION_FIELDS, SELECTOR_FIELDS, selector
 from .state_commands import FILE_COMMANDS
-from .values import MaestroReader, written_text
+from .values import EXPRESSION, MaestroReader, written_text
 
 __all__ = [
     "FORMS",
@@ -360,6 +360,11 @@ def _script(r: MaestroReader, command: str, node: Node, base: str) -> Command:
     return Command("script", args, optional, label, script=script, when=when)
 
 
+def _from_header(read: Command, app_id: str | None) -> bool:
+    """Whether ``read`` runs the header's app and that app is still JavaScript to evaluate."""
+    return app_id is not None and read.args.get("app_id") == app_id and EXPRESSION.search(app_id) is not None
+
+
 def read_command(
     r: MaestroReader, command: str, node: Node, app_id: str | None, base: str, *, check: bool = True
 ) -> Command:
@@ -379,6 +384,10 @@ def read_command(
     else:
         read = _SPECIAL.get(command, _form)(r, command, node)
     needs_js = len(r.scripts) > before or (command in _LITERAL_CHECKED and _templated(node))
+    # The header's appId computed by the header's env JavaScript (`appId: ${APP_ID}` beside
+    # `APP_ID: ${APP_ID || 'com.example.default'}`): known when the step runs, as Maestro
+    # interpolates the command then (Orchestra.kt:309; IntegrationTest.kt case 093).
+    needs_js = needs_js or (command in _APP_COMMANDS and _from_header(read, app_id))
     del r.scripts[before:]
     if needs_js:
         return Command(read.action, read.args, read.optional, read.label, read.unsupported, needs_js=True)

@@ -317,6 +317,11 @@ def _header(flow: _Flow, node: Node) -> tuple[str, tuple[str, ...], dict[str, No
     entries = r.mapping(node, "the header")
     if "appId" not in entries and "url" not in entries:
         raise r.fail(node, "Config Field Required: either 'url' or 'appId' must be specified")
+    # The env first: Maestro's header becomes a DefineVariablesCommand run before the appId is
+    # read (MaestroFlowParser / YamlConfig.toCommands), so `appId: ${APP_ID}` sees the header's
+    # own `APP_ID: ${APP_ID || 'com.example.default'}` (IntegrationTest.kt case 093).
+    if "env" in entries:
+        flow.bindings = r.define(r.mapping(entries["env"], "env"), "env")
     if "appId" in entries:
         flow.app_id = r.text(entries["appId"], "appId")
     if "url" in entries:
@@ -326,8 +331,6 @@ def _header(flow: _Flow, node: Node) -> tuple[str, tuple[str, ...], dict[str, No
     engine = entries.get("jsEngine")
     if engine is not None and r.text(engine, "jsEngine").lower() == "rhino":
         raise r.fail(engine, "jsEngine: rhino was removed in Maestro 2.6; GraalJS is the only engine")
-    if "env" in entries:
-        flow.bindings = r.define(r.mapping(entries["env"], "env"), "env")
     name = r.text(entries["name"], "name") if "name" in entries else flow.name
     tags: tuple[str, ...] = ()
     if "tags" in entries:

@@ -14,7 +14,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from ...core.errors import ConfigError
-from ...core.selectors import Selector
+from ...core.selectors import TRAITS, Selector
 from ..nodes import kind, suggest
 from .values import MaestroReader
 
@@ -62,6 +62,21 @@ def _index(r: MaestroReader, node: Node) -> int:
     return 0 if found is None else found
 
 
+def _traits(r: MaestroReader, node: Node, what: str) -> list[str]:
+    """Maestro's traits: names split at spaces, ``-`` read as ``_``, each one of ElementTrait's
+    (``ElementTrait.valueOf(it.replace('-', '_').uppercase())``, YamlFluentCommand.kt:883-885 at
+    dcd2f206); a name it does not know fails the flow there, and here before the run."""
+    names = [n.replace("-", "_").lower() for n in r.text(node, what).split()]
+    unknown = [n for n in names if n not in TRAITS]
+    if not names or unknown:
+        raise r.fail(
+            node,
+            f"{what}: {', '.join(map(repr, unknown)) or 'none given'} is not a trait",
+            hint="Maestro's traits: text, square, long-text (several: separated by spaces)",
+        )
+    return names
+
+
 def selector(r: MaestroReader, node: Node, what: str) -> tuple[dict[str, Any], dict[str, Node], str | None]:
     """The selector ``node`` writes (as a Selector's mapping), the command options beside it,
     and why no backend here can use it (web-only ``css``), if so."""
@@ -96,8 +111,7 @@ def selector(r: MaestroReader, node: Node, what: str) -> tuple[dict[str, Any], d
                 selector(r, item, f"{what}'s containsDescendants")[0] for item in value.value
             ]
         elif key == "traits":
-            unsupported = "Maestro's `traits` selector is not read by this harness yet"
-            r.text(value, f"{what}'s traits")
+            values["traits"] = _traits(r, value, f"{what}'s traits")
         elif key == "css":
             unsupported = "`css` selects in web pages, which no backend here drives"
             r.text(value, f"{what}'s css")

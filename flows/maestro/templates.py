@@ -74,8 +74,12 @@ def realize(template: Template, file: str, evaluate: EvaluateAt) -> Command:
     ``FlowError`` naming ``file``, line and column."""
     node = _substituted(template.node, evaluate)
     reader = LiteralReader(file, {})
+    app = template.app_id
+    if app is not None and has_expression(app):  # the header's appId, computed by its env
+        mark = template.node.start_mark
+        app = interpolate(app, lambda inner: evaluate(inner, mark.line + 1, mark.column + 1))
     try:
-        return read_command(reader, template.command, node, template.app_id, template.base)
+        return read_command(reader, template.command, node, app, template.base)
     except Invalid as bad:
         error: FlowError = bad.error
         said = error.message.removeprefix(f"{error.file}:{error.line}:{error.column}: ")

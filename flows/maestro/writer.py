@@ -110,6 +110,8 @@ def maestro_selector(selector: Any, where: str) -> dict[str, Any]:
             put("id", _literal(str(value)))
         elif key == "contains_descendants":
             put("containsDescendants", [maestro_selector(v, where) for v in value])
+        elif key == "traits":  # Maestro's spelling: names split by spaces, `long-text`
+            put("traits", " ".join(str(t).replace("_", "-") for t in value))
         elif key in _SELECTOR_BACK:
             name = _SELECTOR_BACK[key]
             relative = name in _RELATIVE and isinstance(value, Mapping | str)

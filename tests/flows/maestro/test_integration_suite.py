@@ -33,7 +33,6 @@ GAPS: dict[str, str] = {
     "(Maestro's retryTapIfNoChange, on by default in this snapshot); one tap, not two",
     "028": NO_BRANCH + "a recording still running when the flow ends is not stopped and kept "
     "(Maestro's run ends it and writes 028_env.mp4; here only stopRecording keeps one)",
-    "031": NO_BRANCH + "Maestro's `traits` selector (text, square, long-text) is refused before the run",
     "034": NO_BRANCH + "the Android TV and remote keys (remote dpad, media, TV input, lock, tab) are "
     "refused before the run: no backend here presses them",
     "077": NO_BRANCH + "an --env value's doubled backslash is typed as two (Maestro types one), and "
@@ -42,9 +41,6 @@ GAPS: dict[str, str] = {
     "it in the browser (OpenBrowser)",
     "085": NO_BRANCH + "openLink's `autoVerify: true` is not passed on (Maestro's OpenLink carries it, "
     "for Android's App Links verification)",
-    "093": NO_BRANCH + "an unset variable in the header's env JavaScript "
-    "(`${APP_ID || 'com.example.default'}`) "
-    "is the text 'undefined', so the default is never taken; in Maestro it is JavaScript's undefined",
     "112": NO_BRANCH + "scrollUntilVisible with centerElement: true (timeout 10 ms) fails after its one "
     "swipe, the element on screen but not at the centre; Maestro's test passes after the same swipe",
     "116": NO_BRANCH + "killApp runs as stopApp (StopApp events); Maestro has a driver call of its own "
@@ -56,12 +52,10 @@ GAPS: dict[str, str] = {
 SIGNS: dict[str, str] = {
     "008-retry-if-no-ui-change": "2 times, got 1",
     "028": "expected a file '028_env.mp4'",
-    "031": "`traits` selector",
     "034": "no backend here presses it",
     "077": "\\n'",
     "084": "OpenBrowser",
     "085": "autoVerify",
-    "093": "App undefined is not installed",
     "112": "after 1 swipe(s)",
     "116": "expected event {'KillApp'",
 }
