@@ -44,7 +44,7 @@ from .capabilities import platform_problems
 from .conditions import Combined, Condition, Script, Seen, holds
 from .js import HttpHandler, ScriptLimits
 from .maestro.reader import MAX_RETRIES
-from .model import Flow, FlowStep, Node, Repeat, Retry, RunFlow, SourcePosition
+from .model import Flow, FlowStep, Node, Repeat, Retry, RunFlow, SourcePosition, leaves
 from .scripting import FlowScripts, script_step
 
 __all__ = ["FlowFailed", "FlowInterrupted", "FlowPlanner", "skip_instead", "skip_reason"]
@@ -145,6 +145,7 @@ class FlowPlanner:
             raise problems[0]
         self._failure: str | None = None  # the first failed step, for FlowFailed
         self._copied = ""  # the text copy_text_from / set_clipboard left, which paste_text types
+        self._recording = False  # a start_recording ran and no stop_recording after it
         self._observation: Observation | None = None
         self._world: WorldState | None = None
         self._scripts = FlowScripts(flow, platform, http=http, secrets=secrets, limits=limits, stop=cancel)
@@ -155,12 +156,22 @@ class FlowPlanner:
 
     @property
     def total(self) -> int | None:
-        """How many steps the flow runs, when that is fixed (no condition or retry), else None."""
-        return self.flow.total
+        """How many steps the flow runs, when that is fixed (no condition or retry), else None
+        (with the ``stop_recording`` the run adds when the flow's last recording step starts one)."""
+        total = self.flow.total
+        return None if total is None else total + self._left_recording()
 
     @property
     def most_steps(self) -> int:
-        return self.flow.most_steps
+        return self.flow.most_steps + self._left_recording()
+
+    def _left_recording(self) -> int:
+        """1 when the flow's commands end with a recording running, as read from the file."""
+        last = None
+        for step in leaves(self.flow.steps):
+            if step.command in ("start_recording", "stop_recording"):
+                last = step.command
+        return int(last == "start_recording")
 
     def plan(
         self,
@@ -223,6 +234,8 @@ class FlowPlanner:
                 ok = yield from self._nodes(flow.on_start, flow.name, handlers)
             if ok:
                 ok = yield from self._nodes(flow.steps, flow.name, handlers)
+                if root and self._recording:
+                    yield from self._close_recording(flow)
             if flow.on_complete:
                 failed = self._failure
                 done = yield from self._nodes(flow.on_complete, flow.name, handlers)
@@ -232,6 +245,23 @@ class FlowPlanner:
             return ok
         finally:
             self._scripts.leave()
+
+    def _close_recording(self, flow: Flow) -> Walk:
+        """A recording left running when the flow's commands end is stopped and kept, before the
+        ``onFlowComplete`` hook, as Maestro's run closes it ("close existing screen recording, if
+        left open": Orchestra.kt:134-137 at dcd2f206). Its failure is a warning, as the flow's
+        outcome is its commands'."""
+        step = PlannedStep(
+            "stop_recording",
+            {},
+            rationale=f"{flow.path}: the recording left running when the flow's commands ended",
+            purpose=f"flow {flow.name}: keep the screen recording",
+            on_failure="warn",
+        )
+        record = yield step
+        if record.result.success:
+            self._recording = False
+        return True
 
     def _enter(self, flow: Flow, handlers: tuple[_Handler, ...]) -> Walk:
         """Bind the flow's env blocks (a failure is the flow's first step, recorded)."""
@@ -370,6 +400,8 @@ class FlowPlanner:
         handed = skip_instead(step, scene, self._world)
         record = yield handed
         output = record.result.output
+        if record.result.success and handed.action in ("start_recording", "stop_recording"):
+            self._recording = handed.action == "start_recording"
         if record.result.success and isinstance(output, dict) and isinstance(output.get(COPIED), str):
             self._copied = output[COPIED]
             self._scripts.copied(self._copied)

@@ -31,8 +31,6 @@ NO_BRANCH = "a gap no branch of issue 39 closes yet: "
 GAPS: dict[str, str] = {
     "008-retry-if-no-ui-change": NO_BRANCH + "tapOn does not tap again when the screen did not change "
     "(Maestro's retryTapIfNoChange, on by default in this snapshot); one tap, not two",
-    "028": NO_BRANCH + "a recording still running when the flow ends is not stopped and kept "
-    "(Maestro's run ends it and writes 028_env.mp4; here only stopRecording keeps one)",
     "034": NO_BRANCH + "the Android TV and remote keys (remote dpad, media, TV input, lock, tab) are "
     "refused before the run: no backend here presses them",
     "077": NO_BRANCH + "an --env value's doubled backslash is typed as two (Maestro types one), and "
@@ -51,7 +49,6 @@ GAPS: dict[str, str] = {
 # failure (GapSeen is the only exception the strict xfails accept).
 SIGNS: dict[str, str] = {
     "008-retry-if-no-ui-change": "2 times, got 1",
-    "028": "expected a file '028_env.mp4'",
     "034": "no backend here presses it",
     "077": "\\n'",
     "084": "OpenBrowser",
