@@ -376,3 +376,21 @@ def test_docs_maestro_compatibility_table_is_current() -> None:
 
     docs = Path(__file__).resolve().parents[3] / "docs" / "maestro.md"
     assert main(["--check", str(docs)]) == 0
+
+
+def test_traits_are_read_as_maestro_names_them_and_an_unknown_one_is_refused(tmp_path: Path) -> None:
+    _, args = _one(tmp_path, "- tapOn:\n    traits: TEXT long-text\n")
+    assert args["target"]["traits"] == ["text", "long_text"]
+    problem = _problem(tmp_path, HEADER + "- tapOn:\n    traits: round\n")
+    assert "'round' is not a trait" in problem.message and problem.line == 4
+
+
+def test_a_square_trait_is_maestros_three_percent() -> None:
+    from amc.core.models import Bounds, UIElement
+    from amc.core.selectors import Selector
+
+    square = Selector.from_mapping({"traits": ["square"], "pick": "maestro"})
+    near = UIElement(type="View", text=None, bounds=Bounds(0, 0, 102, 100))
+    off = UIElement(type="View", text=None, bounds=Bounds(0, 0, 104, 100))
+    flat = UIElement(type="View", text=None, bounds=Bounds(0, 0, 100, 0))
+    assert [square.matches(e) for e in (near, off, flat)] == [True, False, False]
