@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import TargetNotFound
-from ..core.models import Scene
+from ..core.models import Bounds, Scene
 from ..drivers.base import MAX_GESTURE, Driver
 from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Choice, Flag, Number, Seconds
@@ -17,8 +17,32 @@ from .targets import acted_on, latest_scene, selector_of
 from .waiting import DEFAULT_INTERVAL, WAIT_PARAMS, Found, on_screen, target_check
 
 MAX_SWIPES = 50
+# Centring gives up after this many looks that see the element but not near the centre (the end of
+# a list that scrolls no further), as Maestro's maxRetryCenterCount (Orchestra.scrollUntilVisible,
+# mobile-dev-inc/maestro dcd2f206, maestro-orchestra/.../Orchestra.kt).
+MAX_CENTRE_TRIES = 4
 # Scrolling towards a direction moves the finger the other way (scroll down = swipe up).
 _SCROLL_SWIPE = {"down": "up", "up": "down", "left": "right", "right": "left"}
+
+
+def _near_centre(point: tuple[int, int], window: Bounds, direction: str) -> bool:
+    """Whether an element's centre has come far enough along the scroll: past the screen's centre
+    less a fifth of the screen, seen from where it comes in (Maestro's
+    ``UiElement.isElementNearScreenCenter``, mobile-dev-inc/maestro dcd2f206,
+    maestro-client/src/main/java/maestro/UiElement.kt). Scrolling down, the element comes up from
+    the bottom: its centre must be above the centre plus a fifth; scrolling up, below the centre
+    less a fifth; sideways alike."""
+    x, y = point
+    left, top = window.left, window.top
+    width, height = window.width or 1, window.height or 1
+    mid_x, mid_y = left + width // 2, top + height // 2
+    if direction == "down":
+        return y < mid_y + height // 5
+    if direction == "up":
+        return y > mid_y - height // 5
+    if direction == "right":
+        return x < mid_x + width // 5
+    return x > mid_x - width // 5
 
 
 def _scroll(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
@@ -26,7 +50,10 @@ def _scroll(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     followed by one look; bounded by ``timeout`` as a whole. When a swipe changed nothing on screen
     (a list still loading, or its end), the next look waits one ``interval`` before the next swipe
     (so a list that loads late gets the time, and the end of a list costs at most one interval per
-    swipe)."""
+    swipe). With ``center``, an element seen (more than a tenth of it) is scrolled on until it is
+    near the centre (:func:`_near_centre`), for at most ``MAX_CENTRE_TRIES`` more looks, then its
+    share decides, as in Maestro's Orchestra.scrollUntilVisible; the look after the last swipe (at
+    the timeout) is decided by the share alone: the swipes are spent, the centre out of reach."""
     selector = selector_of(args)
     direction: str = args["direction"]
     limit: int = args["max_swipes"]
@@ -38,31 +65,34 @@ def _scroll(driver: Driver, args: Mapping[str, Any], screen: Screen) -> Any:
     visibility = float(args.get("visibility", 0.0))
     centre = bool(args.get("center"))
 
-    def check(scene: Scene) -> Found | None:
+    centre_tries = 0
+
+    def check(scene: Scene, last: bool) -> Found | None:
+        nonlocal centre_tries
         found = found_at(scene)
         if found is None:
             return None
         box, window = found.element.bounds, scene.window
         inside = box.intersection(window) if not window.is_empty() else box
         share = 0.0 if inside is None or box.is_empty() else inside.area / box.area
-        if centre and share > 0.1:
-            x, y = box.center
-            width, height = window.width or 1, window.height or 1
-            middle = abs(y / height - 0.5) if direction in ("down", "up") else abs(x / width - 0.5)
-            if middle <= 0.2:  # in the middle fifth of the screen along the scroll
+        if centre and share > 0.1 and centre_tries <= MAX_CENTRE_TRIES and not last:
+            if _near_centre(box.center, window, direction):
                 return found
+            centre_tries += 1
+            return None
         if share + 1e-9 < visibility:
             problems.append(f"it shows {share:.0%} of itself, {visibility:.0%} is asked")
             return None
-        return found if not centre else None
+        return found
 
     scene = latest_scene(screen)
     swipes, wait = 0, False
     while True:
-        found = check(scene)
+        last = swipes >= limit or time.monotonic() >= deadline
+        found = check(scene, last)
         if found is not None:
             return {**acted_on(found), "swipes": swipes}
-        if swipes >= limit or time.monotonic() >= deadline:
+        if last:
             break
         before = scene.texts()
         if wait:

@@ -45,8 +45,6 @@ GAPS: dict[str, str] = {
     "093": NO_BRANCH + "an unset variable in the header's env JavaScript "
     "(`${APP_ID || 'com.example.default'}`) "
     "is the text 'undefined', so the default is never taken; in Maestro it is JavaScript's undefined",
-    "112": NO_BRANCH + "scrollUntilVisible with centerElement: true (timeout 10 ms) fails after its one "
-    "swipe, the element on screen but not at the centre; Maestro's test passes after the same swipe",
     "116": NO_BRANCH + "killApp runs as stopApp (StopApp events); Maestro has a driver call of its own "
     "for it (KillApp: the process killed as the system kills it, not force-stopped)",
 }
@@ -62,7 +60,6 @@ SIGNS: dict[str, str] = {
     "084": "OpenBrowser",
     "085": "autoVerify",
     "093": "App undefined is not installed",
-    "112": "after 1 swipe(s)",
     "116": "expected event {'KillApp'",
 }
 
