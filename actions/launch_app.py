@@ -18,7 +18,6 @@ from .apps import APP
 from .base import Action, FlowForm, MaestroForm, Param, Screen
 from .kinds import Flag, Values
 from .permits import (
-    ANDROID_ARGUMENTS,
     IOS_VALUES,
     PHONE_CLEAR,
     PHONE_KEYCHAIN,
@@ -102,7 +101,7 @@ ACTION = Action(
             fixed={"stop_first": True, "default_permissions": True},
             note="as Maestro, every permission the app asks for is allowed unless `permissions` says "
             "otherwise (not on a physical iPhone, where none can be set); launch arguments reach "
-            "iOS apps only",
+            "iOS apps as -name value and Android apps as typed intent extras",
         ),
     ),
     unsupported=(
@@ -110,6 +109,5 @@ ACTION = Action(
         replace(PHONE_CLEAR, when="clear_state"),
         replace(PHONE_PERMISSIONS, when="permissions"),
         IOS_VALUES,
-        ANDROID_ARGUMENTS,
     ),
 )

@@ -14,7 +14,6 @@ from ..drivers.permissions import check_permissions, ios_refuses
 from .base import Unsupported
 
 __all__ = [
-    "ANDROID_ARGUMENTS",
     "IOS_VALUES",
     "PHONE_CLEAR",
     "PHONE_KEYCHAIN",
@@ -61,14 +60,6 @@ def _literal(permissions: Mapping[str, str]) -> dict[str, str]:
     """The values known before the run: one still holding ``${…}`` is judged when the step runs,
     once filled (Maestro's own ``permission_interpolation.yaml`` fills ``location`` per platform)."""
     return {name: value for name, value in permissions.items() if "${" not in str(value)}
-
-
-ANDROID_ARGUMENTS = Unsupported(
-    "launch arguments on Android are intent extras that Maestro's own instrumentation app passes; "
-    "this harness starts apps through the launcher (monkey, Appium's activateApp), which carries none",
-    platforms=frozenset({"android"}),
-    when="arguments",
-)
 
 
 @dataclass(frozen=True)

@@ -49,9 +49,10 @@ class StartOutcome:
     detail: str = ""
 
 
-def start_command(package: str, category: str = LAUNCHER) -> list[str]:
-    """``am start -W`` for ``package``'s activity in ``category``."""
-    return ["am", "start", "-W", "-a", MAIN, "-c", category, "-p", package]
+def start_command(package: str, category: str = LAUNCHER, extras: tuple[str, ...] = ()) -> list[str]:
+    """``am start -W`` for ``package``'s activity in ``category``, with ``extras``' words
+    (:func:`drivers.launching.am_extra_words`) after the package."""
+    return ["am", "start", "-W", "-a", MAIN, "-c", category, "-p", package, *extras]
 
 
 def read_start(output: str) -> StartOutcome | None:

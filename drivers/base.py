@@ -171,8 +171,9 @@ class Driver(Protocol):
 
     def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
         """Launch ``app_id`` with launch arguments (name -> value, as Maestro's ``arguments``: on
-        iOS ``-name value``, a true/false value as ``name true``), which a new process receives (a
-        running app is brought forward as it is); ``Unsupported`` where the backend cannot."""
+        iOS ``-name value``, a true/false value as ``name true``; on Android typed intent extras),
+        which a new process receives (a running app is brought forward as it is); ``Unsupported``
+        where the backend cannot."""
         ...
 
     def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:

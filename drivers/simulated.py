@@ -12,6 +12,7 @@ from ..core.durations import check_seconds
 from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
 from ..sim.device import SimDevice
+from ..sim.intent_extras import parse_extras
 from ..sim.render_android import render_hierarchy
 from ..sim.render_wda import render_xml, wda_tree
 from .base import (
@@ -26,7 +27,7 @@ from .base import (
 from .covers import dialog_is_about, dialog_launch_failed, locked, system_dialog
 from .frontboard import launch_refusal
 from .hierarchy import parse_source
-from .launching import ios_arguments
+from .launching import am_extra_words, android_extras, ios_arguments
 from .permissions import android_names, android_verb, check_permissions, ios_plan
 
 __all__ = ["SimDriver"]
@@ -225,16 +226,18 @@ class SimDriver:
 
     def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
         """iOS: the launch with Maestro's argument list (:func:`drivers.launching.ios_arguments`),
-        which a new process of the app receives. Android: ``Unsupported`` (see
-        :data:`amc.actions.permits.ANDROID_ARGUMENTS`)."""
+        which a new process of the app receives. Android: the launch intent with Maestro's typed
+        extras (:func:`drivers.launching.android_extras`), read back as the phone's ``am`` reads
+        them (:func:`sim.intent_extras.parse_extras`)."""
         if self.platform == "android":
-            raise Unsupported(
-                "launch arguments on Android: this harness starts apps through the launcher, which "
-                "carries no intent extras"
-            )
-        argv = ios_arguments(arguments)
-        self._call()
-        self.device.launch(app_id, argv)
+            extras = android_extras(arguments)
+            typed, _ = parse_extras(am_extra_words(extras))
+            self._call()
+            self.device.launch(app_id, extras=typed)
+        else:
+            argv = ios_arguments(arguments)
+            self._call()
+            self.device.launch(app_id, argv)
         self.launch_app(app_id)
 
     def set_permissions(self, app_id: str, permissions: Mapping[str, str]) -> None:

@@ -12,6 +12,7 @@ import time
 from ..core.errors import AppLaunchFailed
 from .device import SimDevice
 from .dumpsys import LAUNCHER_ACTIVITY
+from .intent_extras import ExtraError, parse_extras
 from .profiles import AndroidProfile
 
 __all__ = ["am_start", "launch_activity", "launchable", "monkey", "short_activity"]
@@ -93,9 +94,13 @@ def _start_main(device: SimDevice, profile: AndroidProfile, argv: list[str]) -> 
     ``Complete`` (``am-start-W-S-status-ok-ThisTime-blog.txt``, whose ``ThisTime:`` Android 10
     dropped). An app already running comes back with its task: AOSP prints ``Warning: Activity
     not started, its current task has been brought to the front`` (from its source; no capture
-    was collected)."""
+    was collected). Typed extras (``--ez``, ``--ei``, ``--el``, ``--ef``, ``--ed``, ``--es``) are read
+    as AOSP reads them (:mod:`sim.intent_extras`) and reach a process started now."""
     waits = "-W" in argv
-    words = [a for a in argv[2:] if a != "-W"]
+    try:
+        extras, words = parse_extras([a for a in argv[2:] if a != "-W"])
+    except ExtraError as exc:
+        return _out(f"Exception occurred while executing '{argv[1]}':\n{exc}\n", 255)
     options: dict[str, list[str]] = {}
     rest: list[str] = []
     i = 0
@@ -119,7 +124,7 @@ def _start_main(device: SimDevice, profile: AndroidProfile, argv: list[str]) -> 
             f"flg=0x10000000 pkg={package} }}\n"
         )
     running = package in device.running_apps()
-    device.launch(package)
+    device.launch(package, extras=extras)  # a new process's launch intent carries the extras
     lines = [starting.rstrip("\n")]
     if running:
         lines.append("Warning: Activity not started, its current task has been brought to the front")

@@ -31,6 +31,7 @@ class AppRun:
     rows_at: dict[str, float] = field(default_factory=dict)  # loads_late screen -> when its rows show
     arguments: tuple[str, ...] = ()  # what its process was launched with (argv after the program)
     environment: dict[str, str] = field(default_factory=dict)  # and the environment added to it
+    extras: dict[str, object] = field(default_factory=dict)  # Android: its launch intent's extras
     clock: Callable[[], float] = time.monotonic
 
     @property

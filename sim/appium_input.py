@@ -244,7 +244,42 @@ def _start_activity(phone: Phone, args: Mapping[str, Any]) -> Any:
         command += ["-n", args["component"]]
     if isinstance(args.get("package"), str):
         command += ["-p", args["package"]]
+    command += _extras(args.get("extras"))
     return AndroidShell(phone.device).run(shlex.join(command)).output.decode()
+
+
+_EXTRA_TYPES = ("s", "sn", "z", "i", "l", "f", "u", "cn", "ia", "ial", "la", "lal", "fa", "fal", "sa", "sal")
+
+
+def _extras(extras: Any) -> list[str]:
+    """``extras``, as appium-android-driver's parseIntentSpec turns them into am's words: each
+    ``[type, key, value]`` becomes ``--e<type> key value`` (``sn`` takes no value); an unknown type,
+    an empty key or a missing value is its InvalidArgumentError (lib/commands/intent.ts at 89b4be8d)."""
+    if extras is None:
+        return []
+    if not isinstance(extras, list):
+        raise W3CError(400, "invalid argument", "'extras' must be an array")
+    words: list[str] = []
+    for item in extras:
+        if not isinstance(item, list):
+            raise W3CError(400, "invalid argument", f"Extra argument '{item}' must be an array")
+        kind, key, value = [*item, None, None, None][:3]
+        if kind not in _EXTRA_TYPES:
+            raise W3CError(
+                400,
+                "invalid argument",
+                f"Extra argument type '{kind}' is not known. Supported intent argument types are: "
+                + ", ".join(_EXTRA_TYPES),
+            )
+        if not isinstance(key, str) or not key.strip():
+            raise W3CError(400, "invalid argument", "Extra argument's key must be a valid string identifier")
+        if kind == "sn":
+            words += ["--esn", key]
+        elif value is None:
+            raise W3CError(400, "invalid argument", f"Intent argument type '{kind}' requires a valid value")
+        else:
+            words += [f"--e{kind}", key, str(value)]
+    return words
 
 
 def _terminate_app(phone: Phone, args: Mapping[str, Any]) -> Any:

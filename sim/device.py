@@ -326,10 +326,17 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             )
         return spec
 
-    def launch(self, app_id: str, arguments: tuple[str, ...] = (), environment: Env = None) -> None:
+    def launch(
+        self,
+        app_id: str,
+        arguments: tuple[str, ...] = (),
+        environment: Env = None,
+        extras: Mapping[str, object] | None = None,
+    ) -> None:
         """Start or resume ``app_id`` in front; ``AppNotInstalled`` if there is no such app. An app
         that keeps its sign-in starts on its signed-in screen while a user is signed in. A process
-        started now gets ``arguments`` and ``environment``; a running one is brought forward as it is
+        started now gets ``arguments`` and ``environment`` (iOS) or its launch intent's ``extras``
+        (Android); a running one is brought forward as it is
         (as WebDriverAgent's ``FBSession`` activates a running app)."""
         with self._lock, self._changing():
             if app_id == self.launcher:
@@ -339,7 +346,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             self._covered_launch(app_id)
             if app_id not in self._running:
                 run = AppRun(spec, [spec.start], clock=self._clock)
-                self.start_with(run, arguments, environment)
+                self.start_with(run, arguments, environment, extras)
                 user = self._data.get(app_id, {}).get("user")
                 if user is not None and spec.signed_in_screen is not None:
                     run.user = user

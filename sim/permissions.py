@@ -164,14 +164,30 @@ class DevicePermissions:
             self.changes += 1
 
     def start_with(
-        self, run: AppRun, arguments: tuple[str, ...], environment: Mapping[str, str] | None
+        self,
+        run: AppRun,
+        arguments: tuple[str, ...],
+        environment: Mapping[str, str] | None,
+        extras: Mapping[str, object] | None = None,
     ) -> None:
-        """A new process of ``run``'s app gets ``arguments`` and ``environment``; the app reads
-        its ``-name value`` pairs as UserDefaults does (:attr:`sim.catalog.AppSpec.reads_arguments`)."""
+        """A new process of ``run``'s app gets ``arguments`` and ``environment`` (iOS) or its launch
+        intent's ``extras`` (Android); the app reads its ``-name value`` pairs as UserDefaults does,
+        or the extra of that name as ``getIntent().getExtras()`` gives it
+        (:attr:`sim.catalog.AppSpec.reads_arguments`)."""
         run.arguments, run.environment = tuple(arguments), dict(environment or {})
+        run.extras = dict(extras or {})
         for name, key in run.spec.reads_arguments:
             if f"-{name}" in arguments[:-1]:
                 run.values[key] = arguments[arguments.index(f"-{name}") + 1]
+            elif name in run.extras:
+                value = run.extras[name]
+                run.values[key] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+    def launch_extras(self, app_id: str) -> dict[str, object]:
+        """The extras (key -> typed value) of the intent ``app_id``'s running process started with."""
+        with self._lock:
+            run = self._running.get(app_id)
+            return {} if run is None else dict(run.extras)
 
     def launch_arguments(self, app_id: str) -> tuple[tuple[str, ...], Mapping[str, str]]:
         """The arguments and environment ``app_id``'s running process was started with."""

@@ -39,6 +39,7 @@ from ...core.errors import (
     DeviceError,
     DeviceTimeout,
     HarnessError,
+    Unsupported,
 )
 from ...core.models import Platform, Scene
 from ..am_start import LAUNCHER, LEANBACK, MAIN, read_start
@@ -99,7 +100,7 @@ class _Driver(Protocol):
 
     def _launch_failed(self, app_id: str, why: str, cause: BaseException | None) -> None: ...
 
-    def _start_activity(self, app_id: str) -> bool: ...
+    def _start_activity(self, app_id: str, extras: list[list[str]] | None = None) -> bool: ...
 
     def _locked(self) -> bool | None: ...
 
@@ -204,8 +205,20 @@ class AppiumApps:
         return state == 4, f"its state is {state}"
 
     def launch_app(self: _Driver, app_id: str) -> None:
+        AppiumApps.launch_extras(self, app_id, None)
+
+    def launch_extras(self: _Driver, app_id: str, extras: list[list[str]] | None) -> None:
+        """The launch, and the check that the app is in front after it. Android with ``extras``
+        (``[type, key, value]``, :data:`drivers.launching.APPIUM_TYPES`): they go with ``mobile:
+        startActivity``; a server without that command starts nothing and is ``Unsupported``
+        (activateApp carries no extras)."""
         check_app_id(app_id)
-        if self.platform != "android" or not self._start_activity(app_id):
+        if extras is not None and (self.platform != "android" or not self._start_activity(app_id, extras)):
+            raise Unsupported(
+                f"launch arguments on {self.device_id}: this Appium server has no mobile: startActivity, "
+                "the only command whose launch intent carries extras"
+            )
+        if extras is None and (self.platform != "android" or not self._start_activity(app_id)):
             try:
                 with self._bounded(self.launch_timeout):
                     self._mobile("activateApp", {self._app_key(): app_id})
@@ -249,7 +262,7 @@ class AppiumApps:
         if found is not None and not found[1].startswith(_SYSTEMUI_LABEL):
             raise dialog_launch_failed(self.device_id, app_id, found[0], found[1])
 
-    def _start_activity(self: _Driver, app_id: str) -> bool:
+    def _start_activity(self: _Driver, app_id: str, extras: list[list[str]] | None = None) -> bool:
         """Android: ``mobile: startActivity`` with ``wait`` (``am start-activity -W``, see
         :mod:`drivers.am_start`) for the app's launcher activity, LEANBACK_LAUNCHER when it has
         none (Android TV). True when it started; False when the server has no such command (the
@@ -257,7 +270,9 @@ class AppiumApps:
         whether it is installed."""
         first = self._categories.get(app_id, LAUNCHER)
         for category in (first, LEANBACK if first == LAUNCHER else LAUNCHER):
-            args = {"wait": True, "action": MAIN, "categories": [category], "package": app_id}
+            args: dict[str, Any] = {"wait": True, "action": MAIN, "categories": [category], "package": app_id}
+            if extras:
+                args["extras"] = extras
             try:
                 with self._bounded(self.launch_timeout):
                     output = self._mobile("startActivity", args)

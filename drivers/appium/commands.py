@@ -23,7 +23,7 @@ from ...core.errors import (
 )
 from ...core.models import Platform
 from ..base import on_a_phone
-from ..launching import ios_arguments
+from ..launching import APPIUM_TYPES, android_extras, ios_arguments
 from ..permissions import android_names, android_verb, check_permissions, ios_plan
 from .errors import server_refused, unsupported
 
@@ -46,6 +46,8 @@ class _Driver(Protocol):
     def _mobile(self, name: str, args: Mapping[str, Any] | None = None) -> Any: ...
 
     def launch_app(self, app_id: str) -> None: ...
+
+    def launch_extras(self, app_id: str, extras: list[list[str]] | None) -> None: ...
 
 
 class DeviceCommands:
@@ -129,12 +131,14 @@ class DeviceCommands:
         DeviceCommands._extension(self, "clearKeychains", {}, "clear the keychain")
 
     def launch_with(self: _Driver, app_id: str, arguments: Mapping[str, object]) -> None:
-        """XCUITest's ``mobile: launchApp`` with ``arguments`` and ``environment``; Android:
-        ``Unsupported`` (activateApp carries no intent extras)."""
+        """iOS: XCUITest's ``mobile: launchApp`` with ``arguments`` and ``environment``. Android:
+        UiAutomator2's ``mobile: startActivity`` with Maestro's typed extras as its ``extras``
+        (``[type, key, value]``, :data:`drivers.launching.APPIUM_TYPES`); the driver has no double
+        type (:data:`drivers.launching.APPIUM_LACKS`), so a Maestro Double goes as a float extra."""
         if self.platform == "android":
-            raise Unsupported(
-                "launch arguments on Android: UiAutomator2's activateApp carries no intent extras"
-            )
+            extras = [[APPIUM_TYPES[e.kind], e.key, e.value] for e in android_extras(arguments)]
+            self.launch_extras(app_id, extras)
+            return
         args = {
             "bundleId": check_app_id(app_id),
             "arguments": list(ios_arguments(arguments)),

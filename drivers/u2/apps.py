@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -231,15 +232,16 @@ class AndroidApps:
 
     # --- launching ----------------------------------------------------------------------------
 
-    def _start(self, package: str, category: str) -> bool:
+    def _start(self, package: str, category: str, extras: tuple[str, ...] = ()) -> bool:
         """True when ``am start -W`` started (or brought back) ``package``'s activity in
         ``category``; False when no activity answers that intent. am waits until the activity is
         displayed (``Status: ok``) or gives up waiting while it still starts (``Status: timeout``,
         a slow cold start: it started); an answer that never came within the shell timeout leaves
         the foreground to decide."""
-        command = start_command(package, category)
+        command = start_command(package, category, extras)
         try:
-            output = self._shell("launch_app", command)
+            # one string, each word quoted for the phone's shell: a key or value runs nothing there
+            output = self._shell("launch_app", shlex.join(command))
         except DeviceTimeout as exc:
             log.info("launch_app on %s: `am start -W` did not answer in time (%s)", self.serial, exc)
             return True
@@ -248,27 +250,28 @@ class AndroidApps:
             raise DeviceError(
                 f"launch_app on {self.serial}: am did not say whether it started {package}: "
                 f"{' '.join(output.split())[:200] or 'no output'}",
-                hint=f"run `adb shell {' '.join(command)}` to see why",
+                hint=f"run `adb shell {shlex.join(command)[:300]}` to see why",
             )
         if outcome.kind == "refused":
             raise AppLaunchFailed(
                 f"the phone refused to start {package} on {self.serial}: {outcome.detail}",
                 app_id=package,
-                hint=f"run `adb shell {' '.join(command)}` to see why",
+                hint=f"run `adb shell {shlex.join(command)[:300]}` to see why",
             )
         if outcome.detail == "timeout":
             log.info("%s: %s started, but was not idle within am's wait", self.serial, package)
         return outcome.kind == "started"
 
-    def launch(self, package: str) -> None:
-        """Start ``package`` and wait until it (or a permission prompt it asked for) is in front."""
+    def launch(self, package: str, extras: tuple[str, ...] = ()) -> None:
+        """Start ``package`` and wait until it (or a permission prompt it asked for) is in front;
+        ``extras``: am's words for the launch intent's extras (sent once, with the first start)."""
         first = self._category.get(package, LAUNCHER)
-        if not self._start(package, first):
+        if not self._start(package, first, extras):
             installed = "package:" in self._shell("launch_app", ["pm", "path", package])
             if not installed:
                 raise self._not_installed(package)
             other = LEANBACK if first == LAUNCHER else LAUNCHER
-            if not self._start(package, other):
+            if not self._start(package, other, extras):
                 raise AppLaunchFailed(
                     f"{package} is installed on {self.serial} but declares no launcher activity "
                     "(neither LAUNCHER nor LEANBACK_LAUNCHER)",

@@ -69,6 +69,7 @@ from ..base import coordinate, erase_count, gesture_seconds, location
 from ..covers import system_dialog
 from ..error_table import quote
 from ..hierarchy import parse_source
+from ..launching import am_extra_words, android_extras
 from ..permissions import android_names, android_verb, check_permissions, requested_permissions
 from .adb import HarnessAdbClient, HarnessAdbDevice
 from .adb_errors import state_error
@@ -327,15 +328,19 @@ class U2Driver(AndroidState):
     def _valid_package(app_id: str) -> bool:
         return isinstance(app_id, str) and len(app_id) <= 255 and _PACKAGE.fullmatch(app_id) is not None
 
-    def launch_app(self, app_id: str) -> None:
-        """Start ``app_id`` (see :meth:`drivers.u2.apps.AndroidApps.launch`): two shell commands when
-        it comes to the front at once."""
+    def _installable(self, app_id: str) -> None:
+        """``AppNotInstalled`` for an id that is no Android package name (nothing is sent)."""
         if not self._valid_package(app_id):
             raise AppNotInstalled(
                 f"{app_id!r} is not an Android package name, so it is not installed on {self.serial}",
                 app_id=str(app_id),
                 hint="package names look like com.example.app",
             )
+
+    def launch_app(self, app_id: str) -> None:
+        """Start ``app_id`` (see :meth:`drivers.u2.apps.AndroidApps.launch`): two shell commands when
+        it comes to the front at once."""
+        self._installable(app_id)
         self._learn()
         self._apps.launch(app_id)
 
@@ -392,12 +397,15 @@ class U2Driver(AndroidState):
                     )
 
     def launch_with(self, app_id: str, arguments: Mapping[str, object]) -> None:
-        """Not here: the launcher's start carries no intent extras (see
-        :data:`amc.actions.permits.ANDROID_ARGUMENTS`)."""
-        raise Unsupported(
-            f"launch arguments on {self.serial}: uiautomator2 starts apps through the launcher (monkey), "
-            "which carries no intent extras"
-        )
+        """``am start -W`` of the app's launcher activity with Maestro's typed intent extras
+        (:func:`drivers.launching.android_extras`: ``--ez``/``--ei``/``--el``/``--ed``/``--es``),
+        the command one string with each word quoted for the phone's shell; then the launch's
+        own check that the app is in front. A running app is brought forward as it is (its task
+        comes back; the extras reach a new process only: Maestro stops the app first)."""
+        self._installable(app_id)
+        words = tuple(am_extra_words(android_extras(arguments)))
+        self._learn()
+        self._apps.launch(app_id, words)
 
     def clear_keychain(self) -> None:
         """Android has no keychain: nothing to do (as in Maestro)."""

@@ -116,3 +116,21 @@ def test_every_case_is_run_or_has_a_reason() -> None:
     assert all(reason.strip() for reason in [*GAPS.values(), *NOT_APPLICABLE.values()])
     for case in CASES:
         assert case.flow.is_file(), case.flow
+
+
+# Cases run a second time as an Android phone, and why.
+ALSO_ANDROID: dict[str, str] = {
+    "095": "launch arguments reach Android apps too (typed intent extras, AndroidLaunchArguments.kt): "
+    "Maestro's case states the same LaunchApp event on either platform",
+}
+
+
+@pytest.mark.parametrize(
+    "case", [pytest.param(c, id=f"{c.id} {c.title}") for c in RUN if c.id in ALSO_ANDROID]
+)
+def test_a_maestro_integration_case_on_android(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = run_case(case, tmp_path / "runs", monkeypatch, "android")
+    problems = check_outcome(case, run) + check_events(case, run)
+    assert not problems, f"{case.flow.name}: " + "; ".join(problems)

@@ -14,9 +14,7 @@ from typing import Any
 
 import pytest
 from amc.actions import ACTIONS
-from amc.core.models import PlannedStep
 from amc.drivers.connect import connect
-from amc.runtime.executor import Executor
 from amc.sim.catalog import DEMO_APP, NOTES_APP
 from amc.sim.device import INSTANT, SimDevice
 from amc.storage.timeline import read_timeline
@@ -110,18 +108,46 @@ def test_launch_arguments_reach_the_ios_app_as_maestro_passes_them(spec: str) ->
         driver.close()
 
 
-@pytest.mark.parametrize("spec", ["sim:android", "sim+adb:android", "sim+appium:android"])
-def test_launch_arguments_on_android_are_refused_before_the_device_is_asked(spec: str) -> None:
+ANDROID_SPECS = ["sim:android", "sim+adb:android", "sim+appium:android"]
+HOSTILE = 'x\'; am force-stop com.example.amc.demo; echo "$(reboot)" `id` & ;'
+
+
+@pytest.mark.parametrize("spec", ANDROID_SPECS)
+def test_launch_arguments_reach_the_android_app_as_typed_intent_extras(spec: str) -> None:
     driver, device = _device(spec)
     try:
-        before = device.changes
-        planned = PlannedStep("launch_app", {"app_id": DEMO_APP, "arguments": {"user": "qa"}})
-        step = Executor(driver).execute(planned, None)  # type: ignore[arg-type]
-        assert not step.success and step.error_kind == "Unsupported"
-        assert "intent extras" in (step.error or "")
-        assert device.changes == before and device.foreground() != DEMO_APP
+        arguments = {"flag": True, "count": 4, "big": 2**40, "ratio": 4.5, "user": "qa", "evil": HOSTILE}
+        args = ACTIONS["launch_app"].validate(
+            {"app_id": DEMO_APP, "stop_first": True, "arguments": arguments}
+        )
+        ACTIONS["launch_app"].handler(driver, args, None)  # type: ignore[arg-type]
+        extras = device.launch_extras(DEMO_APP)
+        # Maestro's AndroidLaunchArguments.kt: Boolean, Int, Long, Double, String; the hostile value
+        # arrives whole and runs nothing (the app is still in front, not stopped by it)
+        assert extras["flag"] is True and extras["count"] == 4 and extras["big"] == 2**40
+        assert extras["user"] == "qa" and extras["evil"] == HOSTILE
+        assert type(extras["count"]) is int and type(extras["ratio"]) is float
+        assert extras["ratio"] == 4.5  # appium: a float extra (its driver has no double type)
+        assert device.foreground() == DEMO_APP
     finally:
         driver.close()
+
+
+def test_the_phone_shell_gets_am_start_with_each_extra_quoted() -> None:
+    from amc.drivers.launching import am_extra_words, android_extras
+    from amc.sim.adb_shell import AndroidShell
+    from amc.sim.intent_extras import ExtraError, parse_extras
+
+    device = SimDevice("android", timing=INSTANT)
+    words = am_extra_words(android_extras({"on": False, "n": -7, "d": 0.25, "s": HOSTILE}))
+    assert words[:3] == ["--ez", "on", "false"] and words[3:6] == ["--ei", "n", "-7"]
+    assert words[6:9] == ["--ed", "d", "0.25"] and words[9:11] == ["--es", "s"]
+    assert parse_extras(words)[0] == {"on": False, "n": -7, "d": 0.25, "s": HOSTILE}
+    result = AndroidShell(device).run(f"am start -W -a android.intent.action.MAIN -p {DEMO_APP} --ei n x")
+    assert result.code == 255 and b"NumberFormatException" in result.output
+    assert DEMO_APP not in device.running_apps()  # am started nothing
+    with pytest.raises(ExtraError):
+        parse_extras(["--ez", "k", "maybe"])
 
 
 @pytest.mark.parametrize("spec", ["sim+adb:android", "sim+appium:android"])
@@ -154,14 +180,12 @@ def test_the_ios_app_reads_its_launch_arguments(spec: str, tmp_path: Path) -> No
     assert result.code == 0, result.out + result.err
 
 
-@pytest.mark.parametrize("spec", ["sim:android", "sim+adb:android", "sim+appium:android"])
-def test_launch_arguments_on_android_are_a_problem_before_the_run(spec: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("spec", ANDROID_SPECS)
+def test_the_android_app_reads_its_launch_arguments(spec: str, tmp_path: Path) -> None:
     flow = write_flow(tmp_path, ARGUMENTS)
-    for argv in (("check", flow, "--device", spec), ("run", flow, "--device", spec, "--out", tmp_path / "r")):
-        result = amc(*argv)
-        assert result.code == 2 and "flow.yaml:3:3" in result.out + result.err
-        assert "intent extras" in result.out + result.err
-    assert not (tmp_path / "r").exists()
+    assert amc("check", flow, "--device", spec).code == 0
+    result = amc("run", flow, "--device", f"{spec}?timing=instant", "--out", tmp_path / "runs")
+    assert result.code == 0, result.out + result.err
 
 
 PROJECT = """
