@@ -124,7 +124,10 @@ def _start_main(device: SimDevice, profile: AndroidProfile, argv: list[str]) -> 
             f"flg=0x10000000 pkg={package} }}\n"
         )
     running = package in device.running_apps()
-    device.launch(package, extras=extras)  # a new process's launch intent carries the extras
+    if extras:
+        device.launch(package, extras=extras)  # a new process's launch intent carries them
+    else:
+        device.launch(package)
     lines = [starting.rstrip("\n")]
     if running:
         lines.append("Warning: Activity not started, its current task has been brought to the front")

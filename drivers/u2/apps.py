@@ -240,8 +240,9 @@ class AndroidApps:
         the foreground to decide."""
         command = start_command(package, category, extras)
         try:
-            # one string, each word quoted for the phone's shell: a key or value runs nothing there
-            output = self._shell("launch_app", shlex.join(command))
+            # with extras one string, each word quoted for the phone's shell (a key or value runs
+            # nothing there); adbutils quotes a list's words the same way (shlex.quote)
+            output = self._shell("launch_app", shlex.join(command) if extras else command)
         except DeviceTimeout as exc:
             log.info("launch_app on %s: `am start -W` did not answer in time (%s)", self.serial, exc)
             return True
