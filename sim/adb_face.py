@@ -14,14 +14,19 @@
   ``host:transport-id:N``, ``host:tport:any`` / ``host:transport-any``, then one device service;
 - ``host-serial:S:features|get-state|get-serialno|get-devpath``;
 - device services ``shell:CMD`` (see :mod:`sim.adb_shell`), ``shell,v2:CMD``,
-  ``tcp:9008`` (the uiautomator2 server, :mod:`sim.u2_rpc`) and ``sync:`` (STAT, SEND,
-  LIST, QUIT) for a push of the server jar.
+  ``tcp:9008`` (the uiautomator2 server, :mod:`sim.u2_rpc`), ``tcp:PORT`` of a server running on
+  the phone (``tcp:6790``: Appium's UiAutomator2 server, :mod:`sim.appium_u2_server`), ``sync:``
+  (STAT, SEND, LIST, QUIT) for a push of the server jar, the streamed install ``abb_exec:package
+  …install…`` / ``exec:cmd package install`` and ``am instrument -w`` (:mod:`sim.adb_install`);
+- ``host:forward:…`` and the other forward queries on a socket already switched to a phone
+  (``host:tport:serial:S``, then ``host:forward:tcp:8200;tcp:6790``), as adb 29's client sends them.
 
 The launch command ``CLASSPATH=… app_process / com.wetest.uia2.Main -p 9008`` starts the
 server, which lives as long as the stream that started it. Several serials can be served at
 once; each one's adb state is settable (:meth:`AdbFace.set_state`). Every request is counted
 per route through the shared :class:`~sim.faults.FaultInjector` (``adb:host:version``,
-``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``rpc:<method>``)
+``adb:host:transport``, ``adb:shell:<program>``, ``adb:tcp:9008``, ``adb:sync``, ``adb:install``,
+``adb:host-transport:<query>``, ``rpc:<method>``, and the Appium UiAutomator2 server's routes)
 and may be made to misbehave. ``DIE`` on an ``adb:`` route stops the adb server (later
 connections are refused); ``DIE`` on an ``rpc:`` route kills only the uiautomator2 server.
 
@@ -39,6 +44,7 @@ the uiautomator2 server prints before it exits at start (a crash).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.resources
@@ -46,18 +52,20 @@ import socket
 import socketserver
 import struct
 import threading
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Literal
 
 from ..core.errors import ConfigError
 from .adb_files import FileEntry, PhoneFiles
-from .adb_host import Forwards, framebuffer, host_misc, split_host_serial, track_devices
-from .adb_shell import EXIT_MARKER, AndroidShell, command_name
+from .adb_host import Forwards, framebuffer, host_misc, pipe, split_host_serial, track_devices
+from .adb_install import install_service, run_instrument
+from .adb_shell import EXIT_MARKER, AndroidShell, command_name, exec_command
 from .adb_states import ADB_STATES, check_state, pick
 from .adb_streams import stream_logcat, stream_script
 from .adb_sync import serve_sync
-from .adb_wire import block, device_listing, fail, okay, read_request
+from .adb_wire import block, device_listing, fail, okay, read_request, shell_v2_exit
+from .appium_u2_server import DEVICE_PORT, TEST_PACKAGE, U2Instrumentation
 from .device import SimDevice
 from .faults import Answer, Fault, FaultInjector
 from .replay import Reply, reset
@@ -118,6 +126,9 @@ class Phone:
     transport_id: int
     shell: AndroidShell
     u2: U2Server
+    # Where each device port served by a process on the phone listens now ("tcp:6790": the Appium
+    # UiAutomator2 server while `am instrument` runs it), or None while nothing listens there.
+    servers: dict[str, Callable[[], int | None]] = field(default_factory=dict)
 
     @property
     def serial(self) -> str:
@@ -193,7 +204,10 @@ class AdbFace:
             shell = AndroidShell(device, files, self.replies)
             shell.server_pid = lambda: u2.pid if u2.running else None
             shell.on_server_kill = u2.exit
+            appium_server = U2Instrumentation(device, self.faults, shell.properties)
+            shell.apks.runners[TEST_PACKAGE] = appium_server
             phone = Phone(device, state, len(self._phones) + 1, shell, u2)
+            phone.servers[f"tcp:{DEVICE_PORT}"] = appium_server.port
             self._phones[device.device_id] = phone
         return phone
 
@@ -436,6 +450,12 @@ class AdbFace:
         if phone is None:
             sock.sendall(fail(error))
             return
+        self._serial_query(sock, phone, query, route)
+
+    def _serial_query(self, sock: socket.socket, phone: Phone, query: str, route: str) -> None:
+        """A host query about one phone: after ``host-serial:S:`` or, on a socket switched to the
+        phone's transport (``host:tport:serial:S``, as adb 29's client sends ``forward``), after
+        ``host:``."""
         answers = {
             "features": self._features(phone),
             "get-state": phone.state,
@@ -452,7 +472,9 @@ class AdbFace:
         if query.startswith("killforward"):
             local = query.removeprefix("killforward:") if query.startswith("killforward:") else None
             found = self.forwards.kill(local)
-            sock.sendall(b"OKAY" if found else fail(f"listener '{local}' not found"))
+            # OKAY for the host request, OKAY for the removal (adb.cpp handle_forward_request);
+            # adb's client reads both (adb_command: adb_connect, then adb_status)
+            sock.sendall(b"OKAYOKAY" if found else fail(f"listener '{local}' not found"))
             return
         if query not in answers:
             sock.sendall(fail(f"unknown host service '{query[:80]}'"))
@@ -462,6 +484,12 @@ class AdbFace:
     # --- device services --------------------------------------------------------------------
 
     def _device_request(self, sock: socket.socket, phone: Phone, request: str) -> None:
+        if request.startswith("host:"):
+            query = request.removeprefix("host:")
+            route = f"adb:host-transport:{query.split(':', 1)[0]}"
+            self.decide(route)
+            self._serial_query(sock, phone, query, route)
+            return
         if phone.state != "device":
             # A transport outside Android: adbd there is not simulated (see the module docstring).
             self.decide("adb:unknown")
@@ -475,11 +503,20 @@ class AdbFace:
             port = request.removeprefix("tcp:").split(":", 1)[0]
             if self._route_fault(sock, f"adb:tcp:{port}", b"OKAY"):
                 return
+            listening = phone.servers.get(f"tcp:{port}", lambda: None)()
+            if listening is not None:
+                sock.sendall(b"OKAY")
+                pipe(sock, listening, self.stopped)
+                return
             if port != str(U2_PORT) or not phone.u2.running:
                 sock.sendall(fail("closed"))
                 return
             sock.sendall(b"OKAY")
             phone.u2.serve(sock)
+        elif request.startswith(("abb_exec:", "exec:cmd package install")):
+            if self._route_fault(sock, "adb:install", b"OKAY"):
+                return
+            install_service(sock, phone.shell.apks, request)
         elif request == "sync:":
             if self._route_fault(sock, "adb:sync", b"OKAY"):
                 return
@@ -503,6 +540,7 @@ class AdbFace:
             sock.sendall(fail("closed"))
 
     def _shell(self, sock: socket.socket, phone: Phone, command: str, *, v2: bool) -> None:
+        command = exec_command(command)
         name = command_name(command) if command.strip() else "sh"
         kind = "shell,v2" if v2 else "shell"
         if self._route_fault(sock, f"adb:{kind}:{name}", b"OKAY"):
@@ -517,8 +555,15 @@ class AdbFace:
                 return
             phone.u2.run_on(sock)
             return
+        argv = command.split()
+        if name == "am" and argv[1:2] == ["instrument"]:
+            sock.sendall(b"OKAY")
+            printed = run_instrument(sock, phone.shell.apks, argv, self.stopped)
+            with contextlib.suppress(OSError):
+                sock.sendall(shell_v2_exit(printed, 0) if v2 else printed)
+            return
         if name == "logcat" and not {"-d", "-c", "--clear"} & set(command.split()):
-            stream_logcat(sock, phone.shell, self.stopped)
+            stream_logcat(sock, phone.shell, self.stopped, v2=v2)
             return
         if name == "sh" and command.split()[1:2] and not command.split()[1].startswith("-"):
             stream_script(sock, phone.shell, command, self.stopped)
@@ -532,8 +577,4 @@ class AdbFace:
         output = said
         if command.endswith(EXIT_MARKER):
             output = output[: output.rfind(b"X4EXIT:")]
-        packets = b""
-        if output:
-            packets += b"\x01" + struct.pack("<I", len(output)) + output
-        packets += b"\x03" + struct.pack("<I", 1) + bytes([result.code & 0xFF])
-        sock.sendall(packets)
+        sock.sendall(shell_v2_exit(output, result.code))

@@ -43,6 +43,7 @@ __all__ = [
     "Forwards",
     "framebuffer",
     "host_misc",
+    "pipe",
     "split_host_serial",
     "track_devices",
     "wait_for",
@@ -129,7 +130,10 @@ class Forwards:
 
     def _bridge(self, conn: socket.socket, item: _Forward, phone: Phone) -> None:
         with conn:
-            if item.remote == "tcp:9008" and phone.u2.running:
+            listening = phone.servers.get(item.remote, lambda: None)()
+            if listening is not None:
+                pipe(conn, listening, self.face.stopped)
+            elif item.remote == "tcp:9008" and phone.u2.running:
                 phone.u2.serve(conn)
 
     def listing(self, serial: str | None) -> str:
@@ -179,6 +183,43 @@ class Forwards:
             rows[:] = [(r, loc) for r, loc in rows if r != remote] + [(remote, local)]
             return True, None
         return False, f"unknown reverse command '{command}'"
+
+
+def pipe(conn: socket.socket, port: int, stopped: threading.Event) -> None:
+    """Carry bytes both ways between ``conn`` and the phone's server listening on loopback ``port``
+    (an adb stream to a device port), until either side closes or the face stops."""
+    try:
+        server = socket.create_connection(("127.0.0.1", port), timeout=2.0)
+    except OSError:
+        return  # nothing listens there any more: the stream closes, as adbd closes it
+    with server:
+        for sock in (conn, server):
+            sock.settimeout(0.2)
+        ends = [(conn, server), (server, conn)]
+        other = threading.Thread(target=_carry, args=(*ends[1], stopped), daemon=True)
+        other.start()
+        _carry(*ends[0], stopped)
+        with contextlib.suppress(OSError):
+            server.shutdown(socket.SHUT_RDWR)
+        other.join(timeout=2.0)
+
+
+def _carry(source: socket.socket, sink: socket.socket, stopped: threading.Event) -> None:
+    while not stopped.is_set():
+        try:
+            data = source.recv(65536)
+        except TimeoutError:
+            continue
+        except OSError:
+            return
+        if not data:
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)
+            return
+        try:
+            sink.sendall(data)
+        except OSError:
+            return
 
 
 def wait_for(face: AdbFace, serial: str | None, service: str, still: Callable[[], bool]) -> bool:

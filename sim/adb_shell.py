@@ -4,7 +4,10 @@
 release (its :class:`~sim.profiles.AndroidProfile`) prints, in the formats the clients parse:
 ``monkey``/``am start`` (launch: :mod:`sim.adb_am`), ``am force-stop``, ``dumpsys window
 [windows|displays]`` and ``dumpsys activity activities|top`` (per release, see :mod:`sim.dumpsys`),
-``dumpsys display``, ``dumpsys package``, ``pm list packages``, ``pm path``, ``cmd package resolve-activity``,
+``dumpsys display``, ``dumpsys package``, ``dumpsys activity processes|services``
+(:mod:`sim.dumpsys_processes`, :mod:`sim.adb_install`), ``pm list packages [--show-versioncode]``,
+``pm list instrumentation``, ``pm uninstall``, ``pm path`` (``cmd package …`` the same),
+``cmd package resolve-activity``, ``cmd notification allow_listener``, ``appops set``,
 ``wm size``, ``getprop``, ``ime``, ``settings``, ``am broadcast`` (the input methods:
 :mod:`sim.adb_ime`), ``input``, ``ps``, ``screencap -p``,
 ``toybox md5sum``/``md5sum`` and ``echo``. Commands joined by ``&&`` or ``;`` run in turn, as
@@ -20,6 +23,7 @@ devices (``tests/fixtures/real``) to the real clients over the adb protocol.
 
 from __future__ import annotations
 
+import re
 import shlex
 import threading
 import zlib
@@ -30,6 +34,7 @@ from .adb_am import am_start, monkey, short_activity
 from .adb_commands import PhoneCommands
 from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
+from .adb_install import InstalledApks, list_instrumentation, services_dump, start_activity, uninstall
 from .adb_pipes import grep, pidof, pipeline
 from .adb_pm import permission_blocks, pm_grant
 from .adb_state import state_am, state_cmd, state_settings
@@ -44,12 +49,21 @@ from .dumpsys import (
     window_dump,
     windows_dump,
 )
-from .layout import ANDROID_IME, ANDROID_SYSTEMUI
+from .dumpsys_processes import processes_dump
+from .layout import ANDROID_IME, ANDROID_SYSTEMUI, LATIN_IME
 from .profiles import DEFAULT_ANDROID, AndroidProfile
 from .replay import Reply
 from .users import list_packages_refusal, list_users
 
-__all__ = ["EXIT_MARKER", "AndroidShell", "FileEntry", "ShellResult", "command_name", "md5_entry"]
+__all__ = [
+    "EXIT_MARKER",
+    "AndroidShell",
+    "FileEntry",
+    "ShellResult",
+    "command_name",
+    "exec_command",
+    "md5_entry",
+]
 
 EXIT_MARKER = "; echo X4EXIT:$?"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
@@ -82,6 +96,16 @@ def _without_assignments(argv: list[str]) -> list[str]:
     return argv[k:]
 
 
+# What adb's client sends for `adb logcat` (commandline.cpp: `export ANDROID_LOG_TAGS="…"; exec
+# logcat …`): sh sets the variable and replaces itself with logcat.
+_LOGCAT_PREFIX = re.compile(r'^export ANDROID_LOG_TAGS=(?:"[^"]*"|\S*)\s*;\s*exec\s+')
+
+
+def exec_command(command: str) -> str:
+    """The command line sh ends up running: adb's logcat prefix (``export …; exec``) removed."""
+    return _LOGCAT_PREFIX.sub("", command, count=1)
+
+
 def command_name(command: str) -> str:
     """The program a command line runs (``toybox md5sum x`` -> ``md5sum``; env assignments skipped)."""
     try:
@@ -110,6 +134,7 @@ class AndroidShell:
         self.history: list[str] = []
         self.input_methods = InputMethods(device)
         self.commands = PhoneCommands(self)
+        self.apks = InstalledApks()  # what `adb install` put on the phone (sim.adb_install)
         # The uiautomator2 server's process, as the adb face wires it: its pid while it runs, and
         # what a kill of it does.
         self.server_pid: Callable[[], int | None] | None = None
@@ -189,6 +214,7 @@ class AndroidShell:
             # screencap.cpp); adbutils' screenshot() converts RGBA to RGB for that reason.
             "screencap": lambda args: ShellResult(self.device.screenshot_png(alpha=True)),
             "chmod": lambda args: ShellResult(b""),
+            "appops": lambda args: ShellResult(b""),  # `appops set PKG OP MODE` prints nothing
             **self.commands.table(),
         }
 
@@ -209,7 +235,15 @@ class AndroidShell:
 
     def packages(self) -> list[str]:
         """Every installed package: the simulated apps, the launcher and the system packages."""
-        return sorted({*self.device.installed_apps(), self.device.launcher, *SYSTEM_PACKAGES})
+        return sorted(
+            {*self.device.installed_apps(), self.device.launcher, *SYSTEM_PACKAGES, *self.apks.packages()}
+        )
+
+    def version_of(self, package: str) -> tuple[int, str]:
+        """(versionCode, versionName) of an installed package: an installed APK's own, else the
+        release's (a system or simulated app)."""
+        apk = self.apks.get(package)
+        return (apk.version_code, apk.version_name) if apk is not None else (34, "14")
 
     def _md5sum(self, argv: list[str]) -> ShellResult:
         lines, code = [], 0
@@ -230,9 +264,13 @@ class AndroidShell:
         if scanned is not None:
             return scanned
         if verb == "force-stop" and len(argv) > 2:
+            self.apks.force_stop(argv[-1])
             self.device.terminate(argv[-1])
             return ShellResult(b"")
         if verb in ("start", "start-activity"):
+            component = argv[argv.index("-n") + 1] if "-n" in argv[:-1] else ""
+            if start_activity(self.apks, component):
+                return self._text(f"Starting: Intent {{ act=android.intent.action.MAIN cmp={component} }}\n")
             return self._text(*am_start(self.device, self.profile, argv))
         if verb == "broadcast":
             action, extras = broadcast_extras(argv)
@@ -252,7 +290,13 @@ class AndroidShell:
         if verb == "list" and argv[2:3] == ["packages"]:
             words = [a for a in argv[3:] if a and not a.startswith("-")]
             wanted = words[-1] if words else ""
-            return self._text("".join(f"package:{p}\n" for p in self.packages() if wanted in p))
+            codes = "--show-versioncode" in argv  # Android 9+: " versionCode:N" after each name
+            rows = [p + (f" versionCode:{self.version_of(p)[0]}" if codes else "") for p in self.packages()]
+            return self._text("".join(f"package:{row}\n" for row in rows if wanted in row.split()[0]))
+        if verb == "list" and argv[2:3] == ["instrumentation"]:
+            return self._text(list_instrumentation(self.apks))
+        if verb == "uninstall" and len(argv) > 2:
+            return self._text(*uninstall(self.apks, argv[-1]))
         if verb == "path" and len(argv) > 2:
             package = argv[2]
             if package not in self.packages():
@@ -294,6 +338,10 @@ class AndroidShell:
                 "priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
                 f"{self.device.launcher}/{short_activity(self.device.launcher, LAUNCHER_ACTIVITY)}\n"
             )
+        if argv[1:3] == ["notification", "allow_listener"]:
+            return ShellResult(b"")  # NotificationManagerShellCommand prints nothing when it allows
+        if argv[1:2] == ["package"]:
+            return self._pm(["pm", *argv[2:]])  # pm is `cmd package` since Android 7
         return self._text(f"cmd: Can't find service: {argv[1] if len(argv) > 1 else ''}\n", 255)
 
     # --- dumpsys ----------------------------------------------------------------------------
@@ -310,6 +358,10 @@ class AndroidShell:
             if section in ("policy", "p"):
                 return self._text(policy_dump(self.device))
             return self._text(window_dump(self.device, profile))
+        if service == "activity" and args[:1] == ["processes"]:
+            return self._text(processes_dump(self.processes()))
+        if service == "activity" and args[:1] == ["services"]:
+            return self._text(services_dump(self.apks, args[1].split("/")[0] if len(args) > 1 else None))
         if service == "activity" and args[:1] == ["top"]:
             return self._text(activity_top(self.device, profile))
         if service == "activity":
@@ -317,11 +369,15 @@ class AndroidShell:
         if service == "input_method":
             # The line tools grep for (e.g. yonadev/yona-app-android's checkUIKeyboard quotes a real
             # one: "mShowRequested=true mShowExplicitlyRequested=false mShowForced=false mInputShown=true").
+            # And mIsInputViewShown, which InputMethodService's own dump prints and appium-adb's
+            # isSoftKeyboardPresent reads to know that a key event can close the keyboard.
             shown = str(self.device.keyboard_shown()).lower()
             return self._text(
                 "Input method client state for IInputMethodClientInvoker:\n"
                 f"  mShowRequested={shown} mShowExplicitlyRequested=false mShowForced=false "
                 f"mInputShown={shown}\n"
+                f"Input method service state for {LATIN_IME}:\n"
+                f"  mIsInputViewShown={shown}\n"
             )
         if service == "display":
             width, height = self.device.window_size
@@ -352,12 +408,13 @@ class AndroidShell:
     def _package_info(self, package: str) -> ShellResult:
         if package not in self.packages():
             return self._text(f"Unable to find package: {package}\n")
+        code, name = self.version_of(package)
         return self._text(
             "Packages:\n"
             f"  Package [{package}] ({_hex(package)}):\n"
             "    userId=10123\n"
-            "    versionCode=34 minSdk=26 targetSdk=34\n"
-            "    versionName=14\n"
+            f"    versionCode={code} minSdk=26 targetSdk=34\n"
+            f"    versionName={name}\n"
             "    firstInstallTime=2024-01-01 00:00:00\n"
             "    lastUpdateTime=2024-01-01 00:00:00\n"
             f"    signatures=PackageSignatures{{{_hex(package)} version:3, "
@@ -477,6 +534,8 @@ class AndroidShell:
             pid = self.device.pid_of(package)
             if pid is not None:
                 rows.append((f"u0_a{100 + zlib.crc32(package.encode()) % 200}", pid, package))
+        for package, pid in self.apks.processes():
+            rows.append((f"u0_a{100 + zlib.crc32(package.encode()) % 200}", pid, package))
         server = self.server_pid() if self.server_pid is not None else None
         if server is not None:
             rows.append(("shell", server, "app_process"))

@@ -41,18 +41,42 @@ def _closed(sock: socket.socket) -> bool:
         return True
 
 
-def stream_logcat(sock: socket.socket, shell: AndroidShell, stopped: threading.Event) -> None:
+def _gone(sock: socket.socket) -> bool:
+    """Shell v2: whether the client left; what it sends (stdin packets, a close of stdin) is read
+    and dropped, as logcat reads no input."""
+    try:
+        sock.settimeout(0.05)
+        return sock.recv(4096) == b""
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def stream_logcat(
+    sock: socket.socket, shell: AndroidShell, stopped: threading.Event, *, v2: bool = False
+) -> None:
+    """``logcat`` without ``-d``: the log so far, then each new line; over shell v2 (adb 29's
+    ``adb logcat``) each chunk is a stdout packet."""
     commands = shell.commands
+
+    def frame(text: str) -> bytes:
+        data = text.encode()
+        return b"\x01" + struct.pack("<I", len(data)) + data if v2 and data else data
+
     with commands.logged:
         sent = len(commands.log)
         lines = list(commands.log)
-    sock.sendall(b"OKAY" + "".join(lines).encode())
-    while not stopped.is_set() and not _closed(sock):
+    # A phone's log is never empty after boot, and logcat prints a divider before the first entry
+    # of each buffer (logcat.cpp: "--------- beginning of main"): every real capture starts so.
+    # Clients wait for a first line (appium-adb's startCapture, up to 10 s).
+    sock.sendall(b"OKAY" + frame("--------- beginning of main\n" + "".join(lines)))
+    while not stopped.is_set() and not (_gone(sock) if v2 else _closed(sock)):
         with commands.logged:
             commands.logged.wait(0.1)
             lines = list(commands.log)
         if len(lines) > sent:
-            sock.sendall("".join(lines[sent:]).encode())
+            sock.sendall(frame("".join(lines[sent:])))
         sent = len(lines)
 
 

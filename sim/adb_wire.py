@@ -5,6 +5,7 @@ the text), as adb's ``SendOkay``/``SendFail`` write them."""
 from __future__ import annotations
 
 import socket
+import struct
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ __all__ = [
     "fail",
     "okay",
     "read_request",
+    "shell_v2_exit",
 ]
 
 MAX_REQUEST = 0xFFFF
@@ -67,3 +69,11 @@ def device_listing(phones: Iterable[Phone], *, long: bool, transport_id: bool = 
         tail = f" transport_id:{phone.transport_id}" if transport_id else ""
         lines.append(f"{phone.serial:<22} {phone.state}{extra}{tail}\n")
     return "".join(lines)
+
+
+def shell_v2_exit(output: bytes, code: int) -> bytes:
+    """Shell protocol v2 packets: stdout (id 1, when there is any), then the exit code (id 3)."""
+    packets = b""
+    if output:
+        packets += b"\x01" + struct.pack("<I", len(output)) + output
+    return packets + b"\x03" + struct.pack("<I", 1) + bytes([code & 0xFF])

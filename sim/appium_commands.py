@@ -151,11 +151,21 @@ class AppiumState:
                 "deviceScreenSize": f"{width}x{height}",
             }
         )
+        return {"sessionId": self.open_session(returned), "capabilities": returned}
+
+    def open_session(self, capabilities: dict[str, Any]) -> str:
+        """Start the one session (replacing any other) with these capabilities; its id."""
         sid = str(uuid.uuid4())
         with self._lock:
-            self._session = _Session(sid, returned)  # one session per device, as Appium has
+            self._session = _Session(sid, capabilities)  # one session per device, as Appium has
             self.sessions_created += 1
-        return {"sessionId": sid, "capabilities": returned}
+        return sid
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        """The current session's capabilities (empty without a session)."""
+        with self._lock:
+            return {} if self._session is None else dict(self._session.capabilities)
 
     # --- the screen -------------------------------------------------------------------------
 

@@ -40,15 +40,21 @@ from .http_guard import guard
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
 
-__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace"]
+__all__ = ["MALFORMED_BODY", "ROUTES", "AppiumFace", "compile_routes", "find_route"]
 
 _S = r"^/session/(?P<sid>[^/]+)"
 _E = _S + r"/element/(?P<eid>[^/]+)"
 
+
+def compile_routes(table: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, re.Pattern[str], str], ...]:
+    """(HTTP method, path pattern, route name) rows with the patterns compiled (a trailing ``/``
+    allowed)."""
+    return tuple((method, re.compile(pattern + "/?$"), name) for method, pattern, name in table)
+
+
 # (HTTP method, path pattern, route name): the route name is what faults match and count.
-ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (method, re.compile(pattern + "/?$"), name)
-    for method, pattern, name in (
+ROUTES: tuple[tuple[str, re.Pattern[str], str], ...] = compile_routes(
+    (
         ("GET", r"^/status", "status"),
         ("POST", r"^/session", "new_session"),
         ("DELETE", _S, "delete_session"),
@@ -85,8 +91,11 @@ MALFORMED_BODY = (
 )
 
 
-def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
-    for route_method, pattern, name in ROUTES:
+def find_route(
+    routes: tuple[tuple[str, re.Pattern[str], str], ...], method: str, path: str
+) -> tuple[str, dict[str, str]]:
+    """The route name and path parameters of a request (``"unknown"`` when no row matches)."""
+    for route_method, pattern, name in routes:
         match = pattern.match(path)
         if match is not None and route_method == method:
             return name, match.groupdict()
@@ -128,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
         if raw is None:
             return
         try:
-            route, params = _route(method, split_target(self.path)[0])
+            route, params = find_route(face.routes, method, split_target(self.path)[0])
         except BadRequest as bad:
             self._reply(400, W3CError(400, "invalid argument", bad.message).body())
             return
@@ -173,7 +182,7 @@ class _Handler(BaseHTTPRequestHandler):
         except HangRequest:
             self._hold(face)
             return
-        self._reply(200, {"value": value}, counted)
+        self._reply(200, face.envelope(value), counted)
 
     def _hold(self, face: AppiumFace) -> None:
         hold(self.connection, lambda: face.background.server is self.server)
@@ -233,6 +242,12 @@ class AppiumFace:
         self.background: BackgroundServer[_AppiumServer] = BackgroundServer(
             _AppiumServer, _Handler, host=host, port=port, faults=self.faults, face=self
         )
+
+    routes = ROUTES  # what this server routes (a subclass serves another table)
+
+    def envelope(self, value: Any) -> dict[str, Any]:
+        """A successful reply's body: ``{"value": …}`` (Appium's W3C answer)."""
+        return {"value": value}
 
     @property
     def platform(self) -> Platform:

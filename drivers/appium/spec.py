@@ -86,6 +86,7 @@ QUERY_OPTIONS: dict[str, tuple[frozenset[str], str, Callable[[str], Any]]] = {
     "appWaitActivity": (frozenset({"android"}), "app_wait_activity", _text),
     "autoGrantPermissions": (frozenset({"android"}), "auto_grant_permissions", _flag),
     "systemPort": (frozenset({"android"}), "system_port", _whole),
+    "adbPort": (frozenset({"android"}), "adb_port", _whole),  # the adb server's, when not 5037
     "avd": (frozenset({"android"}), "avd", _text),
     "bundleId": (frozenset({"ios"}), "bundle_id", _text),
     "wdaLocalPort": (frozenset({"ios"}), "wda_local_port", _whole),

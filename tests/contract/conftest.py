@@ -24,3 +24,12 @@ def rig(rig_spec: RigSpec) -> Iterator[Rig]:
 @pytest.fixture
 def apps(rig: Rig) -> dict[str, str]:
     return APPS[rig.device.platform]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _real_appium_stack() -> Iterator[None]:
+    """Stop the real Appium server rig_appium_u2 started (if it did) when the session ends."""
+    yield
+    from tests.appium_server.u2_stack import stop_shared_stack
+
+    stop_shared_stack()

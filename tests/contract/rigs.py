@@ -5,7 +5,9 @@ Each backend registers a rig in a module named ``rig_<backend>.py`` in this fold
 ``sim+adb`` …). Every rig is built the way a user builds a driver, by
 ``amc.drivers.connect.connect(spec)`` with the profile in the spec's query
 (``sim+adb:android?api=29``), so the contract runs through the real client library over the real
-protocol on every profile of :data:`PROFILES`.
+protocol on every profile of :data:`PROFILES`. A rig may also expose ``PROFILES`` (fewer than
+:data:`PROFILES`) and ``build(device, faults, options)``, a context manager yielding the connected
+driver of a stack it starts itself (``rig_appium_u2``: a real Appium server and adb client).
 """
 
 from __future__ import annotations
@@ -87,6 +89,16 @@ APPS: dict[str, dict[str, str]] = {
 def build_rig(rig: RigSpec, **options: Any) -> Iterator[Rig]:
     """Connect ``rig.spec`` with a fresh simulated device (and, over a face, a fresh fault injector)."""
     device = SimDevice("android" if rig.platform == "android" else "ios", profile=rig.profile)
+    own = getattr(importlib.import_module(f"tests.contract.rig_{rig.name}"), "build", None)
+    if own is not None:  # a rig that starts its own stack (rig_appium_u2: real Appium + adb)
+        faults = FaultInjector()
+        options = {"timeout": 10.0, "launch_timeout": 2.0, **options}
+        with own(device, faults, options) as driver:
+            try:
+                yield Rig(rig.name, driver, device, faults)
+            finally:
+                faults.clear()
+        return
     if rig.scheme == "sim":
         driver = connect(rig.spec, **options)
         device = driver.device  # type: ignore[attr-defined]
@@ -111,5 +123,6 @@ def all_rigs() -> Iterator[RigSpec]:
             continue
         module = importlib.import_module(f"tests.contract.{info.name}")
         for platform in module.PLATFORMS:
-            for profile in PROFILES[platform]:
+            # a rig may play fewer profiles (its own PROFILES), where each costs a real stack's time
+            for profile in getattr(module, "PROFILES", PROFILES)[platform]:
                 yield RigSpec(info.name[len("rig_") :], module.SCHEME, platform, profile)

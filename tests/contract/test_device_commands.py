@@ -23,6 +23,12 @@ WIRE: dict[str, dict[str, tuple[str, ...]]] = {
         "open_link": ("mobile: deepLink",),
         "clear_state": ("mobile: clearApp",),
     },
+    # the real Appium UiAutomator2 driver does these over adb (appium-adb), not on its server
+    "appium_u2": {
+        "hide_keyboard": ("adb:shell,v2:dumpsys", "adb:shell,v2:input"),
+        "open_link": ("adb:shell,v2:am",),
+        "clear_state": ("adb:shell,v2:pm",),
+    },
     "sim": {"hide_keyboard": (), "open_link": (), "clear_state": ()},
 }
 
