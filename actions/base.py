@@ -52,7 +52,7 @@ BACKENDS: tuple[str, ...] = ("sim", "u2", "wda", "appium")
 # What kind of device a step runs on, where that decides what it can do: an iOS Simulator (which
 # ``xcrun simctl`` reaches: an app's data, its permissions, the keychain) or a device (a physical
 # iPhone; every Android phone or emulator, whose adb reaches all of these). How a spec names it
-# without a device being asked: :func:`amc.drivers.kinds.spec_kind`.
+# without a device being asked: :func:`amc.connect.kinds.spec_kind`.
 KINDS: tuple[str, ...] = ("simulator", "device")
 
 

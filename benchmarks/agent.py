@@ -31,9 +31,9 @@ from amc.agent.mcp_server import build_server
 from amc.agent.prompt import request_messages
 from amc.agent.service import DeviceService
 from amc.agent.tools import DONE, action_tools, openai_tools
+from amc.connect.simulated import SimDriver
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
-from amc.drivers.simulated import SimDriver
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import open_session
 from amc.semantic.enricher import DefaultEnricher

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from amc.connect.simulated import SimDriver
 from amc.core.models import Scene
-from amc.drivers.simulated import SimDriver
 from amc.sim.faults import Fault, FaultInjector
 from amc.sim.scene import to_scene
 

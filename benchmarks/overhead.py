@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from amc.actions import Screen
+from amc.connect.simulated import SimDriver
 from amc.core.models import PlannedStep, Platform, Scene, StepResult
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
-from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.executor import Executor
 from amc.runtime.planner import Planner, ScriptedPlanner

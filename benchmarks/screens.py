@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.flows import FlowPlanner, load_flow
 from amc.runtime.recording import ScreenshotPolicy, TimelineRecorder
 from amc.runtime.task import TaskRunner, TaskRunnerConfig

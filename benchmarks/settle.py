@@ -28,8 +28,8 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from amc.actions.settle import SettleConfig  # noqa: E402
+from amc.connect.simulated import SimDriver  # noqa: E402
 from amc.core.models import PlannedStep  # noqa: E402
-from amc.drivers.simulated import SimDriver  # noqa: E402
 from amc.runtime.planner import ScriptedPlanner  # noqa: E402
 from amc.runtime.task import TaskRunner, TaskRunnerConfig  # noqa: E402
 from amc.sim.device import REALISTIC, SimDevice  # noqa: E402

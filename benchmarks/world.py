@@ -26,9 +26,9 @@ import tracemalloc
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from amc.connect.simulated import SimDriver
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
-from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskResult, TaskRunner, TaskRunnerConfig

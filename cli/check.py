@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 
+from .. import connect as connect_module
+from ..connect.kinds import spec_kind
 from ..core.errors import ConfigError, FlowError
-from ..drivers import connect as connect_module
-from ..drivers.kinds import spec_kind
 from ..flows import FlowValidationError, load_flow
 from ..flows.capabilities import platform_problems
 from .common import EXIT_OK, EXIT_USAGE, Streams
@@ -59,7 +59,7 @@ def backend_of(spec: str) -> tuple[str, str]:
 
 def target_of(spec: str) -> tuple[str, str, str]:
     """(platform, backend, kind) a device spec drives, without connecting: the kind (an iOS
-    Simulator or a device) by the rule ``amc run`` reads too (:func:`amc.drivers.kinds.spec_kind`)."""
+    Simulator or a device) by the rule ``amc run`` reads too (:func:`amc.connect.kinds.spec_kind`)."""
     platform, backend = backend_of(spec)
     scheme, target = connect_module.parse_spec(spec)
     return platform, backend, spec_kind(scheme, target, platform)

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from .. import connect as connect_module
 from ..core.errors import ConfigError
-from ..drivers import connect as connect_module
 from ..drivers.base import Driver
 from ..runtime.task import TaskStatus
 from ..storage.redaction import Redactor

@@ -7,9 +7,9 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
+from ..connect.simulated import SimDriver
 from ..core.models import PlannedStep
 from ..core.steps import StepRecord, describe_step
-from ..drivers.simulated import SimDriver
 from ..runtime.context import TaskContext
 from ..runtime.planner import ScriptedPlanner
 from ..runtime.task import TaskRunner, TaskRunnerConfig

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from ..drivers import connect as connect_module
+from .. import connect as connect_module
 from .common import EXIT_OK, Streams
 
 __all__ = ["run_devices", "setup_devices"]

@@ -17,8 +17,8 @@ import os
 import signal
 from pathlib import Path
 
+from .. import connect as connect_module
 from ..core.errors import ConfigError
-from ..drivers import connect as connect_module
 from ..runtime.recording import SCREENSHOT_POLICIES
 from ..runtime.task import TaskRunnerConfig
 from ..storage.timeline import new_run_dir

@@ -19,8 +19,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..connect import SIM_QUERY
 from ..core.models import Platform
-from ..drivers.connect import SIM_QUERY
 from ..sim.catalog import DEMO_PASSWORD, DEMO_USER, AppSpec, Screen, Widget, catalog
 from ..sim.catalog_peers import stand_ins
 from ..sim.device import SimDevice
@@ -40,7 +40,7 @@ _MANY = 24  # a screen with more widgets lists its first 20 and its last 2
 # What each face is: the spec, the protocol and the real client that reads it (each face module's
 # docstring says from which real server it is modelled).
 FACES: Mapping[str, str] = {
-    "sim": "in process, no socket: the `Driver` protocol on the state machine (`drivers/simulated.py`)",
+    "sim": "in process, no socket: the `Driver` protocol on the state machine (`connect/simulated.py`)",
     "sim+adb": "an adb server on 127.0.0.1 (smart-socket protocol, shell, sync) with the uiautomator2 "
     "server's HTTP JSON-RPC behind `tcp:9008`, read by adbutils and uiautomator2 (`sim/adb_face.py`, "
     "`sim/u2_rpc.py`)",

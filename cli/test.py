@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import connect as connect_module
 from ..core.errors import ConfigError, FlowError
-from ..drivers import connect as connect_module
 from ..flows import FlowValidationError
 from ..sim.device import DEFAULT_IDS
 from ..storage.maestro_report import read_junit, write_debug_output, write_maestro_report

@@ -3,7 +3,8 @@
 What a step can do on an iPhone depends on it (:data:`amc.actions.KINDS`): on a Simulator ``xcrun
 simctl`` clears an app's data, sets its permissions and resets the keychain; on a physical iPhone
 nothing can. ``amc check --device SPEC`` must foresee what ``amc run --device SPEC`` refuses without
-touching a device, so the run reads the kind by the same rule (:func:`spec_kind`):
+touching a device, so the run reads the kind by the same rule (:func:`amc.connect.kinds.spec_kind`,
+which stands above the adapters because a simulated spec's query says it):
 
 - ``sim:ios``, ``sim+wda:ios``, ``sim+appium:ios``: ``kind=simulator|device`` in the query; the
   simulated iPhone plays a Simulator unless told ``kind=device`` (:mod:`amc.sim.profiles`).
@@ -28,7 +29,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..core.errors import ConfigError
 
-__all__ = ["DEVICE", "SIMULATOR", "device_kind", "local_host", "spec_kind", "split_kind", "wda_url_kind"]
+__all__ = ["DEVICE", "SIMULATOR", "device_kind", "local_host", "split_kind", "wda_url_kind"]
 
 SIMULATOR, DEVICE = "simulator", "device"
 _KINDS = (SIMULATOR, DEVICE)
@@ -75,23 +76,6 @@ def wda_url_kind(url: str) -> str:
     if given is not None:
         return given
     return SIMULATOR if local_host(url) and shutil.which("xcrun") is not None else DEVICE
-
-
-def spec_kind(scheme: str, target: str, platform: str) -> str:
-    """The kind of device ``scheme:target`` names, without connecting (see the module's docstring)."""
-    if platform != "ios":
-        return DEVICE
-    if scheme.startswith("sim"):
-        from .connect import parse_sim_target
-
-        kind = getattr(parse_sim_target(scheme, target).profile, "kind", DEVICE)
-        return kind if kind in _KINDS else DEVICE
-    if scheme == "ios":
-        return wda_url_kind(target) if "://" in target else DEVICE
-    if scheme == "appium":
-        _, given = split_kind(target)
-        return given or SIMULATOR
-    return DEVICE
 
 
 def device_kind(driver: object) -> str:

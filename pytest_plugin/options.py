@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from ..connect import parse_sim_target, parse_spec
 from ..core.durations import MAX_LEASE_WAIT, check_seconds
 from ..core.errors import ConfigError
 from ..core.models import Platform
-from ..drivers.connect import parse_sim_target, parse_spec
 from ..storage.redaction import redact_url
 
 __all__ = [

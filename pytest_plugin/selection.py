@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
+from ..connect import discover
 from ..core.errors import HarnessError
 from ..drivers.adb_states import state_fix
 from ..drivers.base import DeviceInfo
-from ..drivers.connect import discover
 from .options import DeviceTarget, parse_target
 
 __all__ = [

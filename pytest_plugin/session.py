@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ..drivers.connect import connect
+from ..connect import connect
 from .devices import DeviceSlot, StepLog, TrackedDriver
 from .evidence import capture, evidence_dir
 from .options import DeviceTarget, PluginOptions

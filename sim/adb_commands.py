@@ -23,10 +23,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .adb_files import entry_for
+from .adb_result import ShellResult
 from .render_android import render_hierarchy
 
 if TYPE_CHECKING:
-    from .adb_shell import AndroidShell, ShellResult
+    from .adb_shell import AndroidShell
 
 __all__ = ["MAX_SLEEP", "PhoneCommands"]
 
@@ -73,8 +74,6 @@ class PhoneCommands:
         }
 
     def _ok(self, text: str, code: int = 0) -> ShellResult:
-        from .adb_shell import ShellResult
-
         return ShellResult(text.encode("utf-8"), code)
 
     # --- text and time ----------------------------------------------------------------------
@@ -134,8 +133,6 @@ class PhoneCommands:
         return self._ok("".join(e + "\n" for e in errors), 1 if errors else 0)
 
     def cat(self, argv: list[str]) -> ShellResult:
-        from .adb_shell import ShellResult
-
         out, code = b"", 0
         for path in argv[1:]:
             entry = self.shell.files.get(path)

@@ -24,7 +24,6 @@ import shlex
 import threading
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .adb_am import am_start, monkey, short_activity
 from .adb_commands import PhoneCommands
@@ -32,6 +31,7 @@ from .adb_files import FileEntry, PhoneFiles, entry_for
 from .adb_ime import InputMethods, broadcast_extras
 from .adb_pipes import grep, pidof, pipeline
 from .adb_pm import permission_blocks, pm_grant
+from .adb_result import ShellResult
 from .adb_state import state_am, state_cmd, state_settings
 from .device import SimDevice
 from .dumpsys import (
@@ -55,14 +55,6 @@ EXIT_MARKER = "; echo X4EXIT:$?"
 SYSTEM_PACKAGES = ("android", "com.android.shell", ANDROID_SYSTEMUI, ANDROID_IME)
 _KEYCODES = {"3": "home", "4": "back", "66": "enter", "82": "menu", "187": "recent", "24": "volume_up"}
 _KEYCODES.update({"25": "volume_down", "26": "power", "111": "escape", "67": "del"})
-
-
-@dataclass(frozen=True)
-class ShellResult:
-    """What a command printed (stdout and stderr interleaved, as shell v1 does) and its exit code."""
-
-    output: bytes
-    code: int = 0
 
 
 def _hex(text: str) -> str:

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .adb_result import ShellResult
+
 if TYPE_CHECKING:
-    from .adb_shell import AndroidShell, ShellResult
+    from .adb_shell import AndroidShell
 
 __all__ = ["SCAN_FILE", "state_am", "state_cmd", "state_settings"]
 
@@ -32,8 +34,6 @@ _ORIENTATION_BY_ROTATION = ("portrait", "landscape_left", "upside_down", "landsc
 
 
 def _ok(text: str, code: int = 0) -> ShellResult:
-    from .adb_shell import ShellResult
-
     return ShellResult(text.encode("utf-8"), code)
 
 

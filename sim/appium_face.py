@@ -32,7 +32,8 @@ from typing import Any
 from ..core.http_input import BadRequest, json_value, split_target
 from ..core.models import Platform
 from .appium_commands import AppiumState
-from .appium_input import Gesture, HangRequest, W3CError, execute_route
+from .appium_errors import W3CError
+from .appium_input import Gesture, HangRequest, execute_route
 from .appium_state import STATE_ROUTES
 from .device import SimDevice
 from .faults import Answer, Fault, FaultInjector

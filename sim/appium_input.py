@@ -22,6 +22,8 @@ from ..core.apps import SPRINGBOARD
 from ..core.errors import AppError, AppLaunchFailed, AppNotInstalled
 from ..core.models import Platform
 from .adb_shell import SYSTEM_PACKAGES, AndroidShell
+from .appium_errors import W3CError, invalid_argument
+from .appium_permissions import PERMISSION_COMMANDS
 from .appium_state import STATE_MOBILE
 from .device import SimDevice
 from .nodes import SimNode
@@ -56,21 +58,6 @@ ANDROID_KEYCODES: dict[int, str] = {
 IOS_BUTTONS: dict[str, str] = {"home": "home", "volumeup": "volume_up", "volumedown": "volume_down"}
 TAP_SLOP = 10.0  # a pointer that moved less than this between down and up tapped
 LONG_PRESS_MS = 500.0  # held at least this long without moving: a long press
-
-
-class W3CError(Exception):
-    """An error answered in W3C shape, with the HTTP status Appium uses for it."""
-
-    def __init__(self, status: int, error: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.error, self.message = status, error, message
-
-    def body(self) -> dict[str, Any]:
-        return {"value": {"error": self.error, "message": self.message, "stacktrace": ""}}
-
-
-def invalid_argument(message: str) -> W3CError:
-    return W3CError(400, "invalid argument", message)
 
 
 @dataclass(frozen=True)
@@ -398,9 +385,7 @@ MOBILE_COMMANDS: dict[str, tuple[frozenset[str], Callable[[Phone, Mapping[str, A
     "mobile: unlock": (frozenset({"android", "ios"}), _unlock),
     **STATE_MOBILE,  # airplane mode and the appearance (sim.appium_state)
 }
-from .appium_permissions import PERMISSION_COMMANDS  # noqa: E402  (they raise this module's errors)
-
-MOBILE_COMMANDS.update(PERMISSION_COMMANDS)
+MOBILE_COMMANDS.update(PERMISSION_COMMANDS)  # permissions, the keychain (sim.appium_permissions)
 
 
 def run_mobile(phone: Phone, body: Any) -> Any:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .appium_input import W3CError, invalid_argument
+from .appium_errors import W3CError, invalid_argument
 from .permissions import INSTALL_TIME
 
 __all__ = ["PERMISSION_COMMANDS"]

@@ -22,10 +22,9 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .appium_input import W3CError
+from .appium_errors import W3CError, invalid_argument
 
 __all__ = ["STATE_MOBILE", "STATE_ROUTES", "state_command"]
 
@@ -44,9 +43,7 @@ STATE_ROUTES = (
 
 
 def _invalid(message: str) -> W3CError:
-    from .appium_input import W3CError  # here: appium_input lists this module's mobile commands
-
-    return W3CError(400, "invalid argument", message)
+    return invalid_argument(message)
 
 
 def _get_orientation(device: Any, body: Any) -> Any:

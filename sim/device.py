@@ -2,7 +2,7 @@
 
 One :class:`SimDevice` is one phone: installed apps, which one is in front, each running app's
 screen stack, field contents and switches, the keyboard and alerts. It knows nothing about wire
-protocols; the in-process :class:`~drivers.simulated.SimDriver` and the protocol faces call the
+protocols; the in-process :class:`~connect.simulated.SimDriver` and the protocol faces call the
 same methods, under one lock, so a device can be driven from several server threads at once.
 
 In time (:class:`Timing`; :data:`INSTANT` by default here, ``realistic`` for flows and device
@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from ..core.apps import SPRINGBOARD
 from ..core.errors import AppNotInstalled, StepArgumentError
 from ..core.models import Platform
-from . import layout
+from . import layout, layout_screen
 from .app_run import AppRun
 from .catalog import (
     ANDROID_LAUNCHER,
@@ -175,7 +175,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
         if high > 0 and freeze:  # the screen as it is now (a change during a transition starts from it)
             run = self._current()
             activity = run.screen.activity if run is not None else self.foreground_activity()
-            shown = (layout.build(self), self._foreground or self.launcher, activity)
+            shown = (layout_screen.build(self), self._foreground or self.launcher, activity)
         yield
         if self._screen_key() == before:
             return
@@ -294,7 +294,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             if self._shown is not None:
                 tree = self._shown[1]
             else:
-                tree = layout.build(self)
+                tree = layout_screen.build(self)
                 if self._slide is not None:
                     start, end = self._slide
                     left = max(0.0, (end - self._clock()) / max(end - start, 1e-6))
@@ -396,7 +396,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             if self._shown is not None or self._slide is not None:
                 self.changes += 1
                 return None
-            node = layout.build(self).hit(x, y)
+            node = layout_screen.build(self).hit(x, y)
             self.changes += 1
             if self._covered_tap(node.ref if node is not None else None):
                 return node.ref if node is not None else None
@@ -419,7 +419,7 @@ class SimDevice(DeviceExtras, CoverControls, DeviceSettings, DevicePermissions):
             self._settle()
             run = self._current()
             busy = self._shown is not None or self._slide is not None or self._covered()
-            node = None if busy else layout.build(self).hit(x, y)
+            node = None if busy else layout_screen.build(self).hit(x, y)
             widget = None
             if run is not None and node is not None and node.ref and node.ref.startswith("widget:"):
                 key = node.ref.partition(":")[2]

@@ -11,7 +11,7 @@ roles", primary #415F91 family), not a capture of a device.
 from __future__ import annotations
 
 from ..core.models import Bounds
-from .draw import BULLET, RGB, Canvas, Clip, Rule, clip_to_bounds, tint
+from .draw_canvas import BULLET, RGB, Canvas, Clip, Rule, clip_to_bounds, tint
 from .layout import ANDROID_IME, ANDROID_SYSTEMUI
 from .nodes import SimNode
 

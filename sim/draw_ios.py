@@ -12,7 +12,7 @@ Interface Guidelines list them ("Color", light appearance: systemBlue #007AFF, s
 from __future__ import annotations
 
 from ..core.models import Bounds
-from .draw import RGB, Canvas, Clip, Rule, tint
+from .draw_canvas import RGB, Canvas, Clip, Rule, tint
 from .nodes import SimNode
 
 __all__ = ["CLIP", "RULES", "STATUS_TIME", "WHITE"]

@@ -1,4 +1,5 @@
-"""Place the simulated device's state on screen as each platform would draw it.
+"""Place the simulated device's state on screen as each platform would draw it: the geometry and
+the names both platforms' layouts share (the screen itself: :func:`sim.layout_screen.build`).
 
 Android is laid out in pixels on a 1080x2400 screen (status-bar, app, dialog and keyboard
 windows side by side, as uiautomator2 dumps them); iOS in points on a 390x844 screen (one
@@ -13,12 +14,11 @@ from typing import TYPE_CHECKING
 
 from ..core.models import Bounds
 from .catalog import Widget
-from .nodes import SimNode
 
 if TYPE_CHECKING:
     from .device import AppRun, SimDevice
 
-__all__ = ["build", "content_viewport", "max_scroll", "widget_height", "widget_text"]
+__all__ = ["content_viewport", "max_scroll", "widget_height", "widget_text"]
 
 ANDROID_IME = "com.google.android.inputmethod.latin"
 # Input method ids (``ime list``): Gboard's LatinIME, and uiautomator2's AdbKeyboard, which ships in
@@ -55,17 +55,6 @@ def max_scroll(device: SimDevice, run: AppRun) -> int:
     content = sum(widget_height(w, heights) for w in run.screen.widgets)
     view = content_viewport(device)
     return max(0, content - view.height)
-
-
-def build(device: SimDevice) -> SimNode:
-    """The whole screen of ``device`` as a native node tree (call with the device lock held)."""
-    if device.platform == "android":
-        from .layout_android import android_screen
-
-        return android_screen(device)
-    from .layout_ios import ios_screen
-
-    return ios_screen(device)
 
 
 def widget_text(run: AppRun, widget: Widget) -> str:

@@ -23,6 +23,15 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from .render_wda import WdaNode
+from .wda_errors import WdaError, invalid_argument
+
+# UIDeviceOrientation -> the name WDA's /orientation uses (FBOrientationCommands.m _orientationsMapping).
+WDA_ORIENTATIONS = {
+    "portrait": "PORTRAIT",
+    "landscape_left": "LANDSCAPE",
+    "upside_down": "UIA_DEVICE_ORIENTATION_PORTRAIT_UPSIDEDOWN",
+    "landscape_right": "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
+}
 
 if TYPE_CHECKING:
     from .wda_face import WdaFace
@@ -108,8 +117,6 @@ def settings_for(face: WdaFace) -> dict[str, Any]:
 
 
 def _no_alert() -> Exception:
-    from .wda_routes import WdaError
-
     return WdaError("no such alert", NO_ALERT, 404)
 
 
@@ -138,8 +145,6 @@ def alert_text(face: WdaFace, req: Request) -> Any:
 def alert_set_text(face: WdaFace, req: Request) -> Any:
     """``handleAlertSetTextCommand``: ``value`` is required; with no alert, ``no such alert``; the
     simulated apps' alerts have no text field, so FBAlert's typeText answers that it has none."""
-    from .wda_routes import WdaError, invalid_argument
-
     if req.body.get("value") is None:
         raise invalid_argument("Missing 'value' parameter")
     _alert(face)
@@ -151,8 +156,6 @@ def alert_buttons(face: WdaFace, req: Request) -> Any:
 
 
 def _press(face: WdaFace, req: Request, *, accept: bool) -> Any:
-    from .wda_routes import WdaError
-
     buttons = _buttons(_alert(face))
     name = req.body.get("name")
     if isinstance(name, str) and name:
@@ -212,13 +215,9 @@ def get_orientation(face: WdaFace, req: Request) -> Any:
 
 
 def set_orientation(face: WdaFace, req: Request) -> Any:
-    from .wda_routes import WdaError, invalid_argument
-
     wanted = req.body.get("orientation")
     if not isinstance(wanted, str):
         raise invalid_argument("'orientation' must be a string")
-    from .wda_face import WDA_ORIENTATIONS
-
     if wanted.upper() not in WDA_ORIENTATIONS.values():
         raise WdaError("unknown error", f"Unable To Rotate Device to {wanted}", 500)
     face.orientation = wanted.upper()
@@ -226,8 +225,6 @@ def set_orientation(face: WdaFace, req: Request) -> Any:
 
 
 def set_pasteboard(face: WdaFace, req: Request) -> Any:
-    from .wda_routes import invalid_argument
-
     content = req.body.get("content")
     try:
         face.pasteboard = base64.b64decode(str(content), validate=False) if content is not None else b""
@@ -244,8 +241,6 @@ def deactivate_app(face: WdaFace, req: Request) -> Any:
     """Put the app in front in the background for ``duration`` seconds (at most 60), then back."""
     duration = req.body.get("duration", 3.0)
     if isinstance(duration, bool) or not isinstance(duration, int | float):
-        from .wda_routes import invalid_argument
-
         raise invalid_argument("'duration' must be a number of seconds")
     app = face.device.foreground()
     face.device.home()

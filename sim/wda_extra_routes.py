@@ -20,8 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from .appium_input import Gesture, W3CError, perform_actions
+from .appium_errors import W3CError
+from .appium_input import Gesture, perform_actions
 from .nodes import SimNode
+from .wda_errors import WdaError, invalid_argument
 
 if TYPE_CHECKING:
     from .wda_face import WdaFace
@@ -65,14 +67,10 @@ _HID_BUTTONS = {(0x0C, 0xE9): "volume_up", (0x0C, 0xEA): "volume_down", (0x0C, 0
 
 
 def _invalid(message: str) -> Exception:
-    from .wda_routes import invalid_argument
-
     return invalid_argument(message)
 
 
 def _error(error: str, message: str, status: int) -> Exception:
-    from .wda_routes import WdaError
-
     return WdaError(error, message, status)
 
 

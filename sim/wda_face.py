@@ -64,7 +64,7 @@ from .profiles import DEFAULT_IOS, IosProfile
 from .render_wda import WdaNode, pid_for, render_xml, wda_tree
 from .replay import Reply, hold, reset
 from .server import BackgroundServer, FaceServerMixIn
-from .wda_device_routes import settings_for
+from .wda_device_routes import WDA_ORIENTATIONS, settings_for
 from .wda_routes import (
     ELEMENT_KEY,
     ROUTE_NAMES,
@@ -76,14 +76,6 @@ from .wda_routes import (
 )
 
 __all__ = ["ROUTE_NAMES", "WdaFace"]
-
-# UIDeviceOrientation -> the name WDA's /orientation uses (FBOrientationCommands.m _orientationsMapping).
-WDA_ORIENTATIONS = {
-    "portrait": "PORTRAIT",
-    "landscape_left": "LANDSCAPE",
-    "upside_down": "UIA_DEVICE_ORIENTATION_PORTRAIT_UPSIDEDOWN",
-    "landscape_right": "UIA_DEVICE_ORIENTATION_LANDSCAPERIGHT",
-}
 
 _MAX_CACHED_ELEMENTS = 2048
 MAX_QUERY_FIELDS = 100  # fields of a request's query (WDA's clients send none, or one or two)

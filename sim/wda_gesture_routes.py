@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.models import Bounds
 from .render_wda import WdaNode
+from .wda_errors import WdaError, invalid_argument
 from .wda_query import QueryError, find
 
 if TYPE_CHECKING:
@@ -65,16 +66,10 @@ _NO_FOCUS = (
 )
 
 
-def _errors() -> Any:
-    from . import wda_routes
-
-    return wda_routes
-
-
 def _seconds(req: Request, name: str) -> float:
     value = req.body.get(name, 0)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise _errors().invalid_argument(f"'{name}' must be a number of seconds, got {value!r}")
+        raise invalid_argument(f"'{name}' must be a number of seconds, got {value!r}")
     return max(0.0, min(float(value), MAX_HOLD))
 
 
@@ -94,9 +89,9 @@ def _point(face: WdaFace, req: Request) -> tuple[float, float]:
     if x is None and y is None:
         return target.center
     if x is None or y is None:
-        raise _errors().invalid_argument("Both x and y coordinates must be provided")
+        raise invalid_argument("Both x and y coordinates must be provided")
     if any(isinstance(v, bool) or not isinstance(v, int | float) for v in (x, y)):
-        raise _errors().invalid_argument(f"x and y must be numbers, got {x!r} and {y!r}")
+        raise invalid_argument(f"x and y must be numbers, got {x!r} and {y!r}")
     return target.left + float(x), target.top + float(y)
 
 
@@ -120,8 +115,6 @@ def _focus(face: WdaFace, node: WdaNode) -> None:
     if not node.focused:
         face.device.tap(*node.rect.center)
     if not face.device.keyboard_shown():
-        from .wda_routes import WdaError
-
         raise WdaError("invalid element state", _NO_FOCUS.format(kind=node.short_type), 400)
 
 
@@ -129,7 +122,7 @@ def set_value(face: WdaFace, req: Request) -> Any:
     """``handleSetValue``: ``value`` (or ``text``), a string or a list joined, typed into the element."""
     value = req.body.get("value", req.body.get("text"))
     if value is None:
-        raise _errors().invalid_argument("Neither 'value' nor 'text' parameter is provided")
+        raise invalid_argument("Neither 'value' nor 'text' parameter is provided")
     text = "".join(str(v) for v in value) if isinstance(value, list) else str(value)
     _focus(face, face.element(req.params["uuid"]))
     face.device.type_text(text)
@@ -171,9 +164,7 @@ def tap_with_taps(face: WdaFace, req: Request) -> Any:
     """``handleTapWithNumberOfTaps``: both counts required; two taps of one finger are a double tap."""
     taps, touches = req.body.get("numberOfTaps"), req.body.get("numberOfTouches")
     if taps is None or touches is None:
-        raise _errors().invalid_argument(
-            "Both 'numberOfTaps' and 'numberOfTouches' arguments must be provided"
-        )
+        raise invalid_argument("Both 'numberOfTaps' and 'numberOfTouches' arguments must be provided")
     x, y = _target(face, req).center
     if taps == 2 and touches == 1:
         face.device.double_tap(x, y)
@@ -214,7 +205,7 @@ def press_and_drag(face: WdaFace, req: Request) -> Any:
     if req.params.get("uuid"):
         to = req.body.get("toElement")
         if not isinstance(to, str):
-            raise _errors().invalid_argument("'toElement' must be an element id")
+            raise invalid_argument("'toElement' must be an element id")
         start, end = _target(face, req).center, face.element(to).rect.center
     else:
         start = (req.number("fromX"), req.number("fromY"))
@@ -242,9 +233,9 @@ def swipe(face: WdaFace, req: Request) -> Any:
     """``handleSwipe``: ``direction`` up/down/left/right (messages as WDA's)."""
     direction = req.body.get("direction")
     if not direction:
-        raise _errors().invalid_argument("Missing 'direction' parameter")
+        raise invalid_argument("Missing 'direction' parameter")
     if not isinstance(direction, str) or direction.lower() not in _DIRECTIONS:
-        raise _errors().invalid_argument(
+        raise invalid_argument(
             f"Unsupported swipe direction '{direction}'. Only the following directions are supported: "
             "(\n    up,\n    down,\n    left,\n    right\n)"
         )
@@ -266,8 +257,6 @@ def _scroll_to_visible(face: WdaFace, node: WdaNode) -> None:
             break
         node = again[0]
     if not node.visible:
-        from .wda_routes import WdaError
-
         raise WdaError(
             "invalid element state", f"Failed to perform scroll with visible cell {node.name}", 400
         )
@@ -276,8 +265,6 @@ def _scroll_to_visible(face: WdaFace, node: WdaNode) -> None:
 def scroll(face: WdaFace, req: Request) -> Any:
     """``handleScroll``: by ``name`` (a descendant's identifier), ``direction`` (+ ``distance``),
     ``predicateString`` or ``toVisible``; anything else is ``Unsupported scroll type``."""
-    from .wda_routes import WdaError
-
     scope = face.element(req.params["uuid"]) if req.params.get("uuid") else face.tree()
     name, direction = req.body.get("name"), req.body.get("direction")
     predicate = req.body.get("predicateString")
@@ -301,7 +288,7 @@ def scroll(face: WdaFace, req: Request) -> Any:
     elif req.body.get("toVisible"):
         _scroll_to_visible(face, scope)
     else:
-        raise _errors().invalid_argument("Unsupported scroll type")
+        raise invalid_argument("Unsupported scroll type")
     return None
 
 
@@ -327,7 +314,7 @@ def picker_select(face: WdaFace, req: Request) -> Any:
     """``handleWheelSelect``: only a picker wheel can; the simulated apps have none."""
     node = face.element(req.params["uuid"])
     if node.type != "XCUIElementTypePickerWheel":
-        raise _errors().invalid_argument(
+        raise invalid_argument(
             f"The element is expected to be a valid Picker Wheel control. '{node.type}' was given instead"
         )
     return None
@@ -337,8 +324,6 @@ def find_under(single: bool) -> Any:
     """``handleFindSubElement(s)``: a lookup under the element in the path."""
 
     def handler(face: WdaFace, req: Request) -> Any:
-        from .wda_routes import WdaError
-
         scope = face.element(req.params["uuid"])
         using, value = req.string("using"), req.body.get("value")
         try:
@@ -364,8 +349,6 @@ def visible_cells(face: WdaFace, req: Request) -> Any:
 
 def active_element(face: WdaFace, req: Request) -> Any:
     """``handleGetActiveElement``: the element with keyboard focus, else ``no such element``."""
-    from .wda_routes import WdaError
-
     focused = [n for n in face.tree().iter() if n.focused]
     if not focused:
         raise WdaError("no such element", "unable to find an element", 404)
@@ -377,7 +360,7 @@ def keyboard_input(face: WdaFace, req: Request) -> Any:
     into the element after it takes focus."""
     keys = req.body.get("keys")
     if not isinstance(keys, list):
-        raise _errors().invalid_argument("'keys' must be an array")
+        raise invalid_argument("'keys' must be an array")
     text = "".join(
         k if isinstance(k, str) else str(k.get("key", "")) for k in keys if isinstance(k, str | dict)
     )

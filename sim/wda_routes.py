@@ -21,6 +21,7 @@ from . import wda_device_routes as device_routes
 from . import wda_extra_routes as extra
 from . import wda_gesture_routes as gestures
 from .render_wda import pid_for, render_accessible, render_json
+from .wda_errors import WdaError, invalid_argument
 from .wda_query import QueryError, find
 
 if TYPE_CHECKING:
@@ -44,18 +45,6 @@ _KEYBOARD_MESSAGE = (
     'Error Domain=com.facebook.WebDriverAgent Code=1 "The on-screen keyboard must be present to send keys" '
     "UserInfo={NSLocalizedDescription=The on-screen keyboard must be present to send keys}"
 )
-
-
-class WdaError(Exception):
-    """An error answer: WDA's ``error`` name, its ``message`` and the HTTP status code."""
-
-    def __init__(self, error: str, message: str, status: int) -> None:
-        super().__init__(message)
-        self.error, self.message, self.status = error, message, status
-
-
-def invalid_argument(message: str) -> WdaError:
-    return WdaError("invalid argument", message, 400)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from .driver import (
     LOCATORS,
     AppiumDriver,
     AppiumElement,
-    connect_spec,
     options_for,
 )
+from .spec import connect_spec
 
 __all__ = [
     "ANDROID_KEYCODES",

@@ -68,10 +68,10 @@ from ..base import coordinate, erase_count, gesture_seconds, location, timeout_s
 from ..covers import springboard_cover
 from ..hierarchy import parse_source
 from .apps import AppiumApps
+from .capabilities import options_for, platform_of, split_url
 from .commands import DeviceCommands
 from .elements import LOCATORS, AppiumElement, ServerElements
 from .errors import CLIENT_ERRORS, AppiumCall, NonW3CReply, StrictErrorHandler, map_error, raw_reply_error
-from .spec import connect_spec, options_for, platform_of, split_url
 from .state import AppiumState
 from .transport import bounded_pool_manager
 
@@ -81,7 +81,6 @@ __all__ = [
     "LOCATORS",
     "AppiumDriver",
     "AppiumElement",
-    "connect_spec",
     "options_for",
 ]
 

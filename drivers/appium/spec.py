@@ -10,21 +10,16 @@ parameter, a repeated one or a value of the wrong type is a ``ConfigError`` nami
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, urlunsplit
-
-from appium.options.android import UiAutomator2Options
-from appium.options.common import AppiumOptions
-from appium.options.ios import XCUITestOptions
 
 from ...core.durations import check_seconds
 from ...core.errors import ConfigError
 from ...core.models import Platform
 from ..base import MAX_TIMEOUT
 from ..options import server_url
-
-if TYPE_CHECKING:
-    from .driver import AppiumDriver
+from .capabilities import options_for, platform_of, split_url
+from .driver import AppiumDriver
 
 __all__ = [
     "CONNECT_OPTIONS",
@@ -110,17 +105,6 @@ CONNECT_OPTIONS = frozenset(
 )
 
 
-def options_for(platform: Platform, **capabilities: Any) -> AppiumOptions:
-    """Typed options for ``platform`` (``UiAutomator2Options`` / ``XCUITestOptions``), with
-    ``capabilities`` set through their typed properties (``udid=…``, ``app_package=…``)."""
-    options: AppiumOptions = UiAutomator2Options() if platform == "android" else XCUITestOptions()
-    for name, value in capabilities.items():
-        if not isinstance(getattr(type(options), name, None), property):
-            raise ConfigError(f"{type(options).__name__} has no option {name!r}")
-        setattr(options, name, value)
-    return options
-
-
 def _bad(spec: str, why: str) -> ConfigError:
     return ConfigError(
         f"bad device spec 'appium:{spec}': {why}",
@@ -136,8 +120,6 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> AppiumDriver:
     ``platformName`` in the query overrides the W3C platform (e.g. ``Fake`` for Appium's fake
     driver) while ``platform`` still says which Scene format to expect.
     """
-    from .driver import AppiumDriver
-
     try:
         parts = server_url(target, "the Appium server URL")
     except ConfigError as exc:  # an unclosed IPv6 bracket, ftp://, a port outside 1-65535
@@ -201,35 +183,3 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> AppiumDriver:
         url, typed, platform=plat, device_id=options.get("device_id"), settings=settings, **keywords
     )
     return driver.connect()
-
-
-def split_url(url: str) -> tuple[str, str | None, str | None]:
-    """The server URL without credentials, and the credentials (for basic auth)."""
-    if not isinstance(url, str):
-        raise ConfigError(f"the Appium server URL must be a string, got {url!r}")
-    parts = server_url(url, "the Appium server URL")
-    port = parts.port
-    assert parts.hostname is not None  # server_url checked it
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    netloc = host if port is None else f"{host}:{port}"
-    clean = urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
-    return clean, parts.username, parts.password
-
-
-def platform_of(options: AppiumOptions, platform: Platform | None) -> Platform:
-    if isinstance(options, UiAutomator2Options):
-        inferred: str | None = "android"
-    elif isinstance(options, XCUITestOptions):
-        inferred = "ios"
-    else:
-        name = options.get_capability("platformName")
-        inferred = name.lower() if isinstance(name, str) and name.lower() in ("android", "ios") else None
-    chosen = platform or inferred
-    if chosen not in ("android", "ios"):
-        raise ConfigError(
-            "AppiumDriver needs platform='android' or 'ios' (the Scene's platform) when the options "
-            "do not say it"
-        )
-    if inferred is not None and platform is not None and platform != inferred:
-        raise ConfigError(f"platform {platform!r} contradicts the {type(options).__name__} given")
-    return "android" if chosen == "android" else "ios"

@@ -6,6 +6,7 @@ drives, :mod:`.errors` the table mapping the client's errors into ``core.errors`
 """
 
 from .client import WdaConfig
-from .driver import WdaDriver, connect_spec, discover_ios
+from .discovery import discover as discover_ios
+from .driver import WdaDriver, connect_spec
 
 __all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]

@@ -63,7 +63,7 @@ from ...core.errors import (
     StepArgumentError,
 )
 from ...core.models import Platform, Scene
-from ..base import DeviceInfo, coordinate, erase_count, gesture_seconds, location
+from ..base import coordinate, erase_count, gesture_seconds, location
 from ..covers import LOCKED_HINT, springboard_cover
 from ..kinds import split_kind, wda_url_kind
 from ..options import seconds, server_url, whole_number
@@ -75,7 +75,7 @@ from .simctl import Simctl, XcrunSimctl
 from .simulator import WdaSimulator
 from .state import IosState
 
-__all__ = ["WdaConfig", "WdaDriver", "connect_spec", "discover_ios"]
+__all__ = ["WdaConfig", "WdaDriver", "connect_spec"]
 
 log = logging.getLogger(__name__)
 
@@ -549,10 +549,3 @@ def connect_spec(target: str, options: Mapping[str, Any]) -> WdaDriver:
             hint="use ios:http://HOST:PORT for a running WebDriverAgent or ios:UDID for a USB iPhone",
         )
     return driver.connect()
-
-
-def discover_ios(env: Mapping[str, str]) -> list[DeviceInfo]:
-    """iPhones usbmuxd lists and the WDA at ``$WDA_URL``; see :func:`drivers.wda.discovery.discover`."""
-    from .discovery import discover
-
-    return discover(env)

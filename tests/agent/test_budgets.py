@@ -17,7 +17,7 @@ from amc.agent.mcp_server import build_server
 from amc.agent.screen import compact_screen
 from amc.agent.service import DeviceService
 from amc.agent.tools import DONE, action_tools, openai_tools
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.semantic.enricher import DefaultEnricher
 from amc.semantic.models import Observation
 from mcp import Client

@@ -18,7 +18,7 @@ import pytest
 import yaml
 from amc.agent.mcp_server import build_server
 from amc.agent.service import DeviceService
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from mcp import Client
 
 from tests.agent.chat_server import ChatServer, Reply, tool

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import AppLaunchFailed
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
-from amc.drivers.simulated import SimDriver
 from amc.semantic.screen import cover_of
 from amc.sim.device import SimDevice
 

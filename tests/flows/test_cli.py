@@ -9,10 +9,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from amc import connect as connect_module
+from amc.connect.simulated import SimDriver
 from amc.core.errors import DeviceOffline, DriverUnavailable
-from amc.drivers import connect as connect_module
 from amc.drivers.base import DeviceInfo
-from amc.drivers.simulated import SimDriver
 from amc.storage.timeline import read_timeline
 
 from tests.unit.fakes import FakeDriver, scene

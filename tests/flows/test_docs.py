@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from amc import connect as connect_module
 from amc.cli.run import setup_run
-from amc.drivers import connect as connect_module
 from amc.flows import BLOCK_COMMANDS, COMMANDS, load_flow
 from amc.flows.conditions import CONDITION_KEYS
 from amc.flows.loader import TOP_KEYS

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 from amc.storage.timeline import read_timeline
 
 from .helpers import amc

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 
 from .helpers import EXAMPLES, amc
 

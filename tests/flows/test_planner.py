@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from amc.connect.simulated import SimDriver
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
-from amc.drivers.simulated import SimDriver
 from amc.flows import FlowPlanner, load_flow, parse_flow, skip_reason
 from amc.runtime.planner import Planner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.flows import FlowPlanner, parse_flow
 from amc.runtime.recording import TimelineRecorder
 from amc.runtime.task import TaskRunner

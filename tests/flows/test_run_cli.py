@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc import connect as connect_module
 from amc.cli import run as run_module
 from amc.core.errors import DeviceOffline
-from amc.drivers import connect as connect_module
 from amc.storage.timeline import read_timeline
 from lxml import etree
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc import connect as connect_module
 from amc.core.errors import ConfigError, DeviceOffline
-from amc.drivers import connect as connect_module
 from amc.flows import FlowValidationError, RunListener, RunResult, run_flows
 from amc.flows.run import (
     NOT_RUN_AFTER,

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 from amc.storage.report import render_html, render_report
 from amc.storage.report_views import acted_on, summarize
 from amc.storage.timeline import TIMELINE_FILE, read_timeline

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 
 from .helpers import EXAMPLES, amc, amc_command, run_files_text, write_flow
 

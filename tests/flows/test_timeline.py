@@ -6,10 +6,10 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import ConfigError, DeviceTimeout
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
-from amc.drivers.simulated import SimDriver
 from amc.flows import FlowPlanner, parse_flow
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner

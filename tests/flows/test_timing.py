@@ -160,8 +160,8 @@ def test_a_tap_waits_for_a_row_that_a_list_shows_late_each_poll_one_observation(
 
 
 def test_scroll_until_visible_gives_a_list_that_loads_late_its_time() -> None:
+    from amc.connect.simulated import SimDriver
     from amc.core.models import PlannedStep
-    from amc.drivers.simulated import SimDriver
     from amc.runtime.planner import ScriptedPlanner
     from amc.runtime.task import TaskRunner, TaskStatus
     from amc.sim.catalog import AppSpec, Screen, Widget

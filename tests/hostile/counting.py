@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from amc.connect.simulated import SimDriver
 from amc.core.models import Platform
-from amc.drivers.simulated import SimDriver
 
 __all__ = ["CountingSim"]
 

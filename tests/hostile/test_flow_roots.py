@@ -17,7 +17,7 @@ import anyio
 import pytest
 from amc.agent.mcp_server import build_server
 from amc.agent.service import DeviceService
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.flows import FileOutsideRoot, file_in_roots, in_roots
 from mcp import Client
 from mcp_types import TextContent

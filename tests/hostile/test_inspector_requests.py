@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.inspector import FlowDraft, InspectorServer, InspectorSession
 from amc.inspector.server import TOKEN_HEADER
 

@@ -18,9 +18,9 @@ from pathlib import Path
 from urllib.parse import quote, quote_plus
 
 import pytest
+from amc import connect as connect_module
 from amc.agent.service import DeviceService
-from amc.drivers import connect as connect_module
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 
 from tests.agent.chat_server import ChatServer, tool
 from tests.flows.helpers import amc, write_flow

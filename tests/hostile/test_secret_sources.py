@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc import connect as connect_module
 from amc.agent.service import DeviceService
-from amc.drivers import connect as connect_module
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.inspector import FlowDraft
 from amc.storage.redaction import Redactor
 

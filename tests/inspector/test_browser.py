@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.models import UIElement
 from amc.core.selectors import Selector
 from amc.drivers.connect import connect
-from amc.drivers.simulated import SimDriver
 from amc.flows import load_flow, parse_flow
 from amc.inspector import InspectorServer, InspectorSession
 from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice

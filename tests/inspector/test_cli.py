@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
-from amc.drivers.simulated import SimDriver
+from amc import connect as connect_module
+from amc.connect.simulated import SimDriver
 
 from tests.flows.helpers import amc
 

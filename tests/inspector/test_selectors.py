@@ -4,9 +4,9 @@ Scene, and is a selector the flow loader accepts as written."""
 from __future__ import annotations
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector
-from amc.drivers.simulated import SimDriver
 from amc.flows import parse_flow
 from amc.inspector import flow_yaml, unique_selectors
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import ConfigError, DeviceError
-from amc.drivers.simulated import SimDriver
 from amc.inspector import FlowDraft, InspectorServer, InspectorSession
 from amc.inspector.server import MAX_BODY, TOKEN_HEADER
 

@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import ConfigError, DeviceOffline, DriverUnavailable, LeaseTimeout
 from amc.core.models import PlannedStep
 from amc.core.steps import StepRecord
 from amc.drivers.base import Driver
 from amc.drivers.connect import connect
-from amc.drivers.simulated import SimDriver
 from amc.runtime.planner import Planner, ScriptedPlanner
 from amc.runtime.pool import DevicePool, PoolExhausted, PoolTask
 from amc.runtime.task import TaskStatus

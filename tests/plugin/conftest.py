@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import amc.drivers.simulated  # noqa: F401 - imported here so in-process runs do not re-import it each time
+import amc.connect.simulated  # noqa: F401 - imported here so in-process runs do not re-import it each time
 import pytest
 from amc.drivers.base import DeviceInfo
 

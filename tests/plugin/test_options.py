@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import ConfigError
-from amc.drivers.simulated import SimDriver
 from amc.pytest_plugin.devices import TrackedDriver
 from amc.pytest_plugin.options import (
     DEFAULT_SECOND_APPS,

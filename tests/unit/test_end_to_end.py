@@ -5,10 +5,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.apps import is_home_screen
 from amc.core.models import PlannedStep, Scene
 from amc.core.steps import StepRecord
-from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from amc.agent.service import DeviceService
+from amc.connect.simulated import SimDriver
 from amc.core.models import PlannedStep
-from amc.drivers.simulated import SimDriver
 from amc.runtime.expectations import Expectation, check, parse_expectation
 from amc.runtime.task import open_session
 from amc.semantic.enricher import DefaultEnricher

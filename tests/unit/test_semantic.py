@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import ConfigError
 from amc.core.models import Bounds, Scene, UIElement
-from amc.drivers.simulated import SimDriver
 from amc.semantic.enricher import HOME_PAGE, DefaultEnricher, enrich_scene, semantic_enabled, title_of
 
 from tests.unit.fakes import scene

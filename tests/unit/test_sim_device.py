@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import AppNotInstalled, StepArgumentError
 from amc.core.selectors import Selector, tap_point
-from amc.drivers.simulated import SimDriver
 from amc.sim import DEMO_APP, DEMO_PASSWORD, DEMO_USER, SimDevice
 
 

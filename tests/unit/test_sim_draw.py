@@ -9,11 +9,11 @@ from __future__ import annotations
 import io
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.models import Bounds, Scene, UIElement
 from amc.core.selectors import Selector, tap_point
-from amc.drivers.simulated import SimDriver
 from amc.sim import DEMO_APP, DEMO_PASSWORD, SimDevice
-from amc.sim.draw import printable
+from amc.sim.draw_canvas import printable
 from PIL import Image, ImageChops
 
 SETTINGS = {"android": "com.android.settings", "ios": "com.apple.Preferences"}

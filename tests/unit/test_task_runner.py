@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.core.errors import DeviceOffline, DeviceTimeout, SessionLost
 from amc.core.models import PlannedStep, StepResult
 from amc.core.steps import StepRecord
-from amc.drivers.simulated import SimDriver
 from amc.runtime.context import TaskContext
 from amc.runtime.planner import ScriptedPlanner, StubPlanner
 from amc.runtime.task import TaskRunner, TaskRunnerConfig, TaskStatus

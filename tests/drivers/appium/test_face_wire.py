@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
+from amc.connect.simulated import SimDriver
 from amc.drivers.hierarchy import detect_format, parse_source
-from amc.drivers.simulated import SimDriver
 from amc.sim.appium_face import AppiumFace
 from amc.sim.appium_input import ELEMENT_KEY
 from amc.sim.catalog import DEMO_APP

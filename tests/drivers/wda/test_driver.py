@@ -280,7 +280,7 @@ def test_sim_wda_spec_serves_a_face_and_close_stops_it() -> None:
 def test_the_scene_matches_the_in_process_simulator(
     face: WdaFace, driver: WdaDriver, app: str | None
 ) -> None:
-    from amc.drivers.simulated import SimDriver
+    from amc.connect.simulated import SimDriver
 
     if app is not None:
         driver.launch_app(app)

@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from amc import connect as connect_module
 from amc.actions import scroll_until_visible, settle, waiting
 from amc.cli import main
 from amc.core.models import Platform
-from amc.drivers import connect as connect_module
 from amc.runtime import cancel as cancel_module
 from amc.storage.timeline import read_timeline
 

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from amc import connect as connect_module
 from amc.cli.maestro_options import OPTIONS, hoist, markdown_table
-from amc.drivers import connect as connect_module
 from lxml import etree
 
 from ..helpers import REPO, amc, running, write_flow

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 import yaml
+from amc import connect as connect_module
 from amc.cli import build_parser
 from amc.cli.maestro_options import FORMATS, hoist
-from amc.drivers import connect as connect_module
 from lxml import etree
 
 from ..helpers import amc

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.drivers import connect as connect_module
-from amc.drivers.simulated import SimDriver
+from amc import connect as connect_module
+from amc.connect.simulated import SimDriver
 from amc.flows import FlowPlanner, parse_flow
 from amc.flows.js import ScriptLimits
 from amc.runtime import TaskRunner

@@ -15,10 +15,10 @@ from typing import Any
 
 import anyio
 import pytest
+from amc import connect as connect_module
 from amc.agent.mcp_server import build_server
 from amc.agent.service import DeviceService
-from amc.drivers import connect as connect_module
-from amc.drivers.simulated import SimDriver
+from amc.connect.simulated import SimDriver
 from amc.flows.js import HttpRequest
 from amc.flows.js.client import HttpClient
 from amc.flows.js.http import HttpRefused

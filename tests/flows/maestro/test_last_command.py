@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 from amc.runtime.task import TaskRunnerConfig
 from amc.storage.timeline import read_timeline
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from amc import connect as connect_module
 from amc.cli import main
 from amc.core.errors import DeviceError
-from amc.drivers import connect as connect_module
 
 from .integration_cases import virtual_clock
 from .layout_driver import LayoutDriver, build_layout

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 from amc.storage.timeline import read_timeline
 
 from ..helpers import amc, write_flow

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 from amc.storage.timeline import read_timeline
 
 from ..helpers import amc, write_flow
@@ -143,8 +143,8 @@ def test_a_tap_behind_a_modal_dialog_does_not_reach_the_field(spec: str, tmp_pat
 
 @pytest.mark.parametrize("platform", ["android", "ios"])
 def test_the_simulated_phone_gives_a_tap_behind_a_dialog_to_nothing(platform: str) -> None:
+    from amc.connect.simulated import SimDriver
     from amc.core.selectors import Selector, tap_point
-    from amc.drivers.simulated import SimDriver
 
     driver = SimDriver(platform)  # type: ignore[arg-type]
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from amc.drivers import connect as connect_module
+from amc import connect as connect_module
 from amc.storage.timeline import read_timeline
 
 from ..helpers import amc, write_flow

@@ -11,10 +11,7 @@ from ..core import stop
 from ..core.durations import check_seconds
 from ..core.errors import AppLaunchFailed, DeviceError, StepArgumentError, Unsupported
 from ..core.models import Platform, Scene
-from ..sim.device import SimDevice
-from ..sim.render_android import render_hierarchy
-from ..sim.render_wda import render_xml, wda_tree
-from .base import (
+from ..drivers.base import (
     MAX_LATENCY,
     coordinate,
     erase_count,
@@ -23,11 +20,14 @@ from .base import (
     location,
     on_a_phone,
 )
-from .covers import dialog_is_about, dialog_launch_failed, locked, system_dialog
-from .frontboard import launch_refusal
-from .hierarchy import parse_source
-from .launching import ios_arguments
-from .permissions import android_names, android_verb, check_permissions, ios_plan
+from ..drivers.covers import dialog_is_about, dialog_launch_failed, locked, system_dialog
+from ..drivers.frontboard import launch_refusal
+from ..drivers.hierarchy import parse_source
+from ..drivers.launching import ios_arguments
+from ..drivers.permissions import android_names, android_verb, check_permissions, ios_plan
+from ..sim.device import SimDevice
+from ..sim.render_android import render_hierarchy
+from ..sim.render_wda import render_xml, wda_tree
 
 __all__ = ["SimDriver"]
 
